@@ -1,0 +1,125 @@
+// `papersoccer bench engine`: engine throughput figures (printed, never asserted).
+#include <chrono>
+#include <cstdio>
+#include <random>
+
+#include "apps/commands.h"
+#include "engine/record.h"
+#include "engine/turns.h"
+
+namespace ps::cmd {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+// The position from issue #2: a flat kick list on 8x10 standard, split into turns by the rules.
+constexpr const char* kHeavyKicks =
+    "13064113570225017036575014630745741422243523574227742164435274617703502106741745431672745757"
+    "134661453130361";
+
+void bench_perft(int depth) {
+  Position start(Pitch::standard(), Variant::kStandard);
+  uint64_t kicks = 0;
+  auto t0 = Clock::now();
+  uint64_t leaves = perft(start, depth, &kicks);
+  double s = seconds_since(t0);
+  std::printf("perft(%d) 8x10 standard start: %llu leaves, %llu kicks made, %.3f s\n", depth,
+              (unsigned long long)leaves, (unsigned long long)kicks, s);
+  std::printf("  %.2f M leaves/s, %.2f M kicks/s (single thread)\n", leaves / s / 1e6,
+              kicks / s / 1e6);
+}
+
+void bench_heavy(int repeats) {
+  Game g = parse_kicks(Pitch::standard(), Variant::kStandard, kHeavyKicks);
+  TurnGenerator gen;
+  TurnGenerator::Stats st;
+  double best = 1e9;
+  for (int r = 0; r < repeats; ++r) {
+    auto t0 = Clock::now();
+    st = gen.count(g.position());
+    best = std::min(best, seconds_since(t0));
+  }
+  double gen_best = 1e9;
+  size_t listed = 0;
+  for (int r = 0; r < repeats; ++r) {
+    auto t0 = Clock::now();
+    listed = gen.generate(g.position()).size();
+    gen_best = std::min(gen_best, seconds_since(t0));
+  }
+  std::printf("heavy position (issue #2 kick list, %d kicks, player %d to move, %d turns played):\n",
+              g.position().num_kicks(), g.position().side_to_move(), g.num_complete_turns());
+  std::printf("  %llu distinct turns, %llu chains; count %.1f ms, list with kick strings %.1f ms "
+              "(%zu turns) (best of %d)\n",
+              (unsigned long long)st.distinct, (unsigned long long)st.chains, best * 1e3,
+              gen_best * 1e3, listed, repeats);
+  TurnGenerator w;
+  auto t0 = Clock::now();
+  std::string kicks;
+  bool win = w.find_winning_turn(g.position(), &kicks);
+  double ws = seconds_since(t0);
+  t0 = Clock::now();
+  bool lose = w.all_turns_lose(g.position());
+  double ls = seconds_since(t0);
+  std::printf("  win check: %s%s in %.3f ms; all-turns-lose: %s in %.3f ms\n", win ? "yes " : "no",
+              win ? kicks.c_str() : "", ws * 1e3, lose ? "yes" : "no", ls * 1e3);
+}
+
+void bench_kick_loop(double budget_s) {
+  // Random kick sequences made and unmade: each step makes a kick, on game end all kicks are
+  // unmade. Directions come from a precomputed random table so RNG cost stays out.
+  Position pos(Pitch::standard(), Variant::kStandard);
+  std::mt19937_64 rng(1);
+  std::vector<uint8_t> table(1 << 16);
+  for (auto& t : table) t = uint8_t(rng());
+  std::vector<KickUndo> stack;
+  stack.reserve(4 * kMaxPoints);
+  uint64_t made = 0;
+  size_t ti = 0;
+  auto t0 = Clock::now();
+  double s = 0;
+  while (true) {
+    for (int rep = 0; rep < 1000; ++rep) {
+      while (true) {
+        unsigned legal = pos.legal_kicks();
+        if (!legal) break;
+        int n = __builtin_popcount(legal);
+        int pick = table[ti++ & 0xFFFF] % n;
+        while (pick--) legal &= legal - 1;
+        stack.push_back(pos.make_kick(__builtin_ctz(legal)));
+        ++made;
+      }
+      while (!stack.empty()) {
+        pos.unmake_kick(stack.back());
+        stack.pop_back();
+      }
+    }
+    s = seconds_since(t0);
+    if (s > budget_s) break;
+  }
+  std::printf("kick loop: %llu kicks made and unmade in %.3f s: %.1f M kicks/s (single thread)\n",
+              (unsigned long long)made, s, made / s / 1e6);
+}
+
+}  // namespace
+
+void register_bench_command(CLI::App& app) {
+  auto* bench = app.add_subcommand("bench", "Benchmarks (figures printed, not asserted)");
+  auto* engine = bench->add_subcommand("engine", "Rules engine: perft, heavy turn list, kick loop");
+  static int depth = 5;
+  static int repeats = 3;
+  engine->add_option("--depth", depth, "perft depth")->capture_default_str();
+  engine->add_option("--repeats", repeats, "repeats of the heavy position (best is printed)")
+      ->capture_default_str();
+  engine->callback([] {
+    bench_kick_loop(1.0);
+    bench_perft(depth);
+    bench_heavy(repeats);
+  });
+  bench->require_subcommand(1);
+}
+
+}  // namespace ps::cmd

@@ -1,0 +1,11 @@
+// Each subcommand registers itself on the CLI11 app (one file per command family).
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace ps::cmd {
+
+void register_engine_commands(CLI::App& app);  // replay, turns, perft, show
+void register_bench_command(CLI::App& app);    // bench
+
+}  // namespace ps::cmd

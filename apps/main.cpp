@@ -1,0 +1,20 @@
+// papersoccer: self-play training toolkit for Paper Soccer. See README.md.
+#include <iostream>
+
+#include "apps/commands.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"papersoccer: Paper Soccer engine, search and self-play training toolkit"};
+  app.require_subcommand(1);
+  ps::cmd::register_engine_commands(app);
+  ps::cmd::register_bench_command(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,27 @@
+// The test-vector line form shared by tests/ and the command line:
+//   W<TAB>L<TAB>G<TAB>variant<TAB>record[<TAB>extra columns...]
+// A header line (first field "W") is allowed and skipped by readers.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engine/pitch.h"
+
+namespace ps {
+
+struct TsvRow {
+  int width = 0, length = 0, goal = 0;
+  Variant variant = Variant::kStandard;
+  std::string record;
+  std::vector<std::string> extra;  ///< columns after the record
+};
+
+/// True for the header line ("W\tL\tG\tvariant...").
+bool is_tsv_header(const std::string& line);
+/// Parses one line. Throws std::invalid_argument saying which column is wrong and why.
+TsvRow parse_tsv_row(const std::string& line);
+/// Splits on tabs (empty fields kept).
+std::vector<std::string> split_tabs(const std::string& line);
+
+}  // namespace ps

@@ -1,0 +1,224 @@
+#include "engine/turns.h"
+
+#include <cmath>
+#include <queue>
+
+namespace ps {
+
+namespace {
+constexpr uint64_t kEmpty = 0;
+inline uint64_t remap(uint64_t key) { return key == kEmpty ? 0x9E3779B97F4A7C15ULL : key; }
+}  // namespace
+
+void HashMap64::clear() {
+  if (size_ == 0) return;
+  std::fill(keys_.begin(), keys_.end(), kEmpty);
+  size_ = 0;
+}
+
+void HashMap64::grow() {
+  std::vector<uint64_t> old_keys = std::move(keys_), old_values = std::move(values_);
+  size_t cap = old_keys.empty() ? 1024 : old_keys.size() * 2;
+  keys_.assign(cap, kEmpty);
+  values_.assign(cap, 0);
+  mask_ = cap - 1;
+  size_ = 0;
+  for (size_t i = 0; i < old_keys.size(); ++i) {
+    if (old_keys[i] == kEmpty) continue;
+    size_t j = (old_keys[i] * 0x9E3779B97F4A7C15ULL) >> 7 & mask_;
+    while (keys_[j] != kEmpty) j = (j + 1) & mask_;
+    keys_[j] = old_keys[i];
+    values_[j] = old_values[i];
+    ++size_;
+  }
+}
+
+uint64_t* HashMap64::find_or_insert(uint64_t key, bool* inserted) {
+  key = remap(key);
+  if ((size_ + 1) * 2 > keys_.size()) grow();
+  size_t j = (key * 0x9E3779B97F4A7C15ULL) >> 7 & mask_;
+  while (true) {
+    if (keys_[j] == key) {
+      *inserted = false;
+      return &values_[j];
+    }
+    if (keys_[j] == kEmpty) {
+      keys_[j] = key;
+      values_[j] = 0;
+      ++size_;
+      *inserted = true;
+      return &values_[j];
+    }
+    j = (j + 1) & mask_;
+  }
+}
+
+const uint64_t* HashMap64::find(uint64_t key) const {
+  if (keys_.empty()) return nullptr;
+  key = remap(key);
+  size_t j = (key * 0x9E3779B97F4A7C15ULL) >> 7 & mask_;
+  while (keys_[j] != kEmpty) {
+    if (keys_[j] == key) return &values_[j];
+    j = (j + 1) & mask_;
+  }
+  return nullptr;
+}
+
+std::vector<Turn> TurnGenerator::generate(const Position& pos, Stats* stats) {
+  std::vector<Turn> out;
+  Stats st = for_each_turn(pos, [&](const Position& end, const uint8_t* kicks, int n) {
+    Turn t;
+    t.kicks.resize(size_t(n));
+    for (int i = 0; i < n; ++i) t.kicks[size_t(i)] = char('0' + kicks[i]);
+    t.hash = end.hash();
+    t.winner = int8_t(end.winner());
+    t.reason = end.reason();
+    out.push_back(std::move(t));
+  });
+  if (stats) *stats = st;
+  return out;
+}
+
+bool TurnGenerator::find_winning_turn(const Position& pos, std::string* kicks) {
+  const int mover = pos.side_to_move();
+  return find_turn(pos, [mover](const Position& end) { return end.winner() == mover; }, kicks);
+}
+
+bool TurnGenerator::all_turns_lose(const Position& pos) {
+  if (pos.game_over()) return false;
+  const int mover = pos.side_to_move();
+  auto not_losing = [mover](const Position& end) {
+    return !(end.game_over() && end.winner() != mover);
+  };
+  return !find_turn(pos, not_losing, nullptr);
+}
+
+namespace {
+
+uint64_t perft_rec(const Position& pos, int depth, std::vector<TurnGenerator>& gens,
+                   std::vector<std::vector<Position>>& children) {
+  if (pos.game_over() || depth == 0) return 1;
+  std::vector<Position>& kids = children[size_t(depth)];
+  kids.clear();
+  gens[size_t(depth)].for_each_turn(pos, [&](const Position& end, const uint8_t*, int) {
+    kids.push_back(end);
+  });
+  if (depth == 1) return kids.size();
+  uint64_t total = 0;
+  for (size_t i = 0; i < kids.size(); ++i) {
+    // children[depth] is not touched by deeper levels, so the reference stays valid.
+    total += perft_rec(kids[i], depth - 1, gens, children);
+  }
+  return total;
+}
+
+}  // namespace
+
+uint64_t perft(const Position& pos, int depth, uint64_t* kicks_made) {
+  if (depth < 0) return 0;
+  std::vector<TurnGenerator> gens(size_t(depth) + 1);
+  std::vector<std::vector<Position>> children(size_t(depth) + 1);
+  const uint64_t leaves = perft_rec(pos, depth, gens, children);
+  if (kicks_made) {
+    *kicks_made = 0;
+    for (auto& g : gens) *kicks_made += g.kicks_made();
+  }
+  return leaves;
+}
+
+// --- best-first ---------------------------------------------------------------------------
+
+namespace {
+
+struct Prefix {
+  int32_t parent;  // index into the arena, -1 for the root
+  uint8_t dir;
+};
+
+struct QueueEntry {
+  double prob;
+  int64_t seq;  // insertion order breaks ties deterministically
+  int32_t node;
+  bool operator<(const QueueEntry& o) const {
+    if (prob != o.prob) return prob < o.prob;
+    return seq > o.seq;
+  }
+};
+
+}  // namespace
+
+BestFirstResult best_first_turns(const Position& root, const float* logits,
+                                 const BestFirstOptions& opt) {
+  BestFirstResult res;
+  if (root.game_over()) {
+    res.complete = true;
+    return res;
+  }
+  std::vector<Prefix> arena;
+  arena.push_back({-1, 0});
+  std::priority_queue<QueueEntry> queue;
+  int64_t seq = 0;
+  queue.push({1.0, seq++, 0});
+  double frontier_mass = 1.0;
+  HashMap64 index;  // end hash -> index in res.turns
+  std::vector<uint8_t> path;
+
+  while (!queue.empty()) {
+    if (int(res.turns.size()) >= opt.max_turns) break;
+    if (frontier_mass < opt.min_remaining_mass) break;
+    if (res.expansions >= opt.max_expansions) break;
+    QueueEntry e = queue.top();
+    queue.pop();
+    frontier_mass -= e.prob;
+    ++res.expansions;
+    // Rebuild the prefix's position from the root.
+    path.clear();
+    for (int32_t n = e.node; arena[size_t(n)].parent >= 0; n = arena[size_t(n)].parent)
+      path.push_back(arena[size_t(n)].dir);
+    Position pos = root;
+    for (size_t i = path.size(); i-- > 0;) pos.make_kick(path[i]);
+    const bool ended = e.node != 0 && (pos.game_over() || pos.turn_start());
+    if (ended) {
+      bool inserted;
+      uint64_t* slot = index.find_or_insert(pos.hash(), &inserted);
+      if (inserted) {
+        *slot = res.turns.size();
+        Turn t;
+        t.kicks.resize(path.size());
+        for (size_t i = 0; i < path.size(); ++i) t.kicks[i] = char('0' + path[path.size() - 1 - i]);
+        t.hash = pos.hash();
+        t.winner = int8_t(pos.winner());
+        t.reason = pos.reason();
+        t.prior = float(e.prob);
+        res.turns.push_back(std::move(t));
+      } else if (opt.sum_chains) {
+        res.turns[*slot].prior += float(e.prob);
+      }
+      continue;
+    }
+    // Expand: masked softmax over the legal directions at the ball's point.
+    const unsigned legal = pos.legal_kicks();
+    const float* lg = logits + size_t(pos.ball()) * kNumDirs;
+    float mx = -INFINITY;
+    for (unsigned m = legal; m; m &= m - 1) mx = std::max(mx, lg[__builtin_ctz(m)]);
+    double z = 0;
+    double w[kNumDirs];
+    for (unsigned m = legal; m; m &= m - 1) {
+      int d = __builtin_ctz(m);
+      w[d] = std::exp(double(lg[d] - mx));
+      z += w[d];
+    }
+    for (unsigned m = legal; m; m &= m - 1) {
+      int d = __builtin_ctz(m);
+      double p = e.prob * w[d] / z;
+      arena.push_back({e.node, uint8_t(d)});
+      queue.push({p, seq++, int32_t(arena.size() - 1)});
+      frontier_mass += p;
+    }
+  }
+  res.complete = queue.empty();
+  res.remaining_mass = res.complete ? 0.0 : std::max(0.0, frontier_mass);
+  return res;
+}
+
+}  // namespace ps

@@ -1,0 +1,209 @@
+// Turn generation: a whole chain of kicks is one turn (RULES.md, "Turns as the unit of play").
+//
+// Distinct turns are distinct end positions (same segments, ball, mover, result), deduplicated by
+// Zobrist hash. The representative kick string of a turn is its lexicographically smallest
+// chain (the first one a depth-first search in direction order 0..7 reaches).
+//
+// Chains can explode combinatorially; every enumerator here memoises the mid-turn positions it
+// has expanded (by hash), so the work grows with the number of distinct mid-turn positions,
+// not with the number of chains.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/position.h"
+
+namespace ps {
+
+/// One distinct complete turn.
+struct Turn {
+  std::string kicks;      ///< direction digits, e.g. "435"
+  uint64_t hash = 0;      ///< hash of the position after the turn
+  int8_t winner = -1;     ///< -1 unless the turn ends the game
+  Reason reason = Reason::kNone;
+  float prior = 0.0f;     ///< probability mass (best_first_turns only)
+};
+
+/// Open-addressing hash map from 64-bit position hashes to 64-bit values, reused across calls
+/// (clear() keeps the capacity). Key 0 is remapped internally.
+class HashMap64 {
+ public:
+  void clear();
+  /// Returns a pointer to the value for key, inserting 0 when new (*inserted says which).
+  uint64_t* find_or_insert(uint64_t key, bool* inserted);
+  const uint64_t* find(uint64_t key) const;
+  size_t size() const { return size_; }
+
+ private:
+  void grow();
+  std::vector<uint64_t> keys_, values_;
+  size_t size_ = 0, mask_ = 0;
+};
+
+/// Enumerates complete turns. Holds reusable buffers: keep one per thread.
+class TurnGenerator {
+ public:
+  struct Stats {
+    uint64_t distinct = 0;  ///< distinct turns (end positions)
+    uint64_t chains = 0;    ///< kick chains (orderings), counted exactly via memoisation
+  };
+
+  /// Calls fn(const Position& end, const uint8_t* kicks, int num_kicks) once per distinct turn
+  /// from `pos` (which should be at a turn start; from a mid-turn position the remaining part of
+  /// the turn is enumerated). A finished position has no turns.
+  template <class Fn>
+  Stats for_each_turn(const Position& pos, Fn&& fn);
+
+  /// Counts distinct turns and chains.
+  Stats count(const Position& pos) {
+    return for_each_turn(pos, [](const Position&, const uint8_t*, int) {});
+  }
+
+  /// All distinct turns, in depth-first (lexicographic representative) order.
+  std::vector<Turn> generate(const Position& pos, Stats* stats = nullptr);
+
+  /// The first turn (depth-first order) whose end position satisfies pred(const Position&).
+  /// Stops as soon as one is found; never revisits a mid-turn position. Writes its kicks.
+  template <class Pred>
+  bool find_turn(const Position& pos, Pred&& pred, std::string* kicks);
+
+  /// Can the side to move win this turn (score in the attacked goal, or, in single-bounce,
+  /// leave the opponent blocked)? Writes one winning chain.
+  bool find_winning_turn(const Position& pos, std::string* kicks = nullptr);
+  /// Does every turn of the side to move lose at once (own goal or blocked)? False when the
+  /// game is over.
+  bool all_turns_lose(const Position& pos);
+
+  /// Kicks made (and unmade) by this generator since construction; for benchmarks.
+  uint64_t kicks_made() const { return kicks_made_; }
+
+ private:
+  template <class Fn>
+  uint64_t dfs(Position& pos, Fn& fn);
+  template <class Pred>
+  bool search(Position& pos, Pred& pred);
+
+  HashMap64 memo_;    // mid-turn hash -> chains from there
+  HashMap64 finals_;  // end hashes seen
+  std::vector<uint8_t> kicks_;
+  int depth_ = 0;
+  uint64_t kicks_made_ = 0;
+};
+
+/// perft(d): leaf positions reached by expanding distinct turns d levels deep; a finished game
+/// is a leaf and is not expanded (RULES.md). kicks_made, when given, receives the number of
+/// kicks made during the enumeration.
+uint64_t perft(const Position& pos, int depth, uint64_t* kicks_made = nullptr);
+
+/// Options of best_first_turns.
+struct BestFirstOptions {
+  int max_turns = 64;               ///< stop after this many distinct turns
+  double min_remaining_mass = 0.0;  ///< stop once the unexplored probability mass is below
+  int64_t max_expansions = 2000000; ///< hard cap on popped chain prefixes (bounded work)
+  /// How a turn reached by several chains gets its prior: true sums the chains' probability
+  /// (the turn's probability under the per-kick policy), false keeps the best chain.
+  bool sum_chains = true;
+};
+
+struct BestFirstResult {
+  std::vector<Turn> turns;        ///< in the order found (non-increasing best-chain probability)
+  double remaining_mass = 0.0;    ///< probability of chains not yet finished when it stopped
+  int64_t expansions = 0;
+  bool complete = false;          ///< every chain was explored (turns is the full list)
+};
+
+/// Yields turns in order of probability under a per-kick policy: at every kick the ball's
+/// point p gives a softmax over its legal directions of logits[p * 8 + d] (engine frame,
+/// `logits` has pitch.num_points() * 8 floats, i.e. [num_points, 8]). A chain's probability is
+/// the product along it, so a best-first search over chain prefixes emits chains in
+/// non-increasing probability. Turn priors are filled in (see sum_chains).
+BestFirstResult best_first_turns(const Position& pos, const float* logits,
+                                 const BestFirstOptions& options = {});
+
+// ---------------------------------------------------------------------------------------------
+
+template <class Fn>
+TurnGenerator::Stats TurnGenerator::for_each_turn(const Position& start, Fn&& fn) {
+  Stats st;
+  if (start.game_over()) return st;
+  memo_.clear();
+  finals_.clear();
+  if (kicks_.size() < 4 * kMaxPoints + 8) kicks_.resize(4 * kMaxPoints + 8);
+  depth_ = 0;
+  Position pos = start;
+  st.chains = dfs(pos, fn);
+  st.distinct = finals_.size();
+  return st;
+}
+
+template <class Fn>
+uint64_t TurnGenerator::dfs(Position& pos, Fn& fn) {
+  uint64_t chains = 0;
+  const int mover = pos.side_to_move();
+  for (unsigned m = pos.legal_kicks(); m; m &= m - 1) {
+    const int d = __builtin_ctz(m);
+    kicks_[depth_++] = uint8_t(d);
+    const KickUndo u = pos.make_kick(d);
+    ++kicks_made_;
+    if (pos.game_over() || pos.side_to_move() != mover || pos.turn_start()) {
+      ++chains;
+      bool inserted;
+      finals_.find_or_insert(pos.hash(), &inserted);
+      if (inserted) fn(static_cast<const Position&>(pos), kicks_.data(), depth_);
+    } else {
+      bool inserted;
+      uint64_t* c = memo_.find_or_insert(pos.hash(), &inserted);
+      if (inserted) {
+        const uint64_t sub = dfs(pos, fn);
+        // The table may have grown during the recursion: look the slot up again.
+        *memo_.find_or_insert(pos.hash(), &inserted) = sub;
+        chains += sub;
+      } else {
+        chains += *c;
+      }
+    }
+    pos.unmake_kick(u);
+    --depth_;
+  }
+  return chains;
+}
+
+template <class Pred>
+bool TurnGenerator::find_turn(const Position& start, Pred&& pred, std::string* kicks) {
+  if (start.game_over()) return false;
+  memo_.clear();
+  if (kicks_.size() < 4 * kMaxPoints + 8) kicks_.resize(4 * kMaxPoints + 8);
+  depth_ = 0;
+  Position pos = start;
+  if (!search(pos, pred)) return false;
+  if (kicks) {
+    kicks->clear();
+    for (int i = 0; i < depth_; ++i) kicks->push_back(char('0' + kicks_[i]));
+  }
+  return true;
+}
+
+template <class Pred>
+bool TurnGenerator::search(Position& pos, Pred& pred) {
+  const int mover = pos.side_to_move();
+  for (unsigned m = pos.legal_kicks(); m; m &= m - 1) {
+    const int d = __builtin_ctz(m);
+    kicks_[depth_++] = uint8_t(d);
+    const KickUndo u = pos.make_kick(d);
+    ++kicks_made_;
+    if (pos.game_over() || pos.side_to_move() != mover || pos.turn_start()) {
+      if (pred(static_cast<const Position&>(pos))) return true;  // leaves depth_ = chain length
+    } else {
+      bool inserted;
+      memo_.find_or_insert(pos.hash(), &inserted);
+      if (inserted && search(pos, pred)) return true;
+    }
+    pos.unmake_kick(u);
+    --depth_;
+  }
+  return false;
+}
+
+}  // namespace ps

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages the project needs (skips apt when all are present), then
+# configures and builds into ./build (Release, Ninja, ccache when present).
+#   tools/setup.sh            # deps + build everything
+#   PS_BUILD_DIR=build-x tools/setup.sh -DPS_SANITIZE_THREAD=ON   # extra CMake arguments
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PACKAGES=(build-essential cmake ninja-build ccache pkg-config
+          libtorch-dev libeigen3-dev libtbb-dev libyaml-cpp-dev catch2
+          libzstd-dev libcli11-dev nlohmann-json3-dev)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  SUDO=""
+  if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+else
+  echo "setup: all packages present"
+fi
+
+BUILD_DIR="${PS_BUILD_DIR:-build}"
+JOBS="${PS_JOBS:-$(nproc)}"
+cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@"
+cmake --build "$BUILD_DIR" -j "$JOBS"
