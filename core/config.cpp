@@ -1,0 +1,57 @@
+#include "core/config.h"
+
+#include <fstream>
+#include <sstream>
+
+namespace ps {
+
+ConfigReader::ConfigReader(YAML::Node node, std::string source, std::string prefix)
+    : node_(std::move(node)), source_(std::move(source)), prefix_(std::move(prefix)) {
+  if (node_ && !node_.IsNull() && !node_.IsMap())
+    throw ConfigError(source_ + ": " + (prefix_.empty() ? std::string("top level") : prefix_) +
+                      ": expected a map of keys");
+}
+
+ConfigReader ConfigReader::from_file(const std::string& path) {
+  std::ifstream f(path);
+  if (!f) throw ConfigError(path + ": cannot open config file");
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return from_string(ss.str(), path);
+}
+
+ConfigReader ConfigReader::from_string(const std::string& yaml, const std::string& source) {
+  try {
+    return ConfigReader(YAML::Load(yaml), source);
+  } catch (const YAML::Exception& e) {
+    throw ConfigError(source + ": YAML syntax error at line " + std::to_string(e.mark.line + 1) +
+                      ": " + e.msg);
+  }
+}
+
+bool ConfigReader::has(const std::string& key) const {
+  return node_ && node_.IsMap() && node_[key] && !node_[key].IsNull();
+}
+
+ConfigReader ConfigReader::child(const std::string& key) {
+  used_.insert(key);
+  YAML::Node n = (node_ && node_.IsMap()) ? node_[key] : YAML::Node();
+  if (n && !n.IsNull() && !n.IsMap()) fail(key, n, "expected a map of keys");
+  return ConfigReader(n, source_, path(key));
+}
+
+void ConfigReader::finish() const {
+  if (!node_ || !node_.IsMap()) return;
+  for (auto it = node_.begin(); it != node_.end(); ++it) {
+    std::string key = it->first.as<std::string>();
+    if (!used_.count(key)) fail(key, it->first, "unknown key");
+  }
+}
+
+void ConfigReader::fail(const std::string& key, const YAML::Node& n, const std::string& why) const {
+  std::string where = source_ + ": " + path(key);
+  if (n && n.Mark().line >= 0) where += " (line " + std::to_string(n.Mark().line + 1) + ")";
+  throw ConfigError(where + ": " + why);
+}
+
+}  // namespace ps

@@ -1,0 +1,70 @@
+// Typed, strict reading of YAML configs (yaml-cpp). Every key read is remembered, so finish()
+// can reject unknown keys; wrong types fail with the full key path and the file line.
+#pragma once
+
+#include <yaml-cpp/yaml.h>
+
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace ps {
+
+/// A config error: what() is "<source>: <key.path> (line N): <why>".
+class ConfigError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class ConfigReader {
+ public:
+  /// node: a map (or null/absent: every get() returns its default). source names the file.
+  ConfigReader(YAML::Node node, std::string source, std::string prefix = "");
+  static ConfigReader from_file(const std::string& path);
+  static ConfigReader from_string(const std::string& yaml, const std::string& source);
+
+  bool has(const std::string& key) const;
+  /// Value of key converted to T, or def when absent. Throws ConfigError on a wrong type.
+  template <class T>
+  T get(const std::string& key, const T& def);
+  /// Value of key; throws ConfigError when absent or of the wrong type.
+  template <class T>
+  T require(const std::string& key);
+  /// The sub-map at key (absent gives an empty reader). Its keys are checked by its own finish().
+  ConfigReader child(const std::string& key);
+  /// Throws ConfigError naming the first key of this map that was never read.
+  void finish() const;
+
+  const std::string& source() const { return source_; }
+  std::string path(const std::string& key) const { return prefix_.empty() ? key : prefix_ + "." + key; }
+  YAML::Node node() const { return node_; }
+
+ private:
+  [[noreturn]] void fail(const std::string& key, const YAML::Node& n, const std::string& why) const;
+  YAML::Node node_;
+  std::string source_, prefix_;
+  std::set<std::string> used_;
+};
+
+template <class T>
+T ConfigReader::get(const std::string& key, const T& def) {
+  used_.insert(key);
+  if (!node_ || !node_.IsMap()) return def;
+  YAML::Node n = node_[key];
+  if (!n || n.IsNull()) return def;
+  try {
+    return n.as<T>();
+  } catch (const YAML::Exception&) {
+    std::string text = n.IsScalar() ? "'" + n.Scalar() + "'" : std::string("a non-scalar value");
+    fail(key, n, "wrong type: cannot read " + text + " as the expected type");
+  }
+}
+
+template <class T>
+T ConfigReader::require(const std::string& key) {
+  if (!has(key)) fail(key, YAML::Node(), "required key is missing");
+  return get<T>(key, T{});
+}
+
+}  // namespace ps

@@ -1,0 +1,62 @@
+#include "core/fileutil.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace ps {
+
+namespace fs = std::filesystem;
+
+void write_file_atomic(const std::string& path, const std::string& data) {
+  fs::path p(path);
+  if (p.has_parent_path()) fs::create_directories(p.parent_path());
+  std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0) throw std::runtime_error(tmp + ": cannot create: " + std::strerror(errno));
+  size_t done = 0;
+  while (done < data.size()) {
+    ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      int e = errno;
+      ::close(fd);
+      ::unlink(tmp.c_str());
+      throw std::runtime_error(tmp + ": write failed: " + std::strerror(e));
+    }
+    done += size_t(n);
+  }
+  ::fsync(fd);
+  ::close(fd);
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    int e = errno;
+    ::unlink(tmp.c_str());
+    throw std::runtime_error(path + ": rename failed: " + std::strerror(e));
+  }
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw std::runtime_error(path + ": cannot open");
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+void append_line(const std::string& path, const std::string& line) {
+  fs::path p(path);
+  if (p.has_parent_path()) fs::create_directories(p.parent_path());
+  std::ofstream f(path, std::ios::app);
+  if (!f) throw std::runtime_error(path + ": cannot open for appending");
+  f << line << '\n';
+  f.flush();
+  if (!f) throw std::runtime_error(path + ": write failed");
+}
+
+}  // namespace ps
