@@ -1,0 +1,211 @@
+#include "tournament/protocol.h"
+
+#include <chrono>
+#include <istream>
+#include <ostream>
+
+#include "engine/turns.h"
+
+namespace ps::tour {
+
+namespace {
+
+std::string trim(const std::string& s) {
+  size_t a = 0, b = s.size();
+  while (a < b && std::isspace(static_cast<unsigned char>(s[a]))) ++a;
+  while (b > a && std::isspace(static_cast<unsigned char>(s[b - 1]))) --b;
+  return s.substr(a, b - a);
+}
+
+std::string shown(const std::string& s) {
+  return "'" + (s.size() > 60 ? s.substr(0, 60) + "..." : s) + "'";
+}
+
+}  // namespace
+
+std::string protocol_turn_input(const std::string& last_turn) {
+  const std::string t = last_turn.empty() ? std::string("-") : last_turn;
+  return std::to_string(t.size()) + "\n" + t + "\n";
+}
+
+ProtocolBot::ProtocolBot(Player& player, ProtocolBotOptions options)
+    : player_(player), options_(options) {
+  if (!options_.pitch) options_.pitch = &Pitch::standard();
+  worker_ = std::thread([this] { worker_loop(); });
+}
+
+ProtocolBot::~ProtocolBot() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  worker_.join();
+}
+
+void ProtocolBot::worker_loop() {
+  for (;;) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    cv_.wait(lock, [&] { return stop_ || job_.has_value(); });
+    if (stop_) return;
+    Game game = std::move(*job_);
+    job_.reset();
+    const uint64_t id = job_id_;
+    const TurnBudget budget = job_budget_;
+    busy_ = true;
+    lock.unlock();
+    std::string answer;
+    std::exception_ptr error;
+    try {
+      answer = player_.choose_turn(game, budget);
+    } catch (...) {
+      error = std::current_exception();
+    }
+    lock.lock();
+    busy_ = false;
+    answer_ = std::move(answer);
+    error_ = error;
+    answer_id_ = id;
+    lock.unlock();
+    cv_.notify_all();
+  }
+}
+
+std::string ProtocolBot::quick_turn(const Game& game) {
+  TurnGenerator gen;
+  const Position& pos = game.position();
+  std::string kicks;
+  if (gen.find_winning_turn(pos, &kicks)) return kicks;
+  const int mover = pos.side_to_move();
+  if (gen.find_turn(pos, [mover](const Position& p) { return !(p.game_over() && p.winner() != mover); },
+                    &kicks))
+    return kicks;
+  auto turns = gen.generate(pos);
+  return turns.empty() ? std::string() : turns.front().kicks;
+}
+
+void ProtocolBot::run(std::istream& in, std::ostream& out, std::ostream* log) {
+  using Clock = std::chrono::steady_clock;
+  std::string line;
+  int lineno = 0;
+  if (!std::getline(in, line)) return;
+  ++lineno;
+  const std::string id_text = trim(line);
+  if (id_text != "0" && id_text != "1")
+    throw ProtocolError("protocol line 1: expected the player id 0 or 1, got " + shown(id_text));
+  const int me = id_text[0] - '0';
+  Game game(*options_.pitch, options_.variant);
+  player_.new_game(*options_.pitch, options_.variant);
+  bool first = true;
+  for (;;) {
+    std::string len_line, turn_line;
+    if (!std::getline(in, len_line)) return;
+    ++lineno;
+    if (!std::getline(in, turn_line)) return;
+    ++lineno;
+    const auto start = Clock::now();
+    len_line = trim(len_line);
+    turn_line = trim(turn_line);
+    long length = -1;
+    try {
+      size_t used = 0;
+      length = std::stol(len_line, &used);
+      if (used != len_line.size()) length = -1;
+    } catch (const std::exception&) {
+    }
+    if (length < 1)
+      throw ProtocolError("protocol line " + std::to_string(lineno - 1) +
+                          ": expected the length of the opponent's turn, got " + shown(len_line));
+    if (turn_line == "-") {
+      if (!(me == 0 && game.kicks().empty()))
+        throw ProtocolError("protocol line " + std::to_string(lineno) +
+                            ": '-' (no previous turn) is only valid on player 0's first turn");
+    } else {
+      // Applied kick by kick, so a catch-up line holding several turns (an opening) works too.
+      try {
+        for (size_t i = 0; i < turn_line.size(); ++i) {
+          const char c = turn_line[i];
+          if (c < '0' || c > '7')
+            throw RecordError("kick " + std::to_string(i + 1) + ": bad character '" +
+                                  std::string(1, c) + "'", 0, int(i) + 1);
+          game.kick(c - '0');
+        }
+      } catch (const RecordError& e) {
+        throw ProtocolError("protocol line " + std::to_string(lineno) + ": opponent turn " +
+                            shown(turn_line) + " is not legal here: " + e.what());
+      }
+      if (!game.position().game_over() && !game.position().turn_start())
+        throw ProtocolError("protocol line " + std::to_string(lineno) + ": opponent turn " +
+                            shown(turn_line) + " is not finished (the ball bounced)");
+    }
+    if (log && size_t(length) != turn_line.size())
+      *log << "bot: length line says " << length << " but the turn " << shown(turn_line)
+           << " has " << turn_line.size() << " characters; using the turn\n";
+    if (game.position().game_over())
+      throw ProtocolError("protocol line " + std::to_string(lineno) +
+                          ": the game is already over, yet an answer is asked for");
+    if (game.position().side_to_move() != me)
+      throw ProtocolError("protocol line " + std::to_string(lineno) + ": it is player " +
+                          std::to_string(game.position().side_to_move()) +
+                          "'s turn, not ours (id " + std::to_string(me) + ")");
+
+    const int64_t limit = first ? options_.first_turn_ms : options_.turn_ms;
+    first = false;
+    const auto deadline = start + std::chrono::milliseconds(std::max<int64_t>(1, limit - options_.safety_ms));
+    TurnBudget budget{std::max<int64_t>(1, limit - 2 * options_.safety_ms), options_.visits};
+
+    bool submitted = false;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (answer_id_ == job_id_) {  // the worker is free
+        job_ = game;
+        job_budget_ = budget;
+        ++job_id_;
+        submitted = true;
+      }
+    }
+    if (submitted) cv_.notify_all();
+    const std::string fallback = quick_turn(game);  // computed while the player thinks
+    std::string answer;
+    std::string why;
+    if (submitted) {
+      std::unique_lock<std::mutex> lock(mutex_);
+      if (cv_.wait_until(lock, deadline, [&] { return answer_id_ == job_id_; })) {
+        if (error_) {
+          try {
+            std::rethrow_exception(error_);
+          } catch (const std::exception& e) {
+            why = std::string("the player failed: ") + e.what();
+          } catch (...) {
+            why = "the player failed";
+          }
+        } else {
+          answer = answer_;
+        }
+      } else {
+        why = "the player did not answer within " + std::to_string(limit - options_.safety_ms) + " ms";
+      }
+    } else {
+      why = "the player is still busy with an earlier turn";
+    }
+    if (why.empty()) {
+      Game check = game;
+      try {
+        check.play_turn(trim(answer));
+        answer = trim(answer);
+      } catch (const RecordError& e) {
+        why = "the player's turn " + shown(answer) + " is not legal: " + e.what();
+      }
+    }
+    if (!why.empty()) {
+      ++fallbacks_;
+      answer = fallback;
+      if (log) *log << "bot: " << why << "; answering the fallback turn " << answer << "\n";
+    }
+    out << answer << '\n';
+    out.flush();
+    game.play_turn(answer);
+  }
+}
+
+}  // namespace ps::tour
