@@ -1,0 +1,271 @@
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <atomic>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "core/fileutil.h"
+#include "tests/tournament/test_players.h"
+#include "tournament/openings.h"
+#include "tournament/tournament.h"
+
+using namespace ps;
+using namespace ps::tour;
+
+namespace {
+
+std::string temp_dir(const std::string& tag) {
+  std::string d = "/tmp/ps_tour_test_" + tag + "_" + std::to_string(getpid());
+  return d;
+}
+
+PlayerSpec reg(const std::string& name, const std::string& type) {
+  PlayerSpec p;
+  p.name = name;
+  p.type = type;
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("openings are seeded, distinct, unfinished and not immediately decided", "[openings]") {
+  OpeningOptions o;
+  o.count = 6;
+  o.turns = 3;
+  o.seed = 11;
+  auto a = generate_openings(Pitch::standard(), Variant::kStandard, o);
+  auto b = generate_openings(Pitch::standard(), Variant::kStandard, o);
+  REQUIRE(a.size() == 6);
+  CHECK(a == b);
+  o.seed = 12;
+  CHECK(generate_openings(Pitch::standard(), Variant::kStandard, o) != a);
+  std::set<uint64_t> ends;
+  TurnGenerator gen;
+  for (const auto& op : a) {
+    CHECK(op.size() == 3);
+    Game g = parse_record(Pitch::standard(), Variant::kStandard, opening_record(op));
+    CHECK_FALSE(g.position().game_over());
+    CHECK_FALSE(gen.find_winning_turn(g.position()));
+    ends.insert(g.position().hash());
+  }
+  CHECK(ends.size() == a.size());
+  o.turns = 0;
+  CHECK(generate_openings(Pitch::standard(), Variant::kStandard, o).size() == 1);
+  o.turns = 2;
+  o.balance_rollouts = 16;
+  o.count = 2;
+  CHECK(generate_openings(Pitch::standard(), Variant::kStandard, o).size() == 2);
+}
+
+TEST_CASE("round robin: schedule, colours, cross-table, ratings and files", "[tournament]") {
+  test::register_test_players();
+  TournamentSpec spec;
+  spec.name = "rr-test";
+  spec.games_per_pairing = 4;
+  spec.openings = 2;
+  spec.opening_turns = 2;
+  spec.seed = 5;
+  spec.concurrency = 3;
+  spec.out_dir = temp_dir("rr");
+  std::vector<PlayerSpec> players{reg("first", "test-first"), reg("rand-a", "test-random"),
+                                  reg("rand-b", "test-random")};
+  PlayerSpec coded;
+  coded.name = "coded";
+  coded.make = [](const PlayerContext& c) { return std::make_unique<test::RandomTurnPlayer>(c.seed, c.name); };
+  players.push_back(coded);
+  std::atomic<int> calls{0};
+  int last_done = 0;
+  TournamentResult r = run_tournament(spec, players, [&](const GameResult&, int done, int total) {
+    ++calls;
+    CHECK(total == 24);
+    CHECK(done == last_done + 1);  // calls are serialised
+    last_done = done;
+  });
+  CHECK(calls == 24);
+  REQUIRE(r.games.size() == 24);  // 6 pairings x 4 games
+  CHECK_FALSE(r.cancelled);
+  for (int i = 0; i < 4; ++i) {
+    CHECK(r.cross.total_games(i) == 12);
+    for (int j = 0; j < 4; ++j)
+      if (i != j) CHECK(r.cross.games(i, j) == 4);
+  }
+  int wins = 0;
+  for (int i = 0; i < 4; ++i) wins += r.cross.total_wins(i);
+  CHECK(wins == 24);
+  // Each opening is played with both colours by each pairing.
+  std::map<std::tuple<int, int, int>, int> seen;  // (seat0, seat1, opening)
+  for (const GameResult& g : r.games) {
+    CHECK((g.termination == "goal" || g.termination == "blocked"));
+    CHECK(g.opening >= 0);
+    seen[{g.seat[0], g.seat[1], g.opening}]++;
+    Game replay = parse_record(Pitch::standard(), Variant::kStandard, g.record);
+    CHECK(replay.position().winner() == g.winner_seat);
+    CHECK(g.seat[g.winner_seat] == g.winner);
+  }
+  for (auto& [k, v] : seen) {
+    auto [a, b, o] = k;
+    CHECK(seen.count({b, a, o}) == 1);
+  }
+  // No "random" type here: the anchor is the first player.
+  CHECK(r.ratings.anchor == 0);
+  CHECK(r.ratings.players[0].elo == Approx(0.0).margin(1e-9));
+  const std::string table = format_results(r);
+  CHECK_THAT(table, Catch::Contains("Cross-table"));
+  CHECK_THAT(table, Catch::Contains("rand-b"));
+
+  // Files.
+  auto json = nlohmann::json::parse(read_file(spec.out_dir + "/results.json"));
+  CHECK(json["played_games"] == 24);
+  CHECK(json["players"].size() == 4);
+  std::ifstream pgn(spec.out_dir + "/games.pgn");
+  auto pgns = read_pgn(pgn, "games.pgn", Pitch::standard(), Variant::kStandard);
+  CHECK(pgns.size() == 24);
+  CHECK(pgns[0].tags.count("Player0") == 1);
+  std::istringstream tsv(read_file(spec.out_dir + "/games.tsv"));
+  std::string line;
+  int lines = 0;
+  while (std::getline(tsv, line)) ++lines;
+  CHECK(lines == 25);
+  CHECK_THAT(read_file(spec.out_dir + "/ratings.csv"), Catch::StartsWith("rank,player,type,elo"));
+  CHECK_THAT(read_file(spec.out_dir + "/crosstable.csv"), Catch::Contains("4/4") || Catch::Contains("/4"));
+  CHECK_THAT(read_file(spec.out_dir + "/games.csv"), Catch::StartsWith("game,player0"));
+}
+
+TEST_CASE("results do not depend on the number of concurrent games", "[tournament]") {
+  test::register_test_players();
+  TournamentSpec spec;
+  spec.games_per_pairing = 2;
+  spec.openings = 1;
+  spec.opening_turns = 2;
+  spec.seed = 9;
+  std::vector<PlayerSpec> players{reg("a", "test-random"), reg("b", "test-random")};
+  spec.concurrency = 1;
+  auto r1 = run_tournament(spec, players);
+  spec.concurrency = 2;
+  auto r2 = run_tournament(spec, players);
+  REQUIRE(r1.games.size() == r2.games.size());
+  for (size_t i = 0; i < r1.games.size(); ++i) CHECK(r1.games[i].record == r2.games[i].record);
+}
+
+TEST_CASE("gauntlet: only the gauntlet players meet the field; external engines take part",
+          "[tournament]") {
+  test::register_test_players();
+  TournamentSpec spec;
+  spec.format = Format::kGauntlet;
+  spec.gauntlet_size = 1;
+  spec.games_per_pairing = 2;
+  spec.openings = 1;
+  spec.opening_turns = 2;
+  spec.concurrency = 2;
+  PlayerSpec bot = reg("bot", "external");
+  bot.options = YAML::Load(std::string("{command: [") + PS_TEST_BOT +
+                           ", random, --turn-ms, '500'], first_turn_ms: 3000, turn_ms: 1500, "
+                           "opening_history: true}");
+  std::vector<PlayerSpec> players{bot, reg("first", "test-first"), reg("rand", "test-random")};
+  TournamentResult r = run_tournament(spec, players);
+  REQUIRE(r.games.size() == 4);
+  CHECK(r.cross.games(1, 2) == 0);
+  CHECK(r.cross.total_games(0) == 4);
+  for (const GameResult& g : r.games) {
+    INFO(g.termination << ": " << g.detail);
+    CHECK((g.termination == "goal" || g.termination == "blocked"));
+    CHECK(g.opening == 0);  // opening_history: openings are used with the engine
+  }
+}
+
+TEST_CASE("an engine without opening_history plays from the start position", "[tournament]") {
+  test::register_test_players();
+  TournamentSpec spec;
+  spec.games_per_pairing = 2;
+  spec.opening_turns = 3;
+  PlayerSpec bot = reg("bot", "external");
+  bot.options = YAML::Load(std::string("{command: [") + PS_TEST_BOT + ", first], first_turn_ms: 3000, turn_ms: 1500}");
+  TournamentResult r = run_tournament(spec, {bot, reg("first", "test-first")});
+  REQUIRE(r.games.size() == 2);
+  for (const GameResult& g : r.games) {
+    CHECK(g.opening == -1);
+    CHECK(g.termination != "illegal turn");
+  }
+}
+
+TEST_CASE("a forfeiting engine loses and the tournament goes on", "[tournament]") {
+  test::register_test_players();
+  TournamentSpec spec;
+  spec.games_per_pairing = 2;
+  spec.opening_turns = 0;
+  PlayerSpec bad = reg("garbler", "external");
+  bad.options = YAML::Load(std::string("{command: [") + PS_FAKE_ENGINE + ", --mode, garbage]}");
+  TournamentResult r = run_tournament(spec, {bad, reg("random", "test-random")});
+  REQUIRE(r.games.size() == 2);
+  CHECK(r.cross.wins[1][0] == 2);
+  for (const GameResult& g : r.games) CHECK(g.termination == "garbage output");
+  // The player of type "random" would be the anchor only with the registry type "random";
+  // test-random is not, so the first player is.
+  CHECK(r.ratings.anchor == 0);
+  CHECK(r.ratings.prior_draws_used > 0);  // 0-2: no finite MLE without the prior
+}
+
+TEST_CASE("bad specs and configs fail with clear messages", "[tournament]") {
+  test::register_test_players();
+  TournamentSpec spec;
+  CHECK_THROWS_WITH(run_tournament(spec, {reg("a", "test-first")}), Catch::Contains("at least 2 players"));
+  CHECK_THROWS_WITH(run_tournament(spec, {reg("a", "test-first"), reg("a", "test-random")}),
+                    Catch::Contains("two players are named 'a'"));
+  CHECK_THROWS_WITH(run_tournament(spec, {reg("a", "test-first"), reg("b", "nope")}),
+                    Catch::Contains("unknown player type 'nope'"));
+  spec.games_per_pairing = 3;
+  CHECK_THROWS_WITH(run_tournament(spec, {reg("a", "test-first"), reg("b", "test-first")}),
+                    Catch::Contains("games_per_pairing"));
+  spec.games_per_pairing = 2;
+  spec.anchor = "zed";
+  CHECK_THROWS_WITH(run_tournament(spec, {reg("a", "test-first"), reg("b", "test-first")}),
+                    Catch::Contains("anchor 'zed'"));
+  spec.anchor = "";
+  PlayerSpec typo = reg("t", "test-random");
+  typo.options = YAML::Load("{saltt: 3}");
+  CHECK_THROWS_WITH(run_tournament(spec, {reg("a", "test-first"), typo}), Catch::Contains("saltt"));
+  PlayerSpec missing = reg("m", "external");
+  missing.options = YAML::Load("{command: [/no/such/engine]}");
+  CHECK_THROWS_WITH(run_tournament(spec, {reg("a", "test-first"), missing}),
+                    Catch::Contains("/no/such/engine"));
+
+  auto load = [](const std::string& yaml) {
+    ConfigReader r = ConfigReader::from_string(yaml, "t.yaml");
+    return parse_tournament_config(r);
+  };
+  const std::string players = "players:\n  - {name: a, type: test-first}\n  - {name: b, type: test-random, salt: 4}\n";
+  TournamentConfig c = load("games_per_pairing: 4\nformat: gauntlet\npitch: 8x12\nvariant: no-bounce\ntime_ms: 50\n" + players);
+  CHECK(c.spec.games_per_pairing == 4);
+  CHECK(c.spec.format == Format::kGauntlet);
+  CHECK(c.spec.length == 12);
+  CHECK(c.spec.variant == Variant::kNoBounce);
+  CHECK(c.spec.budget.time_ms == 50);
+  CHECK(c.players.size() == 2);
+  CHECK(c.players[1].where == "players[1]");
+  CHECK_THROWS_WITH(load("gamez_per_pairing: 4\n" + players), Catch::Contains("t.yaml: gamez_per_pairing (line 1): unknown key"));
+  CHECK_THROWS_WITH(load("format: swiss\n" + players), Catch::Contains("format"));
+  CHECK_THROWS_WITH(load("players:\n  - {name: a, type: test-first}\n  - {name: b, type: nope}\n"),
+                    Catch::Contains("players[1].type: unknown player type 'nope'"));
+  CHECK_THROWS_WITH(load("players:\n  - {name: a, type: test-first}\n"), Catch::Contains("at least 2"));
+}
+
+TEST_CASE("cancelling skips the games not yet started", "[tournament]") {
+  test::register_test_players();
+  TournamentSpec spec;
+  spec.games_per_pairing = 10;
+  spec.opening_turns = 0;
+  std::atomic<bool> cancel{false};
+  TournamentResult r = run_tournament(spec, {reg("a", "test-random"), reg("b", "test-random")},
+                                      [&](const GameResult&, int done, int) {
+                                        if (done == 3) cancel = true;
+                                      },
+                                      &cancel);
+  CHECK(r.games.size() == 3);
+  CHECK(r.cancelled);
+  CHECK(r.scheduled_games == 10);
+}
