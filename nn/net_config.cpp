@@ -1,0 +1,86 @@
+#include "nn/net_config.h"
+
+#include <stdexcept>
+
+namespace ps::nn {
+
+NetConfig NetConfig::tiny() {
+  NetConfig c;
+  c.blocks = 2;
+  c.channels = 16;
+  c.global_pool_every = 2;
+  c.global_pool_channels = 4;
+  c.policy_channels = 8;
+  c.value_channels = 8;
+  c.value_hidden = 16;
+  return c;
+}
+
+NetConfig NetConfig::medium() { return NetConfig{}; }
+
+NetConfig NetConfig::preset(const std::string& name) {
+  if (name == "tiny") return tiny();
+  if (name == "medium") return medium();
+  throw std::invalid_argument("unknown net preset '" + name + "' (expected tiny or medium)");
+}
+
+void NetConfig::validate() const {
+  auto check = [](bool ok, const char* field, int v, const char* why) {
+    if (!ok)
+      throw std::invalid_argument(std::string("net config: ") + field + " = " + std::to_string(v) +
+                                  ": " + why);
+  };
+  check(blocks >= 1 && blocks <= 256, "blocks", blocks, "must be in 1..256");
+  check(channels >= 4 && channels <= 4096, "channels", channels, "must be in 4..4096");
+  check(global_pool_every >= 0, "global_pool_every", global_pool_every, "must be >= 0");
+  if (global_pool_every > 0)
+    check(global_pool_channels >= 1 && global_pool_channels < channels, "global_pool_channels",
+          global_pool_channels, "must be in 1..channels-1");
+  check(policy_channels >= 1, "policy_channels", policy_channels, "must be >= 1");
+  check(value_channels >= 1, "value_channels", value_channels, "must be >= 1");
+  check(value_hidden >= 1, "value_hidden", value_hidden, "must be >= 1");
+}
+
+std::string NetConfig::summary() const {
+  std::string s = std::to_string(blocks) + "x" + std::to_string(channels);
+  if (global_pool_every > 0)
+    s += " gp" + std::to_string(global_pool_every) + "/" + std::to_string(global_pool_channels);
+  s += " p" + std::to_string(policy_channels) + " v" + std::to_string(value_channels) + "/" +
+       std::to_string(value_hidden);
+  if (moves_left_head) s += " ml";
+  return s;
+}
+
+bool NetConfig::operator==(const NetConfig& o) const {
+  return blocks == o.blocks && channels == o.channels && global_pool_every == o.global_pool_every &&
+         global_pool_channels == o.global_pool_channels && policy_channels == o.policy_channels &&
+         value_channels == o.value_channels && value_hidden == o.value_hidden &&
+         moves_left_head == o.moves_left_head;
+}
+
+NetConfig parse_net_config(ConfigReader& r) {
+  NetConfig c;
+  const std::string preset = r.get<std::string>("preset", "medium");
+  try {
+    c = NetConfig::preset(preset);
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(r.source() + ": " + r.path("preset") + ": " + e.what());
+  }
+  c.blocks = r.get<int>("blocks", c.blocks);
+  c.channels = r.get<int>("channels", c.channels);
+  c.global_pool_every = r.get<int>("global_pool_every", c.global_pool_every);
+  c.global_pool_channels = r.get<int>("global_pool_channels", c.global_pool_channels);
+  c.policy_channels = r.get<int>("policy_channels", c.policy_channels);
+  c.value_channels = r.get<int>("value_channels", c.value_channels);
+  c.value_hidden = r.get<int>("value_hidden", c.value_hidden);
+  c.moves_left_head = r.get<bool>("moves_left_head", c.moves_left_head);
+  r.finish();
+  try {
+    c.validate();
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(r.source() + ": " + e.what());
+  }
+  return c;
+}
+
+}  // namespace ps::nn
