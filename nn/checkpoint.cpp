@@ -1,0 +1,264 @@
+#include "nn/checkpoint.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstring>
+#include <sstream>
+
+#include "core/fileutil.h"
+
+namespace ps::nn {
+
+namespace {
+
+constexpr char kMagic[8] = {'P', 'S', 'N', 'E', 'T', 'C', 'K', '1'};
+constexpr size_t kHeaderSize = 24;
+constexpr const char* kFormat = "papersoccer-net";
+constexpr int kFormatVersion = 1;
+
+uint64_t fnv1a64(const char* data, size_t n) {
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < n; ++i) {
+    h ^= uint8_t(data[i]);
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+void put_u64(std::string& s, uint64_t v) {
+  for (int i = 0; i < 8; ++i) s.push_back(char((v >> (8 * i)) & 0xFF));
+}
+uint64_t get_u64(const char* p) {
+  uint64_t v = 0;
+  for (int i = 0; i < 8; ++i) v |= uint64_t(uint8_t(p[i])) << (8 * i);
+  return v;
+}
+
+/// Reads and verifies the file; returns the payload (the torch archive bytes).
+std::string read_payload(const std::string& path) {
+  std::string data;
+  try {
+    data = read_file(path);
+  } catch (const std::exception& e) {
+    throw CheckpointError("checkpoint " + path + ": cannot read: " + e.what());
+  }
+  if (data.size() < kHeaderSize || std::memcmp(data.data(), kMagic, 8) != 0)
+    throw CheckpointError("checkpoint " + path +
+                          ": not a papersoccer net checkpoint (bad magic or too short)");
+  const uint64_t size = get_u64(data.data() + 8);
+  const uint64_t sum = get_u64(data.data() + 16);
+  if (data.size() - kHeaderSize != size)
+    throw CheckpointError("checkpoint " + path + ": truncated or padded: payload is " +
+                          std::to_string(data.size() - kHeaderSize) + " bytes, header says " +
+                          std::to_string(size));
+  if (fnv1a64(data.data() + kHeaderSize, size) != sum)
+    throw CheckpointError("checkpoint " + path + ": checksum mismatch (the file is corrupted)");
+  return data.substr(kHeaderSize);
+}
+
+void open_archive(const std::string& path, const std::string& payload,
+                  torch::serialize::InputArchive& ar, CheckpointMeta* meta) {
+  try {
+    ar.load_from(payload.data(), payload.size(), torch::Device(torch::kCPU));
+  } catch (const std::exception& e) {
+    throw CheckpointError("checkpoint " + path + ": unreadable archive: " + e.what());
+  }
+  c10::IValue v;
+  if (!ar.try_read("meta", v) || !v.isString())
+    throw CheckpointError("checkpoint " + path + ": no metadata in the archive");
+  *meta = CheckpointMeta::from_json(v.toStringRef(), "checkpoint " + path);
+}
+
+nlohmann::json net_to_json(const NetConfig& c) {
+  return {{"blocks", c.blocks},
+          {"channels", c.channels},
+          {"global_pool_every", c.global_pool_every},
+          {"global_pool_channels", c.global_pool_channels},
+          {"policy_channels", c.policy_channels},
+          {"value_channels", c.value_channels},
+          {"value_hidden", c.value_hidden},
+          {"moves_left_head", c.moves_left_head}};
+}
+
+NetConfig net_from_json(const nlohmann::json& j) {
+  NetConfig c;
+  c.blocks = j.at("blocks").get<int>();
+  c.channels = j.at("channels").get<int>();
+  c.global_pool_every = j.at("global_pool_every").get<int>();
+  c.global_pool_channels = j.at("global_pool_channels").get<int>();
+  c.policy_channels = j.at("policy_channels").get<int>();
+  c.value_channels = j.at("value_channels").get<int>();
+  c.value_hidden = j.at("value_hidden").get<int>();
+  c.moves_left_head = j.at("moves_left_head").get<bool>();
+  return c;
+}
+
+}  // namespace
+
+bool CheckpointMeta::supports(const Pitch& pitch, Variant variant) const {
+  if (!pitches.empty() && std::find(pitches.begin(), pitches.end(), pitch.name()) == pitches.end())
+    return false;
+  if (!variants.empty() &&
+      std::find(variants.begin(), variants.end(), variant_name(variant)) == variants.end())
+    return false;
+  return true;
+}
+
+std::string CheckpointMeta::to_json() const {
+  nlohmann::json j = {{"format", kFormat},
+                      {"format_version", kFormatVersion},
+                      {"input_format_version", input_format_version},
+                      {"num_planes", kNumPlanes},
+                      {"net", net_to_json(net)},
+                      {"pitches", pitches},
+                      {"variants", variants},
+                      {"training_step", training_step},
+                      {"note", note}};
+  return j.dump();
+}
+
+CheckpointMeta CheckpointMeta::from_json(const std::string& text, const std::string& where) {
+  CheckpointMeta m;
+  try {
+    const nlohmann::json j = nlohmann::json::parse(text);
+    if (j.at("format").get<std::string>() != kFormat)
+      throw CheckpointError(where + ": metadata format is '" + j.at("format").get<std::string>() +
+                            "', expected '" + kFormat + "'");
+    const int fv = j.at("format_version").get<int>();
+    if (fv != kFormatVersion)
+      throw CheckpointError(where + ": checkpoint format version " + std::to_string(fv) +
+                            ", this build reads version " + std::to_string(kFormatVersion));
+    m.input_format_version = j.at("input_format_version").get<int>();
+    if (m.input_format_version != kInputFormatVersion)
+      throw CheckpointError(where + ": input format version " +
+                            std::to_string(m.input_format_version) +
+                            " does not match this build's version " +
+                            std::to_string(kInputFormatVersion) + " (the planes differ)");
+    const int planes = j.at("num_planes").get<int>();
+    if (planes != kNumPlanes)
+      throw CheckpointError(where + ": " + std::to_string(planes) + " input planes, this build has " +
+                            std::to_string(kNumPlanes));
+    m.net = net_from_json(j.at("net"));
+    m.pitches = j.at("pitches").get<std::vector<std::string>>();
+    m.variants = j.at("variants").get<std::vector<std::string>>();
+    m.training_step = j.at("training_step").get<int64_t>();
+    m.note = j.value("note", std::string());
+  } catch (const CheckpointError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw CheckpointError(where + ": malformed metadata: " + e.what());
+  }
+  try {
+    m.net.validate();
+    for (const auto& v : m.variants) parse_variant(v);
+  } catch (const std::exception& e) {
+    throw CheckpointError(where + ": bad metadata: " + e.what());
+  }
+  return m;
+}
+
+void save_checkpoint(const std::string& path, PolicyValueNet& net, const CheckpointMeta& meta,
+                     const torch::optim::Optimizer* optimizer) {
+  if (meta.net != net->config())
+    throw std::invalid_argument("save_checkpoint: meta.net (" + meta.net.summary() +
+                                ") differs from the net's config (" + net->config().summary() + ")");
+  std::ostringstream payload;
+  try {
+    torch::serialize::OutputArchive root, model;
+    root.write("meta", c10::IValue(meta.to_json()));
+    // Parameters are stored on the CPU so any machine can load the file.
+    const torch::Device dev = net->parameters().front().device();
+    if (!dev.is_cpu()) net->to(torch::kCPU);
+    net->save(model);
+    root.write("model", model);
+    if (optimizer) {
+      torch::serialize::OutputArchive opt;
+      optimizer->save(opt);
+      root.write("optimizer", opt);
+    }
+    root.save_to(payload);
+    if (!dev.is_cpu()) net->to(dev);
+  } catch (const std::exception& e) {
+    throw CheckpointError("checkpoint " + path + ": cannot serialise: " + e.what());
+  }
+  const std::string body = payload.str();
+  std::string data(kMagic, 8);
+  put_u64(data, body.size());
+  put_u64(data, fnv1a64(body.data(), body.size()));
+  data += body;
+  try {
+    write_file_atomic(path, data);
+  } catch (const std::exception& e) {
+    throw CheckpointError("checkpoint " + path + ": cannot write: " + e.what());
+  }
+}
+
+CheckpointMeta read_checkpoint_meta(const std::string& path) {
+  const std::string payload = read_payload(path);
+  torch::serialize::InputArchive ar;
+  CheckpointMeta meta;
+  open_archive(path, payload, ar, &meta);
+  return meta;
+}
+
+LoadedCheckpoint load_checkpoint(const std::string& path, const std::string& device) {
+  const torch::Device dev = parse_device(device);
+  const std::string payload = read_payload(path);
+  torch::serialize::InputArchive ar;
+  LoadedCheckpoint out;
+  open_archive(path, payload, ar, &out.meta);
+  out.net = PolicyValueNet(out.meta.net);
+  // Expected shapes from the freshly built net; Module::load replaces tensors without checking.
+  std::vector<std::pair<std::string, std::vector<int64_t>>> shapes;
+  for (const auto& item : out.net->named_parameters())
+    shapes.emplace_back(item.key(), item.value().sizes().vec());
+  for (const auto& item : out.net->named_buffers())
+    shapes.emplace_back(item.key(), item.value().sizes().vec());
+  try {
+    torch::serialize::InputArchive model;
+    ar.read("model", model);
+    out.net->load(model);
+  } catch (const std::exception& e) {
+    std::string what = e.what();
+    what = what.substr(0, what.find('\n'));
+    throw CheckpointError("checkpoint " + path + ": parameters do not fit the stored architecture (" +
+                          out.meta.net.summary() + "): " + what);
+  }
+  auto check = [&](const std::string& key, const torch::Tensor& t) {
+    for (const auto& s : shapes)
+      if (s.first == key) {
+        if (t.sizes().vec() != s.second)
+          throw CheckpointError("checkpoint " + path + ": tensor '" + key + "' has shape " +
+                                c10::str(t.sizes()) + ", the architecture (" +
+                                out.meta.net.summary() + ") needs " + c10::str(s.second));
+        return;
+      }
+  };
+  for (const auto& item : out.net->named_parameters()) check(item.key(), item.value());
+  for (const auto& item : out.net->named_buffers()) check(item.key(), item.value());
+  torch::serialize::InputArchive opt;
+  out.has_optimizer = ar.try_read("optimizer", opt);
+  out.net->to(dev);
+  out.net->eval();
+  return out;
+}
+
+void load_optimizer_state(const std::string& path, torch::optim::Optimizer& optimizer) {
+  const std::string payload = read_payload(path);
+  torch::serialize::InputArchive ar;
+  CheckpointMeta meta;
+  open_archive(path, payload, ar, &meta);
+  torch::serialize::InputArchive opt;
+  if (!ar.try_read("optimizer", opt))
+    throw CheckpointError("checkpoint " + path + ": holds no optimizer state");
+  try {
+    optimizer.load(opt);
+  } catch (const std::exception& e) {
+    std::string what = e.what();
+    what = what.substr(0, what.find('\n'));
+    throw CheckpointError("checkpoint " + path + ": optimizer state does not fit: " + what);
+  }
+}
+
+}  // namespace ps::nn

@@ -1,0 +1,303 @@
+#include "nn/service.h"
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "nn/checkpoint.h"
+
+namespace ps::nn {
+
+void ServiceOptions::validate() const {
+  auto bad = [](const std::string& field, const std::string& v, const char* why) {
+    throw std::invalid_argument("service options: " + field + " = " + v + ": " + why);
+  };
+  if (max_batch < 1 || max_batch > 65536) bad("max_batch", std::to_string(max_batch), "must be in 1..65536");
+  if (batch_timeout_us < 0) bad("batch_timeout_us", std::to_string(batch_timeout_us), "must be >= 0");
+  if (workers < 1 || workers > 64) bad("workers", std::to_string(workers), "must be in 1..64");
+  if (torch_threads < 0) bad("torch_threads", std::to_string(torch_threads), "must be >= 0");
+  if (cache_entries < 0) bad("cache_entries", std::to_string(cache_entries), "must be >= 0");
+  if (device.empty()) bad("device", "''", "must be cpu, cuda or cuda:N");
+}
+
+ServiceOptions parse_service_options(ConfigReader& r) {
+  ServiceOptions o;
+  o.device = r.get<std::string>("device", o.device);
+  o.max_batch = r.get<int>("max_batch", o.max_batch);
+  o.batch_timeout_us = r.get<int>("batch_timeout_us", o.batch_timeout_us);
+  o.workers = r.get<int>("workers", o.workers);
+  o.torch_threads = r.get<int>("torch_threads", o.torch_threads);
+  o.cache_entries = r.get<int64_t>("cache_entries", o.cache_entries);
+  try {
+    o.validate();
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(r.source() + ": " + e.what());
+  }
+  return o;
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// Completion of one evaluate()/evaluate_many() call (possibly spread over several batches).
+struct Waiter {
+  std::mutex m;
+  std::condition_variable cv;
+  size_t remaining = 0;
+  std::exception_ptr error;
+
+  void finish(size_t n, std::exception_ptr e) {
+    std::lock_guard<std::mutex> lk(m);
+    if (e && !error) error = e;
+    remaining -= n;
+    if (remaining == 0) cv.notify_one();
+  }
+  void wait() {
+    std::unique_lock<std::mutex> lk(m);
+    cv.wait(lk, [&] { return remaining == 0; });
+    if (error) std::rethrow_exception(error);
+  }
+};
+
+struct Request {
+  const Position* pos;
+  Evaluation* out;
+  Waiter* waiter;
+  Clock::time_point enqueued;
+};
+
+/// Direct-mapped evaluation cache: bounded memory (entries slots), collisions overwrite.
+class EvalCache {
+ public:
+  explicit EvalCache(int64_t entries) : slots_(size_t(entries)) {}
+  bool enabled() const { return !slots_.empty(); }
+
+  static uint64_t key(const Position& pos) {
+    uint64_t k = pos.hash();
+    k ^= (uint64_t(pos.variant()) + 1) * 0x9E3779B97F4A7C15ull;
+    k ^= (uint64_t(pos.pitch().width()) << 32 | uint64_t(pos.pitch().length()) << 16 |
+          uint64_t(pos.pitch().goal())) * 0xC2B2AE3D27D4EB4Full;
+    return k;
+  }
+  bool lookup(uint64_t k, Evaluation& out) {
+    Slot& s = slots_[k % slots_.size()];
+    std::lock_guard<std::mutex> lk(shards_[(k % slots_.size()) % kShards]);
+    if (!s.used || s.key != k) return false;
+    out.value = s.value;
+    out.policy_logits = s.policy;
+    return true;
+  }
+  void store(uint64_t k, const Evaluation& e) {
+    Slot& s = slots_[k % slots_.size()];
+    std::lock_guard<std::mutex> lk(shards_[(k % slots_.size()) % kShards]);
+    s.used = true;
+    s.key = k;
+    s.value = e.value;
+    s.policy.assign(e.policy_logits.begin(), e.policy_logits.end());
+  }
+
+ private:
+  static constexpr size_t kShards = 64;
+  struct Slot {
+    bool used = false;
+    uint64_t key = 0;
+    float value = 0;
+    std::vector<float> policy;
+  };
+  std::vector<Slot> slots_;
+  std::mutex shards_[kShards];
+};
+
+}  // namespace
+
+struct NetEvaluator::Impl {
+  Impl(PolicyValueNet net_in, CheckpointMeta meta_in, const ServiceOptions& opt, std::string nm)
+      : net(std::move(net_in)), meta(std::move(meta_in)), options(opt), name(std::move(nm)),
+        device(parse_device(opt.device)), cache(opt.cache_entries) {
+    options.validate();
+    if (options.torch_threads > 0) at::set_num_threads(options.torch_threads);
+    net->to(device);
+    net->eval();
+    for (int i = 0; i < options.workers; ++i) workers.emplace_back([this] { worker_loop(); });
+  }
+
+  ~Impl() {
+    {
+      std::lock_guard<std::mutex> lk(mu);
+      stop = true;
+    }
+    queue_cv.notify_all();
+    for (auto& t : workers) t.join();
+  }
+
+  void check(const Position& pos) const {
+    if (pos.game_over())
+      throw std::invalid_argument("NetEvaluator::evaluate: the position is finished");
+    if (!meta.supports(pos.pitch(), pos.variant()))
+      throw std::invalid_argument("NetEvaluator (" + name + "): the net was not trained for pitch " +
+                                  pos.pitch().name() + " / variant " +
+                                  variant_name(pos.variant()));
+  }
+
+  void submit(const Position* const* positions, size_t n, Evaluation* out) {
+    for (size_t i = 0; i < n; ++i) check(*positions[i]);
+    Waiter w;
+    std::vector<size_t> todo;
+    todo.reserve(n);
+    for (size_t i = 0; i < n; ++i) {
+      if (cache.enabled() && cache.lookup(EvalCache::key(*positions[i]), out[i])) {
+        cache_hits.fetch_add(1, std::memory_order_relaxed);
+        continue;
+      }
+      todo.push_back(i);
+    }
+    if (todo.empty()) return;
+    w.remaining = todo.size();
+    {
+      std::lock_guard<std::mutex> lk(mu);
+      if (stop) throw std::runtime_error("NetEvaluator: the service is shutting down");
+      const bool was_empty = queue.empty();
+      const auto now = Clock::now();
+      for (size_t i : todo) queue.push_back({positions[i], &out[i], &w, now});
+      // Wake a worker when there is new work for an idle one or a full batch for a filling one.
+      if (was_empty || queue.size() >= size_t(options.max_batch)) queue_cv.notify_one();
+    }
+    w.wait();
+  }
+
+  void worker_loop() {
+    std::vector<Request> batch;
+    batch.reserve(size_t(options.max_batch));
+    std::vector<const Position*> ptrs;
+    std::vector<Evaluation> results;
+    torch::Tensor input;  // [max_batch, C, H, GW] host buffer (pinned for CUDA)
+    const Pitch* input_pitch = nullptr;
+    const auto timeout = std::chrono::microseconds(options.batch_timeout_us);
+    std::unique_lock<std::mutex> lk(mu);
+    while (true) {
+      queue_cv.wait(lk, [&] { return stop || !queue.empty(); });
+      if (queue.empty()) return;  // stop and nothing left
+      const auto deadline = queue.front().enqueued + timeout;
+      while (!stop && !queue.empty() && queue.size() < size_t(options.max_batch) &&
+             Clock::now() < deadline)
+        queue_cv.wait_until(lk, deadline);
+      if (queue.empty()) continue;  // another worker took it
+      // One pitch per batch: take the oldest request's pitch, up to max_batch of it.
+      const Pitch* pitch = &queue.front().pos->pitch();
+      batch.clear();
+      for (auto it = queue.begin(); it != queue.end() && batch.size() < size_t(options.max_batch);) {
+        if (&it->pos->pitch() == pitch) {
+          batch.push_back(*it);
+          it = queue.erase(it);
+        } else {
+          ++it;
+        }
+      }
+      if (!queue.empty()) queue_cv.notify_one();
+      lk.unlock();
+
+      std::exception_ptr error;
+      try {
+        ptrs.clear();
+        for (const auto& r : batch) ptrs.push_back(r.pos);
+        if (input_pitch != pitch || !input.defined()) {
+          input = torch::empty({options.max_batch, kNumPlanes, pitch->grid_height(),
+                                pitch->grid_width()},
+                               torch::TensorOptions().dtype(torch::kFloat32)
+                                   .pinned_memory(device.is_cuda()));
+          input_pitch = pitch;
+        }
+        const int64_t n = int64_t(batch.size());
+        encode_positions(ptrs.data(), ptrs.size(), input.data_ptr<float>());
+        torch::Tensor policy, value;
+        {
+          torch::InferenceMode guard;
+          torch::Tensor x = input.narrow(0, 0, n).to(device, /*non_blocking=*/true);
+          NetOutput o = net->forward(x);
+          policy = o.policy.to(torch::kCPU).contiguous();
+          value = o.value.to(torch::kCPU);
+        }
+        // Results go to a worker-local array (reusing the callers' vectors' capacity), then
+        // are moved into the callers' Evaluations.
+        results.resize(batch.size());
+        for (size_t i = 0; i < batch.size(); ++i) results[i].policy_logits.swap(batch[i].out->policy_logits);
+        outputs_to_evaluations(policy, value, ptrs.data(), ptrs.size(), results.data());
+        for (size_t i = 0; i < batch.size(); ++i) {
+          batch[i].out->value = results[i].value;
+          batch[i].out->policy_logits.swap(results[i].policy_logits);
+          if (cache.enabled()) cache.store(EvalCache::key(*batch[i].pos), *batch[i].out);
+        }
+        positions_done.fetch_add(batch.size(), std::memory_order_relaxed);
+        batches_done.fetch_add(1, std::memory_order_relaxed);
+      } catch (...) {
+        error = std::current_exception();
+      }
+      // Group completions per waiter (one evaluate_many call may have many requests here).
+      for (size_t i = 0; i < batch.size();) {
+        size_t j = i + 1;
+        while (j < batch.size() && batch[j].waiter == batch[i].waiter) ++j;
+        batch[i].waiter->finish(j - i, error);
+        i = j;
+      }
+      lk.lock();
+    }
+  }
+
+  PolicyValueNet net;
+  CheckpointMeta meta;
+  ServiceOptions options;
+  std::string name;
+  torch::Device device;
+  EvalCache cache;
+  std::mutex mu;
+  std::condition_variable queue_cv;
+  std::deque<Request> queue;
+  bool stop = false;
+  std::vector<std::thread> workers;
+  std::atomic<uint64_t> positions_done{0}, batches_done{0}, cache_hits{0};
+};
+
+NetEvaluator::NetEvaluator(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+NetEvaluator::~NetEvaluator() = default;
+
+void NetEvaluator::evaluate(const Position& pos, Evaluation& out) {
+  const Position* p = &pos;
+  impl_->submit(&p, 1, &out);
+}
+
+void NetEvaluator::evaluate_many(const Position* const* positions, size_t n, Evaluation* out) {
+  impl_->submit(positions, n, out);
+}
+
+std::string NetEvaluator::name() const { return impl_->name; }
+
+ServiceStats NetEvaluator::stats() const {
+  ServiceStats s;
+  s.positions = impl_->positions_done.load();
+  s.batches = impl_->batches_done.load();
+  s.cache_hits = impl_->cache_hits.load();
+  return s;
+}
+
+std::unique_ptr<NetEvaluator> make_net_evaluator(PolicyValueNet net, const CheckpointMeta& meta,
+                                                 const ServiceOptions& options,
+                                                 const std::string& name) {
+  if (!net) throw std::invalid_argument("make_net_evaluator: no net");
+  return std::make_unique<NetEvaluator>(
+      std::make_unique<NetEvaluator::Impl>(std::move(net), meta, options, name + "@" + options.device));
+}
+
+std::unique_ptr<NetEvaluator> make_net_evaluator(const std::string& checkpoint_path,
+                                                 const ServiceOptions& options) {
+  options.validate();
+  LoadedCheckpoint ck = load_checkpoint(checkpoint_path, options.device);
+  return make_net_evaluator(std::move(ck.net), ck.meta, options, "net:" + checkpoint_path);
+}
+
+}  // namespace ps::nn
