@@ -1,0 +1,217 @@
+// The network: shapes, value range, policy loss, config parsing, checkpoints.
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include "core/fileutil.h"
+#include "engine/record.h"
+#include "nn/checkpoint.h"
+
+using namespace ps;
+using namespace ps::nn;
+
+namespace {
+
+std::string temp_path(const std::string& name) {
+  auto dir = std::filesystem::temp_directory_path() / "ps_nn_test";
+  std::filesystem::create_directories(dir);
+  return (dir / (name + "." + std::to_string(::getpid()))).string();
+}
+
+/// A tiny net whose batch-norm statistics are not the defaults (so buffers matter on load).
+PolicyValueNet trained_tiny(uint64_t seed) {
+  torch::manual_seed(seed);
+  PolicyValueNet net(NetConfig::tiny());
+  net->train();
+  std::vector<Position> ps;
+  ps.emplace_back(Pitch::standard(), Variant::kStandard);
+  ps.push_back(parse_kicks(Pitch::standard(), Variant::kStandard, "0123").position());
+  torch::NoGradGuard ng;
+  for (int i = 0; i < 3; ++i) net->forward(encode_batch(ps) + 0.1 * i);
+  net->eval();
+  return net;
+}
+
+std::vector<Position> sample_positions(const Pitch& pitch) {
+  std::vector<Position> ps;
+  ps.emplace_back(pitch, Variant::kStandard);
+  ps.push_back(parse_kicks(pitch, Variant::kStandard, "1").position());
+  ps.push_back(parse_kicks(pitch, Variant::kNoBounce, "345").position());
+  return ps;
+}
+
+}  // namespace
+
+TEST_CASE("forward shapes on both pitches, value in [-1, 1]", "[nn]") {
+  torch::manual_seed(1);
+  PolicyValueNet net(NetConfig::tiny());
+  net->eval();
+  torch::InferenceMode guard;
+  for (const Pitch* pitch : {&Pitch::get(8, 10, 2), &Pitch::get(8, 12, 2)}) {
+    torch::Tensor x = encode_batch(sample_positions(*pitch));
+    CHECK(x.sizes() == torch::IntArrayRef({3, kNumPlanes, pitch->grid_height(), pitch->grid_width()}));
+    NetOutput o = net->forward(x);
+    CHECK(o.policy.sizes() == torch::IntArrayRef({3, 8, pitch->grid_height(), pitch->grid_width()}));
+    CHECK(o.value.sizes() == torch::IntArrayRef({3}));
+    CHECK(o.moves_left.sizes() == torch::IntArrayRef({3}));
+    CHECK(o.value.abs().max().item<float>() <= 1.0f);
+    CHECK(torch::allclose(o.value, torch::tanh(o.value_logit)));
+  }
+  CHECK_THROWS_WITH(net->forward(torch::zeros({1, 3, 13, 9})), Catch::Contains("expected input"));
+}
+
+TEST_CASE("mixed-pitch batches are rejected with a clear error", "[nn]") {
+  std::vector<Position> ps = {Position(Pitch::get(8, 10, 2), Variant::kStandard),
+                              Position(Pitch::get(8, 12, 2), Variant::kStandard)};
+  CHECK_THROWS_WITH(encode_batch(ps), Catch::Contains("position 1 is on pitch 8x12"));
+}
+
+TEST_CASE("policy loss is the chain cross-entropy and trains", "[nn]") {
+  torch::manual_seed(2);
+  PolicyValueNet net(NetConfig::tiny());
+  const Pitch& pitch = Pitch::standard();
+  Position start(pitch, Variant::kStandard);
+  std::vector<PolicyTarget> targets = {make_policy_target(start, {{"0", 1.0f}})};
+  torch::Tensor x = encode_batch(std::vector<Position>{start});
+  // With all-zero logits, a single-kick target over 8 legal directions costs log(8).
+  torch::Tensor zeros = torch::zeros({1, 8, pitch.grid_height(), pitch.grid_width()});
+  CHECK(policy_loss(zeros, targets).item<float>() == Approx(std::log(8.0f)).epsilon(1e-5));
+  // A few SGD steps lower the loss.
+  torch::optim::SGD opt(net->parameters(), torch::optim::SGDOptions(0.1));
+  net->train();
+  float first = 0, last = 0;
+  for (int i = 0; i < 10; ++i) {
+    opt.zero_grad();
+    torch::Tensor loss = policy_loss(net->forward(x).policy, targets);
+    loss.backward();
+    opt.step();
+    (i == 0 ? first : last) = loss.item<float>();
+  }
+  CHECK(last < first);
+  CHECK_THROWS_WITH(policy_loss(zeros, {}), Catch::Contains("0 targets for a batch of 1"));
+}
+
+TEST_CASE("net config from YAML", "[nn]") {
+  auto r = ConfigReader::from_string("preset: tiny\nchannels: 24\n", "net.yaml");
+  NetConfig c = parse_net_config(r);
+  CHECK(c.blocks == 2);
+  CHECK(c.channels == 24);
+  auto bad = ConfigReader::from_string("blocks: 2\nchanels: 8\n", "net.yaml");
+  CHECK_THROWS_WITH(parse_net_config(bad), Catch::Contains("chanels"));
+  auto bad2 = ConfigReader::from_string("channels: 8\nglobal_pool_channels: 8\n", "net.yaml");
+  CHECK_THROWS_WITH(parse_net_config(bad2), Catch::Contains("global_pool_channels"));
+  for (const char* f : {"net-tiny.yaml", "net-medium.yaml"}) {
+    auto rf = ConfigReader::from_file(std::string(PS_SOURCE_DIR) + "/configs/" + f);
+    CHECK_NOTHROW(parse_net_config(rf));
+  }
+}
+
+TEST_CASE("checkpoint round-trip gives identical outputs", "[nn]") {
+  PolicyValueNet net = trained_tiny(3);
+  CheckpointMeta meta;
+  meta.net = net->config();
+  meta.pitches = {"8x10", "8x12"};
+  meta.variants = {"standard"};
+  meta.training_step = 1234;
+  meta.note = "unit test";
+  const std::string path = temp_path("roundtrip.psnet");
+  torch::optim::Adam opt(net->parameters(), torch::optim::AdamOptions(1e-3));
+  {  // one step so the optimizer has state
+    net->train();
+    opt.zero_grad();
+    net->forward(encode_batch(sample_positions(Pitch::standard()))).value.sum().backward();
+    opt.step();
+    net->eval();
+  }
+  save_checkpoint(path, net, meta, &opt);
+  LoadedCheckpoint ck = load_checkpoint(path);
+  CHECK(ck.meta.net == net->config());
+  CHECK(ck.meta.training_step == 1234);
+  CHECK(ck.meta.pitches == meta.pitches);
+  CHECK(ck.meta.note == "unit test");
+  CHECK(ck.has_optimizer);
+  CHECK(read_checkpoint_meta(path).training_step == 1234);
+  torch::InferenceMode guard;
+  for (const Pitch* pitch : {&Pitch::get(8, 10, 2), &Pitch::get(8, 12, 2)}) {
+    torch::Tensor x = encode_batch(sample_positions(*pitch));
+    NetOutput a = net->forward(x), b = ck.net->forward(x);
+    CHECK(torch::equal(a.policy, b.policy));
+    CHECK(torch::equal(a.value, b.value));
+    CHECK(torch::equal(a.moves_left, b.moves_left));
+  }
+  std::remove(path.c_str());
+}
+
+TEST_CASE("optimizer state restores for an exact resume", "[nn]") {
+  PolicyValueNet net = trained_tiny(4);
+  torch::optim::Adam opt(net->parameters(), torch::optim::AdamOptions(1e-2));
+  torch::Tensor x = encode_batch(sample_positions(Pitch::standard()));
+  auto step = [&](PolicyValueNet& n, torch::optim::Adam& o) {
+    n->train();
+    o.zero_grad();
+    n->forward(x).value.pow(2).sum().backward();
+    o.step();
+  };
+  step(net, opt);
+  CheckpointMeta meta;
+  meta.net = net->config();
+  const std::string path = temp_path("resume.psnet");
+  save_checkpoint(path, net, meta, &opt);
+  LoadedCheckpoint ck = load_checkpoint(path);
+  torch::optim::Adam opt2(ck.net->parameters(), torch::optim::AdamOptions(1e-2));
+  load_optimizer_state(path, opt2);
+  step(net, opt);
+  step(ck.net, opt2);
+  auto pa = net->parameters(), pb = ck.net->parameters();
+  REQUIRE(pa.size() == pb.size());
+  for (size_t i = 0; i < pa.size(); ++i) REQUIRE(torch::allclose(pa[i], pb[i], 1e-6, 1e-7));
+  // A file saved without an optimizer says so.
+  save_checkpoint(path, net, meta);
+  CHECK_THROWS_WITH(load_optimizer_state(path, opt2), Catch::Contains("no optimizer state"));
+  std::remove(path.c_str());
+}
+
+TEST_CASE("corrupted or mismatching checkpoints give clear errors", "[nn]") {
+  PolicyValueNet net = trained_tiny(5);
+  CheckpointMeta meta;
+  meta.net = net->config();
+  const std::string path = temp_path("bad.psnet");
+  save_checkpoint(path, net, meta);
+  const std::string good = read_file(path);
+
+  SECTION("missing file") {
+    CHECK_THROWS_AS(load_checkpoint(temp_path("does-not-exist")), CheckpointError);
+  }
+  SECTION("not a checkpoint") {
+    write_file_atomic(path, "hello, this is not a net at all");
+    CHECK_THROWS_WITH(load_checkpoint(path), Catch::Contains("bad magic"));
+  }
+  SECTION("truncated") {
+    write_file_atomic(path, good.substr(0, good.size() / 2));
+    CHECK_THROWS_WITH(load_checkpoint(path), Catch::Contains("truncated"));
+  }
+  SECTION("one flipped byte") {
+    std::string bad = good;
+    bad[bad.size() / 2] ^= 0x5A;
+    write_file_atomic(path, bad);
+    CHECK_THROWS_WITH(load_checkpoint(path), Catch::Contains("checksum mismatch"));
+  }
+  SECTION("another input format version") {
+    CheckpointMeta old = meta;
+    old.input_format_version = kInputFormatVersion + 1;
+    save_checkpoint(path, net, old);
+    CHECK_THROWS_WITH(load_checkpoint(path), Catch::Contains("input format version"));
+  }
+  SECTION("metadata does not match the net") {
+    CheckpointMeta wrong = meta;
+    wrong.net.channels = 32;
+    CHECK_THROWS_WITH(save_checkpoint(path, net, wrong), Catch::Contains("differs"));
+  }
+  SECTION("bad device") {
+    CHECK_THROWS_WITH(load_checkpoint(path, "tpu:3"), Catch::Contains("bad device"));
+  }
+  std::remove(path.c_str());
+}

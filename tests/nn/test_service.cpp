@@ -1,0 +1,137 @@
+// The inference service returns, for concurrent submitters, what a direct forward pass returns.
+#include <catch2/catch.hpp>
+
+#include <random>
+#include <thread>
+
+#include "engine/record.h"
+#include "engine/turns.h"
+#include "nn/checkpoint.h"
+
+using namespace ps;
+using namespace ps::nn;
+
+namespace {
+
+std::vector<Position> mixed_positions(int n, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::vector<Position> out;
+  TurnGenerator gen;
+  while (int(out.size()) < n) {
+    const Pitch& pitch = out.size() % 3 == 2 ? Pitch::get(8, 12, 2) : Pitch::get(8, 10, 2);
+    Position pos(pitch, Variant(out.size() % kNumVariants));
+    const int turns = int(rng() % 9);
+    for (int t = 0; t < turns && !pos.game_over(); ++t) {
+      std::vector<Turn> list = gen.generate(pos);
+      const Turn& pick = list[rng() % list.size()];
+      if (pick.winner >= 0) break;
+      for (char c : pick.kicks) pos.make_kick(c - '0');
+    }
+    if (!pos.game_over()) out.push_back(pos);
+  }
+  return out;
+}
+
+PolicyValueNet random_tiny() {
+  torch::manual_seed(9);
+  PolicyValueNet net(NetConfig::tiny());
+  net->eval();
+  return net;
+}
+
+void require_same(const Evaluation& a, const Evaluation& b) {
+  // Batched and single forward passes may round differently in the last bits (kernel choice
+  // depends on the batch size), hence the tiny tolerance.
+  REQUIRE(a.value == Approx(b.value).margin(1e-5));
+  REQUIRE(a.policy_logits.size() == b.policy_logits.size());
+  for (size_t i = 0; i < a.policy_logits.size(); ++i)
+    REQUIRE(a.policy_logits[i] == Approx(b.policy_logits[i]).margin(1e-4));
+}
+
+}  // namespace
+
+TEST_CASE("service matches a direct forward pass for 16 concurrent submitters", "[nn]") {
+  PolicyValueNet net = random_tiny();
+  const std::vector<Position> positions = mixed_positions(48, 3);
+  std::vector<Evaluation> expected(positions.size());
+  for (size_t i = 0; i < positions.size(); ++i) {
+    const Position* p = &positions[i];
+    evaluate_direct(net, &p, 1, &expected[i]);
+  }
+  // Both sides to move appear (the rotation is exercised).
+  int side1 = 0;
+  for (const auto& p : positions) side1 += p.side_to_move();
+  REQUIRE(side1 > 0);
+  REQUIRE(side1 < int(positions.size()));
+
+  ServiceOptions opt;
+  opt.max_batch = 8;
+  opt.batch_timeout_us = 2000;
+  opt.workers = 2;
+  CheckpointMeta meta;
+  meta.net = net->config();
+  auto service = make_net_evaluator(net, meta, opt);
+  constexpr int kThreads = 16;
+  std::vector<std::vector<Evaluation>> got(kThreads, std::vector<Evaluation>(positions.size()));
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&, t] {
+      for (size_t k = 0; k < positions.size(); ++k) {
+        const size_t i = (k + size_t(t) * 5) % positions.size();
+        service->evaluate(positions[i], got[size_t(t)][i]);
+      }
+    });
+  for (auto& th : threads) th.join();
+  for (int t = 0; t < kThreads; ++t)
+    for (size_t i = 0; i < positions.size(); ++i) require_same(got[size_t(t)][i], expected[i]);
+  const ServiceStats st = service->stats();
+  CHECK(st.positions == uint64_t(kThreads) * positions.size());
+  CHECK(st.mean_batch() > 1.0);  // requests were actually batched
+
+  // evaluate_many across pitches.
+  std::vector<const Position*> ptrs;
+  for (const auto& p : positions) ptrs.push_back(&p);
+  std::vector<Evaluation> many(positions.size());
+  service->evaluate_many(ptrs.data(), ptrs.size(), many.data());
+  for (size_t i = 0; i < positions.size(); ++i) require_same(many[i], expected[i]);
+}
+
+TEST_CASE("service cache, restrictions and errors", "[nn]") {
+  PolicyValueNet net = random_tiny();
+  CheckpointMeta meta;
+  meta.net = net->config();
+  meta.pitches = {"8x10"};
+  meta.variants = {"standard", "no-bounce"};
+  ServiceOptions opt;
+  opt.cache_entries = 1024;
+  opt.batch_timeout_us = 0;
+  auto service = make_net_evaluator(net, meta, opt, "net:test");
+  CHECK(service->name() == "net:test@cpu");
+  Position pos = parse_kicks(Pitch::standard(), Variant::kStandard, "12").position();
+  Evaluation a, b, direct;
+  service->evaluate(pos, a);
+  service->evaluate(pos, b);
+  CHECK(service->stats().cache_hits == 1);
+  CHECK(a.policy_logits == b.policy_logits);
+  const Position* p = &pos;
+  evaluate_direct(net, &p, 1, &direct);
+  require_same(a, direct);
+
+  Evaluation e;
+  CHECK_THROWS_WITH(service->evaluate(Position(Pitch::get(8, 12, 2), Variant::kStandard), e),
+                    Catch::Contains("not trained for pitch 8x12"));
+  CHECK_THROWS_WITH(service->evaluate(Position(Pitch::standard(), Variant::kSingleBounce), e),
+                    Catch::Contains("single-bounce"));
+  Position done = parse_kicks(Pitch::standard(), Variant::kStandard, "0000").position();
+  while (!done.game_over()) done.make_kick(__builtin_ctz(done.legal_kicks()));
+  CHECK_THROWS_WITH(service->evaluate(done, e), Catch::Contains("finished"));
+
+  ServiceOptions bad;
+  bad.device = "cuda:7";
+  if (!torch::cuda::is_available())
+    CHECK_THROWS_WITH(make_net_evaluator(net, meta, bad), Catch::Contains("CUDA is not available"));
+  bad.device = "gpu";
+  CHECK_THROWS_WITH(make_net_evaluator(net, meta, bad), Catch::Contains("bad device"));
+  auto cfg = ConfigReader::from_string("device: cpu\nmax_batch: 0\n", "svc.yaml");
+  CHECK_THROWS_WITH(parse_service_options(cfg), Catch::Contains("max_batch"));
+}
