@@ -8,6 +8,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   ps::cmd::register_engine_commands(app);
   ps::cmd::register_bench_command(app);
+  ps::cmd::register_tournament_commands(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -79,9 +79,9 @@ std::unique_ptr<Player> create_player(const std::string& type, const YAML::Node&
     factory = it->second.factory;
   }
   std::lock_guard<std::recursive_mutex> lock(r.factory_mutex);
-  // A private copy of the node: the factory and finish() then never touch shared YAML state.
-  YAML::Node copy = options ? YAML::Clone(options) : YAML::Node();
-  ConfigReader reader(copy, source, where);
+  // The original node (a clone would lose the line marks of error messages); every read of it
+  // happens under factory_mutex.
+  ConfigReader reader(options, source, where);
   for (const char* k : {"name", "type", "time_ms", "visits"}) reader.get<std::string>(k, "");
   std::unique_ptr<Player> p = factory(reader, context);
   if (!p) throw ConfigError(source + ": " + where + ": factory of type '" + type + "' returned no player");

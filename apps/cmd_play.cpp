@@ -1,0 +1,219 @@
+// `papersoccer play`: a human plays in the terminal against any registered player type.
+// The board is drawn with render_ascii; kicks are typed as direction digits, one or several at
+// a time (a bounce asks for more); `undo` takes back the last own turn (with the reply to it),
+// `quit` ends, `help` explains.
+#include <iostream>
+#include <sstream>
+
+#include "apps/commands.h"
+#include "engine/render.h"
+#include "tournament/external_engine.h"
+#include "tournament/registry.h"
+
+namespace ps::cmd {
+
+namespace {
+
+const char* kDirNames[8] = {"N", "NE", "E", "SE", "S", "SW", "W", "NW"};
+
+std::string trim(const std::string& s) {
+  size_t a = 0, b = s.size();
+  while (a < b && std::isspace(static_cast<unsigned char>(s[a]))) ++a;
+  while (b > a && std::isspace(static_cast<unsigned char>(s[b - 1]))) --b;
+  return s.substr(a, b - a);
+}
+
+std::string legal_list(const Position& pos) {
+  std::string s;
+  for (int d = 0; d < 8; ++d)
+    if (pos.is_legal(d)) s += (s.empty() ? "" : ", ") + std::to_string(d) + " " + kDirNames[d];
+  return s;
+}
+
+void print_help(std::ostream& out) {
+  out << "Type kicks as direction digits, clockwise from north:\n"
+         "    7 0 1       7 NW   0 N   1 NE\n"
+         "    6 @ 2       6 W          2 E\n"
+         "    5 4 3       5 SW   4 S   3 SE\n"
+         "One digit or several at once (e.g. 435). After a bounce you kick again.\n"
+         "Commands: undo (take back your last turn and the reply), quit, help.\n";
+}
+
+struct PlayArgs {
+  std::string opponent = "random";
+  std::string options;  // YAML map of the opponent's options
+  int side = 0;
+  std::string pitch = "8x10";
+  int goal = 2;
+  std::string variant = "standard";
+  int64_t time_ms = 1000;
+  int64_t visits = -1;
+  uint64_t seed = 1;
+};
+
+int run_play(const PlayArgs& a, std::istream& in, std::ostream& out) {
+  int w = 0, l = 0;
+  char x = 0;
+  std::istringstream ss(a.pitch);
+  if (!(ss >> w >> x >> l) || (x != 'x' && x != 'X') || !ss.eof())
+    throw std::invalid_argument("--pitch '" + a.pitch + "': expected WxL, e.g. 8x10");
+  const Pitch& pitch = Pitch::get(w, l, a.goal);
+  const Variant variant = parse_variant(a.variant);
+  if (a.side != 0 && a.side != 1) throw std::invalid_argument("--side must be 0 or 1");
+  YAML::Node opts;
+  try {
+    opts = a.options.empty() ? YAML::Node() : YAML::Load(a.options);
+  } catch (const YAML::Exception& e) {
+    throw std::invalid_argument("--opponent-options: not valid YAML: " + e.msg);
+  }
+  auto opponent = tour::create_player(a.opponent, opts, tour::PlayerContext{&pitch, variant, a.seed, a.opponent},
+                                      "--opponent-options", "opponent");
+  const bool external = dynamic_cast<tour::ExternalEnginePlayer*>(opponent.get()) != nullptr;
+  const TurnBudget budget{a.time_ms, a.visits};
+  const int human = a.side;
+  Game game(pitch, variant);
+  opponent->new_game(pitch, variant);
+  out << "You are player " << human << " (attacking the " << (human == 0 ? "north (top)" : "south (bottom)")
+      << " goal) against " << opponent->name() << ". Type help for help.\n";
+  bool redraw = true;  // draw the board again only after it changed
+  for (;;) {
+    const Position& pos = game.position();
+    if (pos.game_over()) {
+      out << "\n" << render_ascii(pos) << "\n"
+          << (pos.winner() == human ? "You win" : "You lose") << " (" << reason_name(pos.reason())
+          << "). Record: " << game.record() << "\n";
+      return 0;
+    }
+    if (pos.side_to_move() != human) {
+      out << opponent->name() << " is thinking...\n" << std::flush;
+      std::string answer;
+      try {
+        answer = opponent->choose_turn(game, budget);
+      } catch (const std::exception& e) {
+        out << opponent->name() << " failed (" << e.what() << "): you win.\n";
+        return 0;
+      }
+      Game next = game;
+      try {
+        next.play_turn(answer);
+      } catch (const RecordError& e) {
+        out << opponent->name() << " played an illegal turn '" << answer << "' (" << e.what() << "): you win.\n";
+        return 0;
+      }
+      game = std::move(next);
+      out << opponent->name() << " plays " << answer << "\n";
+      redraw = true;
+      continue;
+    }
+    if (redraw) out << "\n" << render_ascii(pos) << "\n";
+    redraw = false;
+    if (!pos.turn_start()) out << "Bounce: kick again. ";
+    out << "Legal kicks: " << legal_list(pos) << "\n> " << std::flush;
+    std::string line;
+    if (!std::getline(in, line)) {
+      out << "\nInput ended; quitting. Record so far: " << game.record() << "\n";
+      return 0;
+    }
+    line = trim(line);
+    if (line.empty()) continue;
+    if (line == "quit" || line == "q" || line == "exit") {
+      out << "Bye. Record so far: " << game.record() << "\n";
+      return 0;
+    }
+    if (line == "help" || line == "?") {
+      print_help(out);
+      continue;
+    }
+    if (line == "undo" || line == "u") {
+      if (external) {
+        out << "undo is not available against an external engine (it cannot take moves back).\n";
+        continue;
+      }
+      if (!pos.turn_start()) {
+        game.undo_turn();  // the unfinished part of this turn
+        out << "Took back the kicks of this turn.\n";
+        redraw = true;
+        continue;
+      }
+      // Take back the opponent's reply (if any) and then our own last turn.
+      Game trial = game;
+      bool undone = false;
+      while (!trial.turns().empty()) {
+        trial.undo_turn();
+        // After undoing a turn, the side to move is the player who made it.
+        if (trial.position().side_to_move() == human) {
+          undone = true;
+          break;
+        }
+      }
+      if (!undone) {
+        out << "Nothing to undo.\n";
+        continue;
+      }
+      game = std::move(trial);
+      out << "Took back your last turn and the reply.\n";
+      redraw = true;
+      continue;
+    }
+    // Kicks.
+    std::string digits;
+    for (char c : line)
+      if (!std::isspace(static_cast<unsigned char>(c))) digits += c;
+    bool bad = false;
+    for (char c : digits)
+      if (c < '0' || c > '7') {
+        out << "'" << c << "' is not a direction digit: use 0-7 (0 N, 1 NE, 2 E, 3 SE, 4 S, 5 SW, 6 W, 7 NW), "
+            << "or undo / quit / help.\n";
+        bad = true;
+        break;
+      }
+    if (bad) continue;
+    Game next = game;
+    std::string error;
+    for (size_t i = 0; i < digits.size(); ++i) {
+      if (i > 0 && (next.position().turn_start() || next.position().game_over())) {
+        error = "after kick " + std::to_string(i) + " (" + digits.substr(0, i) + ") " +
+                (next.position().game_over() ? std::string("the game is over")
+                                             : "the ball stopped on an untouched point " +
+                                                   point_name(pitch, next.position().ball()) +
+                                                   " and your turn ends") +
+                "; the rest '" + digits.substr(i) + "' cannot be played. Nothing was played.";
+        break;
+      }
+      try {
+        next.kick(digits[i] - '0');
+      } catch (const RecordError& e) {
+        error = "kick " + std::to_string(i + 1) + " ('" + std::string(1, digits[i]) + "'): " + e.what() +
+                ". Nothing was played.";
+        break;
+      }
+    }
+    if (!error.empty()) {
+      out << "Illegal: " << error << "\n";
+      continue;
+    }
+    game = std::move(next);
+    redraw = true;
+  }
+}
+
+}  // namespace
+
+void register_play_command(CLI::App& app) {
+  auto a = std::make_shared<PlayArgs>();
+  auto* c = app.add_subcommand("play", "Play against a player type in the terminal");
+  c->add_option("--opponent", a->opponent, "player type from the registry (see tournament --list-types)")
+      ->capture_default_str();
+  c->add_option("--opponent-options", a->options,
+                "the opponent's options as a YAML map, e.g. \"{command: [./bot]}\"");
+  c->add_option("--side", a->side, "your side: 0 kicks first and attacks the north goal, 1")->capture_default_str();
+  c->add_option("--pitch", a->pitch, "pitch WxL")->capture_default_str();
+  c->add_option("--goal", a->goal, "goal width")->capture_default_str();
+  c->add_option("--variant", a->variant, "standard, single-bounce or no-bounce")->capture_default_str();
+  c->add_option("--time-ms", a->time_ms, "opponent's time per turn, ms (-1: no limit)")->capture_default_str();
+  c->add_option("--visits", a->visits, "opponent's visits per turn (-1: no limit)")->capture_default_str();
+  c->add_option("--seed", a->seed, "seed for the opponent")->capture_default_str();
+  c->callback([a] { run_play(*a, std::cin, std::cout); });
+}
+
+}  // namespace ps::cmd
