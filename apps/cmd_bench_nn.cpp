@@ -1,0 +1,204 @@
+// `papersoccer bench nn`: network throughput (figures printed, never asserted).
+//
+// For each net (tiny, medium 6x64) and batch size: positions per second of
+//   forward  a bare forward pass on an already encoded batch (input on the
+//   device, outputs
+//            copied back to the CPU)
+//   direct   evaluate_direct: encode + forward + conversion to engine-frame
+//   Evaluations service  the NetEvaluator with max_batch = B and S concurrent
+//   submitters (S >= 16), each
+//            keeping max(1, 2B / S) positions in flight through evaluate_many
+// and the service's share of the bare forward throughput (target >= 90%).
+// Measurements alternate for --rounds rounds and the best of each is printed
+// (shared machines are noisy).
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <random>
+#include <sstream>
+#include <thread>
+
+#include "apps/commands.h"
+#include "engine/turns.h"
+#include "nn/checkpoint.h"
+
+namespace ps::cmd {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+struct BenchNnOptions {
+  std::string nets = "tiny,medium";
+  std::string batches = "1,8,32,128";
+  std::string device = "cpu";
+  double seconds = 1.0;
+  int submitters = 16;
+  int threads = 0;
+  int workers = 1;
+  int rounds = 2;
+};
+
+std::vector<std::string> split(const std::string &s) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  std::string item;
+  while (std::getline(ss, item, ','))
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+/// Positions from short random games on the standard pitch, both sides to move.
+std::vector<Position> bench_positions(int n) {
+  std::mt19937 rng(5);
+  TurnGenerator gen;
+  std::vector<Position> out;
+  while (int(out.size()) < n) {
+    Position pos(Pitch::standard(), Variant::kStandard);
+    const int turns = int(rng() % 30);
+    for (int t = 0; t < turns; ++t) {
+      std::vector<Turn> list = gen.generate(pos);
+      const Turn &pick = list[rng() % list.size()];
+      if (pick.winner >= 0) break;
+      for (char c : pick.kicks) pos.make_kick(c - '0');
+    }
+    if (!pos.game_over()) out.push_back(pos);
+  }
+  return out;
+}
+
+/// Runs fn(iteration) until `seconds` have passed (at least min_iters times);
+/// returns calls/s.
+template <class Fn>
+double rate(double seconds, int min_iters, Fn &&fn) {
+  fn(0);  // warm-up
+  auto t0 = Clock::now();
+  int64_t iters = 0;
+  while (iters < min_iters || seconds_since(t0) < seconds) fn(iters++);
+  return double(iters) / seconds_since(t0);
+}
+
+void bench_net(const std::string &preset, const std::vector<int> &batches,
+               const std::vector<Position> &positions, const BenchNnOptions &o) {
+  nn::NetConfig cfg = nn::NetConfig::preset(preset);
+  torch::manual_seed(1);
+  nn::PolicyValueNet net(cfg);
+  const torch::Device dev = nn::parse_device(o.device);
+  net->to(dev);
+  net->eval();
+  int64_t params = 0;
+  for (const auto &p : net->parameters()) params += p.numel();
+  std::printf("net %s (%s, %.1fk parameters), pitch 8x10, device %s\n", preset.c_str(),
+              cfg.summary().c_str(), params / 1e3, o.device.c_str());
+  std::printf("  %6s %12s %12s %12s %9s %10s\n", "batch", "forward/s", "direct/s", "service/s",
+              "svc/fwd", "mean batch");
+  std::vector<const Position *> all;
+  for (const auto &p : positions) all.push_back(&p);
+  for (int b : batches) {
+    if (b > int(positions.size())) continue;
+    double fwd = 0, direct = 0, svc = 0, mean_batch = 0;
+    for (int round = 0; round < o.rounds; ++round) {
+      // The bare passes run on a fresh thread, like the service's worker, so
+      // both see the same LibTorch/OpenMP thread state.
+      std::thread([&] {
+        {
+          torch::InferenceMode guard;
+          torch::Tensor x = nn::encode_batch(all.data(), size_t(b)).to(dev);
+          fwd = std::max(fwd, b * rate(o.seconds, 3, [&](int64_t) {
+                                nn::NetOutput out = net->forward(x);
+                                torch::Tensor pol = out.policy.to(torch::kCPU);
+                                torch::Tensor val = out.value.to(torch::kCPU);
+                              }));
+        }
+        std::vector<Evaluation> evs(static_cast<size_t>(b));
+        direct = std::max(direct,
+                          b * rate(o.seconds, 3, [&](int64_t i) {
+                            const size_t off = size_t(i * b) % (positions.size() - size_t(b) + 1);
+                            nn::evaluate_direct(net, all.data() + off, size_t(b), evs.data());
+                          }));
+      }).join();
+
+      nn::ServiceOptions so;
+      so.device = o.device;
+      so.max_batch = b;
+      so.batch_timeout_us = 2000;
+      so.workers = o.workers;
+      nn::CheckpointMeta meta;
+      meta.net = cfg;
+      auto service = nn::make_net_evaluator(net, meta, so, "net:bench");
+      const int s = std::max(16, o.submitters);
+      const int chunk = std::max(1, 2 * b / s);
+      std::atomic<bool> go{true};
+      std::vector<std::thread> threads;
+      // A short warm-up, then a timed window read from the service's counters.
+      const auto measure_from = Clock::now() + std::chrono::milliseconds(int(o.seconds * 200));
+      for (int t = 0; t < s; ++t)
+        threads.emplace_back([&, t] {
+          std::vector<Evaluation> out(static_cast<size_t>(chunk));
+          std::vector<const Position *> mine(static_cast<size_t>(chunk));
+          size_t next = size_t(t) * 7;
+          while (go.load(std::memory_order_relaxed)) {
+            for (int k = 0; k < chunk; ++k) mine[size_t(k)] = all[next++ % all.size()];
+            service->evaluate_many(mine.data(), size_t(chunk), out.data());
+          }
+        });
+      std::this_thread::sleep_until(measure_from);
+      const nn::ServiceStats st0 = service->stats();
+      auto t1 = Clock::now();
+      std::this_thread::sleep_for(std::chrono::duration<double>(std::max(o.seconds, 0.2)));
+      const double window = seconds_since(t1);
+      const nn::ServiceStats st1 = service->stats();
+      go = false;
+      for (auto &th : threads) th.join();
+      const double r = double(st1.positions - st0.positions) / window;
+      if (r > svc) {
+        svc = r;
+        mean_batch = st1.batches > st0.batches
+                         ? double(st1.positions - st0.positions) / double(st1.batches - st0.batches)
+                         : 0.0;
+      }
+    }
+    std::printf("  %6d %12.0f %12.0f %12.0f %8.0f%% %10.1f\n", b, fwd, direct, svc,
+                100.0 * svc / fwd, mean_batch);
+    std::fflush(stdout);
+  }
+}
+
+}  // namespace
+
+void register_bench_nn_command(CLI::App &app) {
+  CLI::App *bench = app.get_subcommand("bench");  // registered by register_bench_command
+  auto *nn_cmd = bench->add_subcommand("nn", "Network: bare forward vs batched service, pos/s");
+  static BenchNnOptions o;
+  nn_cmd->add_option("--nets", o.nets, "comma-separated presets (tiny, medium)")
+      ->capture_default_str();
+  nn_cmd->add_option("--batches", o.batches, "comma-separated batch sizes")->capture_default_str();
+  nn_cmd->add_option("--device", o.device, "cpu, cuda or cuda:N")->capture_default_str();
+  nn_cmd->add_option("--seconds", o.seconds, "timed seconds per measurement")
+      ->capture_default_str();
+  nn_cmd->add_option("--submitters", o.submitters, "concurrent service submitters (>= 16)")
+      ->capture_default_str();
+  nn_cmd->add_option("--threads", o.threads, "LibTorch intra-op threads (0 = hardware threads)")
+      ->capture_default_str();
+  nn_cmd->add_option("--workers", o.workers, "service worker threads")->capture_default_str();
+  nn_cmd->add_option("--rounds", o.rounds, "alternating rounds per batch size (best is printed)")
+      ->capture_default_str();
+  nn_cmd->callback([] {
+    const int hw = int(std::max(1u, std::thread::hardware_concurrency()));
+    at::set_num_interop_threads(1);
+    at::set_num_threads(o.threads > 0 ? o.threads : hw);
+    std::printf(
+        "LibTorch threads: intra-op %d (at::set_num_threads), inter-op %d "
+        "(at::set_num_interop_threads); %d hardware threads\n",
+        at::get_num_threads(), at::get_num_interop_threads(), hw);
+    std::vector<int> batches;
+    for (const auto &b : split(o.batches)) batches.push_back(std::stoi(b));
+    const std::vector<Position> positions = bench_positions(512);
+    for (const auto &n : split(o.nets)) bench_net(n, batches, positions, o);
+  });
+}
+
+}  // namespace ps::cmd
