@@ -235,7 +235,9 @@ TournamentResult run_tournament(const TournamentSpec& spec, const std::vector<Pl
     auto p = make_player(players[size_t(i)], PlayerContext{&pitch, spec.variant, spec.seed, res.players[size_t(i)]});
     if (!accepts_openings(*p)) any_fixed_start = true;
   }
-  (void)any_fixed_start;
+  if (any_fixed_start && spec.opening_turns > 0)
+    res.notes.push_back("games with an external engine that lacks opening_history start from the "
+                        "start position (the protocol cannot set up an opening)");
 
   OpeningOptions oo;
   oo.count = spec.opening_turns == 0 ? 1 : spec.openings;
@@ -469,7 +471,6 @@ std::string fixed(double v, int prec) {
 
 std::string format_results(const TournamentResult& res) {
   std::ostringstream os;
-  const int n = int(res.players.size());
   size_t w = 6;
   for (const auto& p : res.players) w = std::max(w, p.size());
   const auto order = ranking(res);
@@ -509,9 +510,8 @@ std::string format_results(const TournamentResult& res) {
   for (auto& [k, v] : terms) os << "  " << k << " " << v;
   os << "\n";
   if (!res.ratings.note.empty()) os << "Note: " << res.ratings.note << "\n";
-  os << "Anchor: " << res.players[size_t(res.ratings.anchor)] << " = 0 Elo";
-  (void)n;
-  os << "\n";
+  for (const std::string& note : res.notes) os << "Note: " << note << "\n";
+  os << "Anchor: " << res.players[size_t(res.ratings.anchor)] << " = 0 Elo\n";
   return os.str();
 }
 
@@ -533,6 +533,7 @@ void write_results(const TournamentResult& res, const std::string& dir) {
   j["anchor"] = res.players[size_t(res.ratings.anchor)];
   j["prior_draws_used"] = res.ratings.prior_draws_used;
   j["rating_note"] = res.ratings.note;
+  j["notes"] = res.notes;
   j["openings"] = json::array();
   for (const auto& o : res.openings) j["openings"].push_back(opening_record(o));
   j["players"] = json::array();

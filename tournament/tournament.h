@@ -111,6 +111,7 @@ struct TournamentResult {
   bool cancelled = false;
   CrossTable cross;
   RatingResult ratings;                             ///< anchor = ratings.anchor
+  std::vector<std::string> notes;                   ///< things the reader should know
   double seconds = 0;
 };
 

@@ -187,6 +187,8 @@ TEST_CASE("an engine without opening_history plays from the start position", "[t
   bot.options = YAML::Load(std::string("{command: [") + PS_TEST_BOT + ", first], first_turn_ms: 3000, turn_ms: 1500}");
   TournamentResult r = run_tournament(spec, {bot, reg("first", "test-first")});
   REQUIRE(r.games.size() == 2);
+  REQUIRE(r.notes.size() == 1);
+  CHECK_THAT(r.notes[0], Catch::Contains("opening_history"));
   for (const GameResult& g : r.games) {
     CHECK(g.opening == -1);
     CHECK(g.termination != "illegal turn");
