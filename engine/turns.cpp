@@ -79,9 +79,40 @@ std::vector<Turn> TurnGenerator::generate(const Position& pos, Stats* stats) {
   return out;
 }
 
+bool attacked_goal_reachable(const Position& pos) {
+  if (pos.game_over()) return false;
+  const Pitch& pitch = pos.pitch();
+  const int me = pos.side_to_move();
+  uint64_t seen[kMaxPoints / 64] = {};
+  int stack[kMaxPoints];
+  int top = 0;
+  stack[top++] = pos.ball();
+  seen[pos.ball() >> 6] |= uint64_t(1) << (pos.ball() & 63);
+  while (top > 0) {
+    const int p = stack[--top];
+    for (unsigned m = unsigned(pitch.allowed_dirs(p) & ~pos.drawn_mask(p)) & 0xFFu; m; m &= m - 1) {
+      const int q = p + pitch.dir_offset(__builtin_ctz(m));
+      if (pitch.is_goal(q)) {
+        if (pitch.goal_winner(q) == me) return true;
+        continue;
+      }
+      if (!pos.touched(q) || ((seen[q >> 6] >> (q & 63)) & 1)) continue;
+      seen[q >> 6] |= uint64_t(1) << (q & 63);
+      stack[top++] = q;
+    }
+  }
+  return false;
+}
+
 bool TurnGenerator::find_winning_turn(const Position& pos, std::string* kicks) {
   const int mover = pos.side_to_move();
-  return find_turn(pos, [mover](const Position& end) { return end.winner() == mover; }, kicks);
+  auto wins = [mover](const Position& end) { return end.winner() == mover; };
+  if (pos.variant() != Variant::kStandard) return find_turn(pos, wins, kicks);
+  // Standard: only a goal wins (a blocked ball always loses for the kicker).
+  complete_ = true;
+  if (!attacked_goal_reachable(pos)) return false;
+  return find_turn(pos, wins, [](const Position& mid) { return !attacked_goal_reachable(mid); },
+                   kicks);
 }
 
 bool TurnGenerator::all_turns_lose(const Position& pos) {

@@ -66,15 +66,32 @@ class TurnGenerator {
 
   /// The first turn (depth-first order) whose end position satisfies pred(const Position&).
   /// Stops as soon as one is found; never revisits a mid-turn position. Writes its kicks.
+  /// Subtrees of mid-turn positions for which prune(const Position&) is true are skipped.
+  /// Gives up (returns false, last_search_complete() false) after state_budget() distinct
+  /// mid-turn positions, so a pathological position cannot stall a caller.
+  template <class Pred, class Prune>
+  bool find_turn(const Position& pos, Pred&& pred, Prune&& prune, std::string* kicks);
   template <class Pred>
-  bool find_turn(const Position& pos, Pred&& pred, std::string* kicks);
+  bool find_turn(const Position& pos, Pred&& pred, std::string* kicks) {
+    return find_turn(pos, pred, [](const Position&) { return false; }, kicks);
+  }
 
-  /// Can the side to move win this turn (score in the attacked goal, or, in single-bounce,
-  /// leave the opponent blocked)? Writes one winning chain.
+  /// Can the side to move win this turn (score in the attacked goal, or, outside standard,
+  /// leave the opponent blocked)? Writes one winning chain. In standard, chains that can no
+  /// longer reach the attacked goal (attacked_goal_reachable) are pruned. False also when the
+  /// state budget ran out first (see last_search_complete()).
   bool find_winning_turn(const Position& pos, std::string* kicks = nullptr);
   /// Does every turn of the side to move lose at once (own goal or blocked)? False when the
-  /// game is over.
+  /// game is over, or when the state budget ran out before a proof.
   bool all_turns_lose(const Position& pos);
+
+  /// Did the last find_turn / find_winning_turn / all_turns_lose finish within the budget (so
+  /// its answer is exact)?
+  bool last_search_complete() const { return complete_; }
+  /// Most distinct mid-turn positions one find_turn may visit (default kDefaultStateBudget).
+  void set_state_budget(int64_t states) { budget_ = states; }
+  int64_t state_budget() const { return budget_; }
+  static constexpr int64_t kDefaultStateBudget = int64_t(1) << 20;
 
   /// Kicks made (and unmade) by this generator since construction; for benchmarks.
   uint64_t kicks_made() const { return kicks_made_; }
@@ -82,15 +99,23 @@ class TurnGenerator {
  private:
   template <class Fn>
   uint64_t dfs(Position& pos, Fn& fn);
-  template <class Pred>
-  bool search(Position& pos, Pred& pred);
+  template <class Pred, class Prune>
+  bool search(Position& pos, Pred& pred, Prune& prune);
 
   HashMap64 memo_;    // mid-turn hash -> chains from there
   HashMap64 finals_;  // end hashes seen
   std::vector<uint8_t> kicks_;
   int depth_ = 0;
   uint64_t kicks_made_ = 0;
+  int64_t budget_ = kDefaultStateBudget;
+  bool complete_ = true;
 };
+
+/// Relaxed reachability (segments are not used up): can the ball still reach a point of the
+/// goal the side to move attacks by kicking along undrawn segments, landing only on touched
+/// points (an untouched landing point would end the turn)? False means no chain of this turn
+/// scores; true is only a possibility. For the standard variant's win check.
+bool attacked_goal_reachable(const Position& pos);
 
 /// perft(d): leaf positions reached by expanding distinct turns d levels deep; a finished game
 /// is a leaf and is not expanded (RULES.md). kicks_made, when given, receives the number of
@@ -170,14 +195,16 @@ uint64_t TurnGenerator::dfs(Position& pos, Fn& fn) {
   return chains;
 }
 
-template <class Pred>
-bool TurnGenerator::find_turn(const Position& start, Pred&& pred, std::string* kicks) {
+template <class Pred, class Prune>
+bool TurnGenerator::find_turn(const Position& start, Pred&& pred, Prune&& prune,
+                              std::string* kicks) {
+  complete_ = true;
   if (start.game_over()) return false;
   memo_.clear();
   if (kicks_.size() < 4 * kMaxPoints + 8) kicks_.resize(4 * kMaxPoints + 8);
   depth_ = 0;
   Position pos = start;
-  if (!search(pos, pred)) return false;
+  if (!search(pos, pred, prune)) return false;
   if (kicks) {
     kicks->clear();
     for (int i = 0; i < depth_; ++i) kicks->push_back(char('0' + kicks_[i]));
@@ -185,8 +212,8 @@ bool TurnGenerator::find_turn(const Position& start, Pred&& pred, std::string* k
   return true;
 }
 
-template <class Pred>
-bool TurnGenerator::search(Position& pos, Pred& pred) {
+template <class Pred, class Prune>
+bool TurnGenerator::search(Position& pos, Pred& pred, Prune& prune) {
   const int mover = pos.side_to_move();
   for (unsigned m = pos.legal_kicks(); m; m &= m - 1) {
     const int d = __builtin_ctz(m);
@@ -198,7 +225,14 @@ bool TurnGenerator::search(Position& pos, Pred& pred) {
     } else {
       bool inserted;
       memo_.find_or_insert(pos.hash(), &inserted);
-      if (inserted && search(pos, pred)) return true;
+      if (inserted && int64_t(memo_.size()) > budget_) complete_ = false;
+      if (!complete_) {
+        pos.unmake_kick(u);
+        --depth_;
+        return false;
+      }
+      if (inserted && !prune(static_cast<const Position&>(pos)) && search(pos, pred, prune))
+        return true;
     }
     pos.unmake_kick(u);
     --depth_;
