@@ -1,0 +1,366 @@
+#include "selfplay/selfplay.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <exception>
+#include <filesystem>
+#include <iostream>
+#include <mutex>
+#include <random>
+#include <sstream>
+#include <thread>
+
+#include "core/fileutil.h"
+#include "search/mcts.h"
+
+namespace ps {
+
+namespace fs = std::filesystem;
+
+SelfplayConfig::SelfplayConfig() {
+  search.root_noise = true;
+  search.temperature = 1.0;
+  search.temperature_turns = 10;
+  search.temperature_final = 0.0;
+}
+
+void SelfplayConfig::validate() const {
+  auto bad = [](const std::string& what) { throw std::invalid_argument("selfplay." + what); };
+  if (games < 0) bad("games must be >= 0");
+  if (concurrent_games < 1) bad("concurrent_games must be >= 1");
+  if (pitches.empty()) bad("pitches must list at least one pitch");
+  if (variants.empty()) bad("variants must list at least one variant");
+  if (visits < 1) bad("visits must be >= 1");
+  if (cheap_visits < 1) bad("cheap_visits must be >= 1");
+  if (!(full_search_prob >= 0 && full_search_prob <= 1)) bad("full_search_prob must be in [0, 1]");
+  if (max_turns < 1) bad("max_turns must be >= 1");
+  if (games_per_chunk < 1) bad("games_per_chunk must be >= 1");
+  if (resign.consecutive < 1) bad("resign.consecutive must be >= 1");
+  if (!(resign.threshold > 0 && resign.threshold <= 1)) bad("resign.threshold must be in (0, 1]");
+  if (!(resign.playthrough_fraction >= 0 && resign.playthrough_fraction <= 1))
+    bad("resign.playthrough_fraction must be in [0, 1]");
+  search.validate();
+}
+
+PitchChoice parse_pitch(const std::string& text) {
+  PitchChoice p;
+  char x = 0, g = 0;
+  std::istringstream ss(text);
+  if (!(ss >> p.width >> x >> p.length) || (x != 'x' && x != 'X'))
+    throw std::invalid_argument("bad pitch '" + text + "' (expected WxL, e.g. 8x10, or WxLgG)");
+  if (ss >> g) {
+    if (g != 'g' || !(ss >> p.goal))
+      throw std::invalid_argument("bad pitch '" + text + "' (expected WxL or WxLgG)");
+  }
+  if (!ss.eof() && ss.peek() != EOF)
+    throw std::invalid_argument("bad pitch '" + text + "' (trailing characters)");
+  Pitch::get(p.width, p.length, p.goal);  // validates
+  return p;
+}
+
+SelfplayConfig parse_selfplay_config(ConfigReader& r) {
+  SelfplayConfig c;
+  c.games = r.get<int64_t>("games", c.games);
+  c.concurrent_games = r.get<int>("concurrent_games", c.concurrent_games);
+  if (r.has("pitches")) {
+    c.pitches.clear();
+    for (const std::string& s : r.get<std::vector<std::string>>("pitches", {})) {
+      try {
+        c.pitches.push_back(parse_pitch(s));
+      } catch (const std::invalid_argument& e) {
+        throw ConfigError(r.source() + ": " + r.path("pitches") + ": " + e.what());
+      }
+    }
+  }
+  if (r.has("variants")) {
+    c.variants.clear();
+    for (const std::string& s : r.get<std::vector<std::string>>("variants", {})) {
+      try {
+        c.variants.push_back(parse_variant(s));
+      } catch (const std::invalid_argument& e) {
+        throw ConfigError(r.source() + ": " + r.path("variants") + ": " + e.what());
+      }
+    }
+  }
+  c.visits = r.get<int64_t>("visits", c.visits);
+  c.cheap_visits = r.get<int64_t>("cheap_visits", c.cheap_visits);
+  c.full_search_prob = r.get<double>("full_search_prob", c.full_search_prob);
+  c.max_turns = r.get<int>("max_turns", c.max_turns);
+  c.games_per_chunk = r.get<int>("games_per_chunk", c.games_per_chunk);
+  c.seed = r.get<uint64_t>("seed", c.seed);
+  {
+    ConfigReader rr = r.child("resign");
+    c.resign.enabled = rr.get<bool>("enabled", c.resign.enabled);
+    c.resign.threshold = rr.get<double>("threshold", c.resign.threshold);
+    c.resign.consecutive = rr.get<int>("consecutive", c.resign.consecutive);
+    c.resign.playthrough_fraction = rr.get<double>("playthrough_fraction", c.resign.playthrough_fraction);
+    rr.finish();
+  }
+  if (r.has("search")) {
+    // Keys given override the self-play defaults; parse onto a YAML copy with defaults merged.
+    ConfigReader sr = r.child("search");
+    YAML::Node merged = YAML::Clone(sr.node());
+    if (!merged["root_noise"]) merged["root_noise"] = c.search.root_noise;
+    if (!merged["temperature"]) merged["temperature"] = c.search.temperature;
+    if (!merged["temperature_turns"]) merged["temperature_turns"] = c.search.temperature_turns;
+    if (!merged["temperature_final"]) merged["temperature_final"] = c.search.temperature_final;
+    ConfigReader m(merged, sr.source(), r.path("search"));
+    c.search = parse_search_params(m);
+  }
+  r.finish();
+  try {
+    c.validate();
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(r.source() + ": " + e.what());
+  }
+  return c;
+}
+
+std::string SelfplayStats::summary() const {
+  char buf[320];
+  std::snprintf(buf, sizeof buf,
+                "games %lld (%.2f/s), positions %lld (%.1f/s, %lld with policy), %.1f turns/game, "
+                "%.1f root turns/search, wins p0/p1 %lld/%lld",
+                (long long)games, games_per_s(), (long long)samples, samples_per_s(),
+                (long long)full_samples, mean_game_turns(), mean_root_turns(), (long long)wins[0],
+                (long long)wins[1]);
+  std::string s = buf;
+  if (resigned || playthroughs)
+    s += ", resigned " + std::to_string(resigned) + ", false resignations " +
+         std::to_string(false_resignations) + "/" + std::to_string(playthroughs) + " checked";
+  return s;
+}
+
+namespace {
+
+uint64_t mix(uint64_t a, uint64_t b) {
+  uint64_t z = a * 0x9E3779B97F4A7C15ULL + b + 0x632BE59BD9B4E019ULL;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+}  // namespace
+
+GameData play_selfplay_game(const SelfplayConfig& cfg, Evaluator& evaluator, uint64_t game_id,
+                            const std::string& network, SelfplayStats* stats) {
+  std::mt19937_64 rng(mix(cfg.seed, game_id));
+  const PitchChoice pc = cfg.pitches[rng() % cfg.pitches.size()];
+  const Variant variant = cfg.variants[rng() % cfg.variants.size()];
+  const Pitch& pitch = Pitch::get(pc.width, pc.length, pc.goal);
+
+  SearchParams full_params = cfg.search;
+  SearchParams cheap_params = cfg.search;
+  cheap_params.root_noise = false;
+  Search full(evaluator, full_params, rng());
+  Search cheap(evaluator, cheap_params, rng());
+  const bool playthrough = cfg.resign.enabled &&
+                           std::uniform_real_distribution<double>(0, 1)(rng) <
+                               cfg.resign.playthrough_fraction;
+
+  Game game(pitch, variant);
+  GameData data;
+  data.width = pc.width;
+  data.length = pc.length;
+  data.goal = pc.goal;
+  data.variant = variant;
+  data.game_id = game_id;
+  data.network = network;
+  std::vector<int> sample_side;
+  int low_value_streak[2] = {0, 0};
+  int resigner = -1;  // who resigned (or would have, in a playthrough game)
+  int64_t searches = 0, root_turns = 0;
+
+  while (!game.position().game_over() && game.num_complete_turns() < cfg.max_turns) {
+    const Position& pos = game.position();
+    const int turn_index = game.num_complete_turns();
+    const bool is_full = std::uniform_real_distribution<double>(0, 1)(rng) < cfg.full_search_prob;
+    SearchLimits limits;
+    limits.visits = is_full ? cfg.visits : cfg.cheap_visits;
+    Search& search = is_full ? full : cheap;
+    SearchResult res = search.run(pos, limits);
+    ++searches;
+    root_turns += int64_t(res.children.size());
+
+    TrainingSample s;
+    s.turn_index = uint16_t(std::min(turn_index, 0xFFFF));
+    s.root_value = res.root_value;
+    for (const RootChild& c : res.children)
+      if (c.visits > 0) s.policy.push_back({c.kicks, uint32_t(c.visits)});
+    if (s.policy.empty() && !res.best_turn.empty()) s.policy.push_back({res.best_turn, 1});
+    s.full_search = is_full && !s.policy.empty();
+    data.samples.push_back(std::move(s));
+    sample_side.push_back(pos.side_to_move());
+
+    // Resignation: a side whose root value stays below -threshold for `consecutive` turns.
+    const int side = pos.side_to_move();
+    if (cfg.resign.enabled) {
+      low_value_streak[side] = res.root_value < -cfg.resign.threshold ? low_value_streak[side] + 1 : 0;
+      if (resigner < 0 && low_value_streak[side] >= cfg.resign.consecutive) {
+        resigner = side;
+        if (!playthrough) break;
+      }
+    }
+    const double temperature = is_full ? cfg.search.temperature_at(turn_index) : 0.0;
+    const std::string turn = sample_turn(res, temperature, rng);
+    game.play_turn(turn);
+  }
+
+  const Position& end = game.position();
+  int winner = end.winner();
+  if (winner < 0 && resigner >= 0) winner = resigner ^ 1;
+  data.record = game.record();
+  data.winner = int8_t(winner);
+  data.reason = end.reason();
+  const int total_turns = game.num_complete_turns();
+  for (size_t i = 0; i < data.samples.size(); ++i) {
+    TrainingSample& s = data.samples[i];
+    s.result = int8_t(winner < 0 ? 0 : (winner == sample_side[i] ? 1 : -1));
+    s.turns_left = uint16_t(std::min(total_turns - int(s.turn_index), 0xFFFF));
+  }
+  if (stats) {
+    stats->games += 1;
+    stats->samples += int64_t(data.samples.size());
+    for (auto& s : data.samples) stats->full_samples += s.full_search;
+    stats->turns += total_turns;
+    stats->kicks += end.num_kicks();
+    stats->searches += searches;
+    stats->root_turns += root_turns;
+    if (winner >= 0) stats->wins[winner] += 1;
+    if (resigner >= 0 && !playthrough) stats->resigned += 1;
+    if (playthrough && resigner >= 0) {
+      stats->playthroughs += 1;
+      if (end.winner() == resigner) stats->false_resignations += 1;
+    }
+  }
+  return data;
+}
+
+int64_t count_stored_games(const std::string& out_dir, const std::string& prefix) {
+  if (!fs::exists(out_dir)) return 0;
+  int64_t n = 0;
+  for (auto& entry : fs::directory_iterator(out_dir)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind(prefix + "-", 0) != 0 || entry.path().extension() != ".psd") continue;
+    try {
+      n += int64_t(read_chunk(entry.path().string()).size());
+    } catch (const DataError& e) {
+      std::cerr << "warning: skipping unreadable chunk: " << e.what() << "\n";
+    }
+  }
+  return n;
+}
+
+namespace {
+
+// Collects finished games; rewrites the open chunk (and its record file) atomically after each
+// game, starting a new chunk every games_per_chunk games.
+class ChunkSink {
+ public:
+  ChunkSink(std::string dir, std::string prefix, int per_chunk)
+      : dir_(std::move(dir)), prefix_(std::move(prefix)), per_chunk_(per_chunk) {
+    fs::create_directories(dir_);
+    // Continue after the chunks already there.
+    for (auto& entry : fs::directory_iterator(dir_)) {
+      const std::string name = entry.path().filename().string();
+      if (name.rfind(prefix_ + "-", 0) != 0 || entry.path().extension() != ".psd") continue;
+      try {
+        next_index_ = std::max(next_index_, std::stoi(name.substr(prefix_.size() + 1, 6)) + 1);
+      } catch (const std::exception&) {
+      }
+    }
+  }
+  void add(GameData game) {
+    open_.push_back(std::move(game));
+    const std::string base = dir_ + "/" + prefix_ + "-" + index_text();
+    write_chunk(base + ".psd", open_);
+    std::string tsv;
+    for (const GameData& g : open_) {
+      tsv += std::to_string(g.width) + "\t" + std::to_string(g.length) + "\t" +
+             std::to_string(g.goal) + "\t" + variant_name(g.variant) + "\t" + g.record + "\t" +
+             (g.winner < 0 ? std::string("none") : std::to_string(g.winner)) + "\t" +
+             (g.reason == Reason::kNone ? "resigned" : reason_name(g.reason)) + "\t" +
+             std::to_string(std::count_if(g.record.begin(), g.record.end(),
+                                          [](char c) { return c >= '0' && c <= '7'; })) +
+             "\n";
+    }
+    write_file_atomic(base + ".tsv", tsv);
+    if (int(open_.size()) >= per_chunk_) {
+      open_.clear();
+      ++next_index_;
+    }
+  }
+
+ private:
+  std::string index_text() const {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "%06d", next_index_);
+    return buf;
+  }
+  std::string dir_, prefix_;
+  int per_chunk_;
+  int next_index_ = 0;
+  std::vector<GameData> open_;
+};
+
+}  // namespace
+
+SelfplayStats run_selfplay(const SelfplayConfig& cfg, Evaluator& evaluator,
+                           const std::string& network, const std::string& out_dir,
+                           const std::string& prefix, const SelfplayProgress& progress,
+                           const std::atomic<bool>* cancel) {
+  cfg.validate();
+  const int64_t stored = count_stored_games(out_dir, prefix);
+  const int64_t todo = std::max<int64_t>(0, cfg.games - stored);
+  SelfplayStats stats;
+  if (todo == 0) return stats;
+  ChunkSink sink(out_dir, prefix, cfg.games_per_chunk);
+  std::mutex mu;
+  std::atomic<int64_t> next{0};
+  std::atomic<bool> failed{false};
+  std::exception_ptr error;
+  const auto t0 = std::chrono::steady_clock::now();
+  auto worker = [&]() {
+    while (!failed.load() && !(cancel && cancel->load())) {
+      const int64_t k = next.fetch_add(1);
+      if (k >= todo) break;
+      const uint64_t game_id = uint64_t(stored + k);
+      try {
+        SelfplayStats local;
+        GameData g = play_selfplay_game(cfg, evaluator, mix(std::hash<std::string>{}(prefix), game_id),
+                                        network, &local);
+        g.game_id = game_id;
+        std::lock_guard<std::mutex> lock(mu);
+        sink.add(std::move(g));
+        stats.games += local.games;
+        stats.samples += local.samples;
+        stats.full_samples += local.full_samples;
+        stats.turns += local.turns;
+        stats.kicks += local.kicks;
+        stats.searches += local.searches;
+        stats.root_turns += local.root_turns;
+        stats.wins[0] += local.wins[0];
+        stats.wins[1] += local.wins[1];
+        stats.resigned += local.resigned;
+        stats.playthroughs += local.playthroughs;
+        stats.false_resignations += local.false_resignations;
+        stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        if (progress) progress(stats, todo);
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(mu);
+        if (!error) error = std::current_exception();
+        failed = true;
+      }
+    }
+  };
+  const int n = int(std::min<int64_t>(cfg.concurrent_games, todo));
+  std::vector<std::thread> threads;
+  for (int i = 0; i < n; ++i) threads.emplace_back(worker);
+  for (auto& t : threads) t.join();
+  stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (error) std::rethrow_exception(error);
+  return stats;
+}
+
+}  // namespace ps

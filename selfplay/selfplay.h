@@ -1,0 +1,118 @@
+// Self-play: many games at once, each searched single-threaded by its own ps::Search, all
+// sharing one thread-safe Evaluator (the batched inference service), which is how KataGo and
+// lc0 keep the network busy. Finished games go to training data chunks (selfplay/data.h) and
+// record files, written atomically, so a killed run loses at most the games in progress.
+//
+// Config keys (the `selfplay:` map; defaults in brackets):
+//   games: 64                games to play per run_selfplay call
+//   concurrent_games: 16     games in flight (one thread each), all feeding one evaluator
+//   pitches: [8x10]          pitch mix: "WxL" (goal 2) or "WxLgG"; one is drawn per game
+//   variants: [standard]     variant mix: standard | single-bounce | no-bounce
+//   visits: 100              visits of a full search
+//   cheap_visits: 25         visits of a cheap search (playout cap randomization, KataGo:
+//                            cheap searches have no root noise, pick their best turn and are
+//                            kept as value-only samples, not policy targets)
+//   full_search_prob: 0.25   probability that a turn gets a full search
+//   max_turns: 1000          safety cap on turns per game (games always end by the rules)
+//   games_per_chunk: 32      games per data chunk file
+//   seed: 1
+//   resign:                  resignation (off by default)
+//     enabled: false
+//     threshold: 0.95        resign when the root value is below -threshold ...
+//     consecutive: 3         ... for this many consecutive own turns
+//     playthrough_fraction: 0.1  share of games that ignore resignation and are played out,
+//                            to measure the false-resignation rate (reported in stats)
+//   search: {...}            SearchParams (search/params.h); self-play defaults there:
+//                            root_noise true, temperature 1 for temperature_turns 10, then 0.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/config.h"
+#include "nn/evaluator.h"
+#include "search/params.h"
+#include "selfplay/data.h"
+
+namespace ps {
+
+struct PitchChoice {
+  int width = 8, length = 10, goal = 2;
+};
+
+struct ResignOptions {
+  bool enabled = false;
+  double threshold = 0.95;
+  int consecutive = 3;
+  double playthrough_fraction = 0.1;
+};
+
+struct SelfplayConfig {
+  int64_t games = 64;
+  int concurrent_games = 16;
+  std::vector<PitchChoice> pitches{PitchChoice{}};
+  std::vector<Variant> variants{Variant::kStandard};
+  int64_t visits = 100;
+  int64_t cheap_visits = 25;
+  double full_search_prob = 0.25;
+  int max_turns = 1000;
+  int games_per_chunk = 32;
+  uint64_t seed = 1;
+  ResignOptions resign;
+  SearchParams search;
+
+  SelfplayConfig();  // sets the self-play search defaults (root noise, temperature)
+  /// Throws std::invalid_argument naming the first bad field.
+  void validate() const;
+};
+
+/// Reads the keys above (finish() is called: unknown keys are errors). Throws ConfigError.
+SelfplayConfig parse_selfplay_config(ConfigReader& r);
+/// Parses "8x10", "8x12", "10x14g4". Throws std::invalid_argument.
+PitchChoice parse_pitch(const std::string& text);
+
+struct SelfplayStats {
+  int64_t games = 0;
+  int64_t samples = 0;          ///< positions written (full + cheap)
+  int64_t full_samples = 0;     ///< positions with a policy target
+  int64_t turns = 0;            ///< turns played
+  int64_t kicks = 0;
+  int64_t searches = 0;
+  int64_t root_turns = 0;       ///< sum over searches of root children generated
+  int64_t wins[2] = {0, 0};     ///< games won by player 0 / player 1
+  int64_t resigned = 0, playthroughs = 0, false_resignations = 0;
+  double seconds = 0;
+
+  double games_per_s() const { return seconds > 0 ? games / seconds : 0; }
+  double samples_per_s() const { return seconds > 0 ? samples / seconds : 0; }
+  double mean_game_turns() const { return games ? double(turns) / games : 0; }
+  double mean_root_turns() const { return searches ? double(root_turns) / searches : 0; }
+  /// "games 12 (0.5/s), positions 340 (14.1/s), 28.3 turns/game, 17.5 root turns/search"
+  std::string summary() const;
+};
+
+/// Called after each finished game (one call at a time): stats so far, target game count.
+using SelfplayProgress = std::function<void(const SelfplayStats& stats, int64_t target)>;
+
+/// Plays config.games games (minus those already in out_dir with this file prefix, so an
+/// interrupted call resumes) with `evaluator`, writing chunks `<out_dir>/<prefix>-NNNNNN.psd`
+/// and their records `<out_dir>/<prefix>-NNNNNN.tsv` (test-vector form: W L G variant record
+/// winner reason kicks). network names the net in the data. Stops early (between games) when
+/// *cancel becomes true. Evaluator errors stop all games and are rethrown.
+SelfplayStats run_selfplay(const SelfplayConfig& config, Evaluator& evaluator,
+                           const std::string& network, const std::string& out_dir,
+                           const std::string& prefix, const SelfplayProgress& progress = {},
+                           const std::atomic<bool>* cancel = nullptr);
+
+/// Plays one self-play game (exposed for tests): returns its data (samples with results).
+GameData play_selfplay_game(const SelfplayConfig& config, Evaluator& evaluator, uint64_t game_id,
+                            const std::string& network, SelfplayStats* stats = nullptr);
+
+/// Games already stored in out_dir under prefix (reads the chunks; unreadable ones are skipped
+/// with a warning on stderr).
+int64_t count_stored_games(const std::string& out_dir, const std::string& prefix);
+
+}  // namespace ps

@@ -1,0 +1,114 @@
+// Self-play games and the worker pool, with a uniform evaluator (no network needed).
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <set>
+#include <unistd.h>
+
+#include "selfplay/selfplay.h"
+
+using namespace ps;
+namespace fs = std::filesystem;
+
+namespace {
+
+SelfplayConfig small_config() {
+  SelfplayConfig c;
+  c.visits = 24;
+  c.cheap_visits = 6;
+  c.full_search_prob = 0.5;
+  c.games = 6;
+  c.concurrent_games = 3;
+  c.games_per_chunk = 4;
+  c.pitches = {parse_pitch("8x10"), parse_pitch("6x8")};
+  c.variants = {Variant::kStandard, Variant::kSingleBounce, Variant::kNoBounce};
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("a self-play game records every turn with a consistent result") {
+  UniformEvaluator eval;
+  SelfplayConfig cfg = small_config();
+  SelfplayStats st;
+  GameData g = play_selfplay_game(cfg, eval, 7, "uniform", &st);
+  REQUIRE(g.winner >= 0);
+  const Pitch& pitch = Pitch::get(g.width, g.length, g.goal);
+  Game replay = parse_record(pitch, g.variant, g.record);
+  REQUIRE(replay.position().game_over());
+  CHECK(replay.position().winner() == g.winner);
+  REQUIRE(int(g.samples.size()) == replay.num_complete_turns());
+  int full = 0;
+  for (size_t i = 0; i < g.samples.size(); ++i) {
+    const TrainingSample& s = g.samples[i];
+    CHECK(s.turn_index == i);
+    Position pos = sample_position(g, s);
+    CHECK(s.result == (pos.side_to_move() == g.winner ? 1 : -1));
+    CHECK(s.turns_left == g.samples.size() - i);
+    REQUIRE(!s.policy.empty());
+    // Every policy turn is a legal complete turn of the sample's position.
+    for (const TurnVisits& t : s.policy) {
+      Game check(pitch, g.variant);
+      for (int k = 0; k < int(i); ++k) check.play_turn(replay.turns()[size_t(k)]);
+      CHECK_NOTHROW(check.play_turn(t.kicks));
+    }
+    full += s.full_search;
+  }
+  CHECK(st.games == 1);
+  CHECK(st.samples == int64_t(g.samples.size()));
+  CHECK(st.full_samples == full);
+}
+
+TEST_CASE("run_selfplay writes chunks atomically and resumes without replaying games") {
+  fs::path dir = fs::temp_directory_path() / ("ps_selfplay_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  UniformEvaluator eval;
+  SelfplayConfig cfg = small_config();
+  int calls = 0;
+  SelfplayStats st = run_selfplay(cfg, eval, "uniform", dir.string(), "gen0000",
+                                  [&](const SelfplayStats&, int64_t target) {
+                                    ++calls;
+                                    CHECK(target == 6);
+                                  });
+  CHECK(st.games == 6);
+  CHECK(calls == 6);
+  CHECK(count_stored_games(dir.string(), "gen0000") == 6);
+  CHECK(fs::exists(dir / "gen0000-000000.psd"));
+  CHECK(fs::exists(dir / "gen0000-000001.psd"));  // 4 games per chunk
+  CHECK(fs::exists(dir / "gen0000-000000.tsv"));
+  // Game ids are distinct across chunks.
+  std::set<uint64_t> ids;
+  for (const char* f : {"gen0000-000000.psd", "gen0000-000001.psd"})
+    for (auto& g : read_chunk((dir / f).string())) ids.insert(g.game_id);
+  CHECK(ids.size() == 6);
+  // Same call again: everything is there, nothing is played.
+  SelfplayStats again = run_selfplay(cfg, eval, "uniform", dir.string(), "gen0000");
+  CHECK(again.games == 0);
+  // More games requested: only the missing ones are played, into a new chunk.
+  cfg.games = 8;
+  SelfplayStats more = run_selfplay(cfg, eval, "uniform", dir.string(), "gen0000");
+  CHECK(more.games == 2);
+  CHECK(count_stored_games(dir.string(), "gen0000") == 8);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("self-play config: keys parse, bad keys and values are named") {
+  auto r = ConfigReader::from_string(
+      "games: 10\nvisits: 50\npitches: [8x10, 8x12]\nvariants: [standard, no-bounce]\n"
+      "resign: {enabled: true, threshold: 0.9}\nsearch: {c_puct_init: 1.5}\n",
+      "sp.yaml");
+  SelfplayConfig c = parse_selfplay_config(r);
+  CHECK(c.games == 10);
+  CHECK(c.pitches.size() == 2);
+  CHECK(c.pitches[1].length == 12);
+  CHECK(c.variants[1] == Variant::kNoBounce);
+  CHECK(c.resign.enabled);
+  CHECK(c.search.c_puct_init == 1.5);
+  CHECK(c.search.root_noise);  // self-play default kept when search keys are given
+  auto bad = ConfigReader::from_string("gamez: 3\n", "sp.yaml");
+  CHECK_THROWS_WITH(parse_selfplay_config(bad), Catch::Contains("gamez") && Catch::Contains("unknown key"));
+  auto type = ConfigReader::from_string("visits: lots\n", "sp.yaml");
+  CHECK_THROWS_WITH(parse_selfplay_config(type), Catch::Contains("visits") && Catch::Contains("line 1"));
+  auto pitch = ConfigReader::from_string("pitches: [8x9]\n", "sp.yaml");
+  CHECK_THROWS_WITH(parse_selfplay_config(pitch), Catch::Contains("length must be even"));
+}

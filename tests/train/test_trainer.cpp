@@ -1,0 +1,190 @@
+// The trainer: config parsing, loss drop on a fixed small data set, exact resume after a kill.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <random>
+#include <unistd.h>
+
+#include "nn/checkpoint.h"
+#include "search/baselines.h"
+#include "selfplay/data.h"
+#include "tests/common/random_games.h"
+#include "train/trainer.h"
+
+using namespace ps;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct TempDir {
+  fs::path path;
+  explicit TempDir(const std::string& tag) {
+    path = fs::temp_directory_path() / ("ps_train_" + tag + "_" + std::to_string(::getpid()));
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~TempDir() { fs::remove_all(path); }
+};
+
+// A fixed data set with a learnable signal: random games in which the policy target puts most
+// visits on the greedy player's turn, and the value target is the real result.
+void write_dataset(const std::string& dir, int games, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  TurnGenerator gen;
+  std::vector<GameData> out;
+  for (int i = 0; i < games; ++i) {
+    GreedyPlayer greedy(seed + uint64_t(i));
+    Game g(Pitch::standard(), Variant::kStandard);
+    GameData d;
+    std::vector<int> sides;
+    while (!g.position().game_over()) {
+      auto turns = gen.generate(g.position());
+      std::string best = greedy.choose_turn(g, TurnBudget{});
+      TrainingSample s;
+      s.turn_index = uint16_t(g.num_complete_turns());
+      s.policy.push_back({best, 20});
+      const std::string& other = turns[rng() % turns.size()].kicks;
+      if (other != best) s.policy.push_back({other, 3});
+      d.samples.push_back(s);
+      sides.push_back(g.position().side_to_move());
+      // Mostly greedy play, sometimes random, so games differ.
+      g.play_turn(rng() % 4 ? best : other);
+    }
+    d.record = g.record();
+    d.winner = int8_t(g.position().winner());
+    d.reason = g.position().reason();
+    d.game_id = uint64_t(i);
+    for (size_t k = 0; k < d.samples.size(); ++k) {
+      d.samples[k].result = int8_t(sides[k] == d.winner ? 1 : -1);
+      d.samples[k].turns_left = uint16_t(d.samples.size() - k);
+    }
+    out.push_back(d);
+  }
+  write_chunk(dir + "/data-000000.psd", out);
+}
+
+TrainConfig small_config() {
+  TrainConfig c;
+  c.net = nn::NetConfig::tiny();
+  c.threads = 1;
+  c.batch_size = 32;
+  c.steps = 300;
+  c.window.min_samples = 100000;
+  c.log_interval = 50;
+  c.checkpoint_interval = 100;
+  c.optimizer.lr = 0.05;
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("trainer config: every documented key parses; wrong keys and types are named") {
+  auto r = ConfigReader::from_string(R"(
+net: {preset: tiny, blocks: 2, channels: 16}
+device: cpu
+threads: 1
+seed: 7
+batch_size: 64
+steps: 100
+optimizer: {type: adamw, lr: 0.001, momentum: 0.9, nesterov: false, weight_decay: 0.01, beta1: 0.9, beta2: 0.99}
+lr_schedule: {type: cosine, warmup_steps: 10, step_every: 50, gamma: 0.5, min_lr: 0.0001}
+window: {min_samples: 1000, max_samples: 100000, exponent: 0.75, scale: 0.4}
+loss: {policy: 1.0, value: 1.5, moves_left: 0.1, value_loss: bce, cheap_value_weight: 0.5}
+mirror: false
+checkpoint_interval: 50
+log_interval: 10
+)",
+                                     "train.yaml");
+  TrainConfig c = parse_train_config(r);
+  CHECK(c.optimizer.type == "adamw");
+  CHECK(c.optimizer.beta2 == 0.99);
+  CHECK(c.lr_schedule.type == "cosine");
+  CHECK(c.loss.value_loss == "bce");
+  CHECK(c.loss.cheap_value_weight == 0.5);
+  CHECK_FALSE(c.mirror);
+  CHECK(c.seed == 7);
+  auto unknown = ConfigReader::from_string("optimizer: {lr: 0.1, momentun: 0.9}\n", "t.yaml");
+  CHECK_THROWS_WITH(parse_train_config(unknown), Catch::Contains("optimizer.momentun") &&
+                                                     Catch::Contains("unknown key"));
+  auto type = ConfigReader::from_string("batch_size: big\n", "t.yaml");
+  CHECK_THROWS_WITH(parse_train_config(type), Catch::Contains("batch_size") && Catch::Contains("line 1"));
+  auto value = ConfigReader::from_string("optimizer: {type: rmsprop}\n", "t.yaml");
+  CHECK_THROWS_WITH(parse_train_config(value), Catch::Contains("optimizer.type"));
+}
+
+TEST_CASE("replay window grows with the data like KataGo's shuffle window") {
+  TrainConfig::Window w;
+  w.min_samples = 1000;
+  w.max_samples = 50000;
+  CHECK(w.size(500) == 500);
+  CHECK(w.size(1000) == 1000);
+  const int64_t a = w.size(10000), b = w.size(100000);
+  CHECK(a > 1000);
+  CHECK(a < 10000);
+  CHECK(b > a);
+  CHECK(w.size(100000000) == 50000);
+}
+
+TEST_CASE("training a tiny net on a fixed data set lowers both losses") {
+  TempDir dir("loss");
+  write_dataset(dir.path.string(), 20, 11);
+  TrainConfig cfg = small_config();
+  const std::string out = (dir.path / "net.ckpt").string();
+  TrainResult r = train_network(cfg, dir.path.string(), "", out, (dir.path / "log.jsonl").string());
+  REQUIRE(r.metrics.size() == 6);
+  const TrainMetrics &first = r.metrics.front(), &last = r.metrics.back();
+  INFO("policy " << first.policy_loss << " -> " << last.policy_loss << ", value "
+                 << first.value_loss << " -> " << last.value_loss);
+  CHECK(last.policy_loss < 0.8 * first.policy_loss);
+  CHECK(last.value_loss < 0.9 * first.value_loss);
+  CHECK(r.end_step == 300);
+  CHECK(fs::exists(out));
+  CHECK_FALSE(fs::exists(out + ".partial"));
+  CHECK(nn::read_checkpoint_meta(out).training_step == 300);
+  CHECK(fs::file_size(dir.path / "log.jsonl") > 0);
+  // Training continues from a checkpoint: the step count carries on.
+  cfg.steps = 20;
+  TrainResult more = train_network(cfg, dir.path.string(), out, (dir.path / "net2.ckpt").string(), "");
+  CHECK(more.start_step == 300);
+  CHECK(more.end_step == 320);
+}
+
+TEST_CASE("a training run killed mid-way resumes exactly") {
+  TempDir dir("resume");
+  write_dataset(dir.path.string(), 6, 3);
+  TrainConfig cfg = small_config();
+  cfg.steps = 40;
+  cfg.checkpoint_interval = 10;
+  cfg.log_interval = 5;
+  const std::string full = (dir.path / "full.ckpt").string();
+  train_network(cfg, dir.path.string(), "", full, "");
+  // Interrupted run: cancelled after step 25 (as a kill would, but deterministic), then resumed.
+  const std::string cut = (dir.path / "cut.ckpt").string();
+  std::atomic<bool> cancel{false};
+  TrainResult a = train_network(cfg, dir.path.string(), "", cut, "", "",
+                                [&](const TrainMetrics& m, int64_t) {
+                                  if (m.step >= 25) cancel = true;
+                                },
+                                &cancel);
+  CHECK(a.end_step == 25);
+  CHECK(fs::exists(cut + ".partial"));
+  CHECK_FALSE(fs::exists(cut));
+  TrainResult b = train_network(cfg, dir.path.string(), "", cut, "");
+  CHECK(b.resumed);
+  CHECK(b.start_step == 25);
+  CHECK(b.end_step == 40);
+  // Same weights as the uninterrupted run.
+  auto x = nn::load_checkpoint(full), y = nn::load_checkpoint(cut);
+  auto px = x.net->parameters(), py = y.net->parameters();
+  REQUIRE(px.size() == py.size());
+  for (size_t i = 0; i < px.size(); ++i) CHECK(torch::allclose(px[i], py[i], 1e-5, 1e-6));
+}
+
+TEST_CASE("no data is a clear error") {
+  TempDir dir("empty");
+  CHECK_THROWS_WITH(train_network(small_config(), dir.path.string(), "", (dir.path / "x").string(), ""),
+                    Catch::Contains("no training samples"));
+  CHECK_THROWS_WITH(train_network(small_config(), (dir.path / "nope").string(), "",
+                                  (dir.path / "x").string(), ""),
+                    Catch::Contains("does not exist"));
+}

@@ -1,0 +1,524 @@
+#include "train/trainer.h"
+
+#include <torch/torch.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <random>
+
+#include <nlohmann/json.hpp>
+
+#include "core/fileutil.h"
+#include "nn/checkpoint.h"
+#include "nn/encoder.h"
+#include "nn/net.h"
+#include "selfplay/data.h"
+
+namespace ps {
+
+namespace fs = std::filesystem;
+
+int64_t TrainConfig::Window::size(int64_t total) const {
+  if (total <= min_samples) return total;
+  const double c = double(min_samples);
+  const double w = c * (1.0 + scale * (std::pow(double(total) / c, exponent) - 1.0) / exponent);
+  return std::min<int64_t>({total, max_samples, int64_t(w)});
+}
+
+void TrainConfig::validate() const {
+  auto bad = [](const std::string& what) { throw std::invalid_argument("train." + what); };
+  net.validate();
+  if (threads < 0) bad("threads must be >= 0");
+  if (batch_size < 1) bad("batch_size must be >= 1");
+  if (steps < 0) bad("steps must be >= 0");
+  if (optimizer.type != "sgd" && optimizer.type != "adamw")
+    bad("optimizer.type must be sgd or adamw, not '" + optimizer.type + "'");
+  if (!(optimizer.lr > 0)) bad("optimizer.lr must be > 0");
+  if (optimizer.weight_decay < 0) bad("optimizer.weight_decay must be >= 0");
+  if (lr_schedule.type != "constant" && lr_schedule.type != "step" && lr_schedule.type != "cosine")
+    bad("lr_schedule.type must be constant, step or cosine, not '" + lr_schedule.type + "'");
+  if (lr_schedule.step_every < 1) bad("lr_schedule.step_every must be >= 1");
+  if (lr_schedule.warmup_steps < 0) bad("lr_schedule.warmup_steps must be >= 0");
+  if (window.min_samples < 1) bad("window.min_samples must be >= 1");
+  if (window.max_samples < window.min_samples) bad("window.max_samples must be >= min_samples");
+  if (!(window.exponent > 0 && window.exponent <= 1)) bad("window.exponent must be in (0, 1]");
+  if (!(window.scale > 0)) bad("window.scale must be > 0");
+  if (loss.value_loss != "mse" && loss.value_loss != "bce")
+    bad("loss.value_loss must be mse or bce, not '" + loss.value_loss + "'");
+  if (loss.policy < 0 || loss.value < 0 || loss.moves_left < 0 || loss.cheap_value_weight < 0)
+    bad("loss weights must be >= 0");
+  if (checkpoint_interval < 1) bad("checkpoint_interval must be >= 1");
+  if (log_interval < 1) bad("log_interval must be >= 1");
+}
+
+TrainConfig parse_train_config(ConfigReader& r) {
+  TrainConfig c;
+  if (r.has("net")) {
+    ConfigReader n = r.child("net");
+    c.net = nn::parse_net_config(n);
+  } else {
+    r.child("net");
+  }
+  c.device = r.get<std::string>("device", c.device);
+  c.threads = r.get<int>("threads", c.threads);
+  c.seed = r.get<uint64_t>("seed", c.seed);
+  c.batch_size = r.get<int>("batch_size", c.batch_size);
+  c.steps = r.get<int64_t>("steps", c.steps);
+  {
+    ConfigReader o = r.child("optimizer");
+    c.optimizer.type = o.get<std::string>("type", c.optimizer.type);
+    c.optimizer.lr = o.get<double>("lr", c.optimizer.lr);
+    c.optimizer.momentum = o.get<double>("momentum", c.optimizer.momentum);
+    c.optimizer.nesterov = o.get<bool>("nesterov", c.optimizer.nesterov);
+    c.optimizer.weight_decay = o.get<double>("weight_decay", c.optimizer.weight_decay);
+    c.optimizer.beta1 = o.get<double>("beta1", c.optimizer.beta1);
+    c.optimizer.beta2 = o.get<double>("beta2", c.optimizer.beta2);
+    o.finish();
+  }
+  {
+    ConfigReader s = r.child("lr_schedule");
+    c.lr_schedule.type = s.get<std::string>("type", c.lr_schedule.type);
+    c.lr_schedule.warmup_steps = s.get<int64_t>("warmup_steps", c.lr_schedule.warmup_steps);
+    c.lr_schedule.step_every = s.get<int64_t>("step_every", c.lr_schedule.step_every);
+    c.lr_schedule.gamma = s.get<double>("gamma", c.lr_schedule.gamma);
+    c.lr_schedule.min_lr = s.get<double>("min_lr", c.lr_schedule.min_lr);
+    s.finish();
+  }
+  {
+    ConfigReader w = r.child("window");
+    c.window.min_samples = w.get<int64_t>("min_samples", c.window.min_samples);
+    c.window.max_samples = w.get<int64_t>("max_samples", c.window.max_samples);
+    c.window.exponent = w.get<double>("exponent", c.window.exponent);
+    c.window.scale = w.get<double>("scale", c.window.scale);
+    w.finish();
+  }
+  {
+    ConfigReader l = r.child("loss");
+    c.loss.policy = l.get<double>("policy", c.loss.policy);
+    c.loss.value = l.get<double>("value", c.loss.value);
+    c.loss.moves_left = l.get<double>("moves_left", c.loss.moves_left);
+    c.loss.cheap_value_weight = l.get<double>("cheap_value_weight", c.loss.cheap_value_weight);
+    c.loss.value_loss = l.get<std::string>("value_loss", c.loss.value_loss);
+    l.finish();
+  }
+  c.mirror = r.get<bool>("mirror", c.mirror);
+  c.checkpoint_interval = r.get<int64_t>("checkpoint_interval", c.checkpoint_interval);
+  c.log_interval = r.get<int64_t>("log_interval", c.log_interval);
+  r.finish();
+  try {
+    c.validate();
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(r.source() + ": " + e.what());
+  }
+  return c;
+}
+
+namespace {
+
+struct SampleRef {
+  uint32_t game;
+  uint32_t sample;
+};
+
+struct Window {
+  std::vector<GameData> games;
+  std::vector<SampleRef> samples;
+  int64_t total = 0;
+};
+
+// Newest chunks first (file names sort chronologically) until the window is full.
+Window load_window(const TrainConfig& cfg, const std::string& data_dir) {
+  if (!fs::is_directory(data_dir))
+    throw std::runtime_error(data_dir + ": training data directory does not exist");
+  std::vector<std::string> files;
+  for (auto& e : fs::directory_iterator(data_dir))
+    if (e.path().extension() == ".psd") files.push_back(e.path().string());
+  std::sort(files.begin(), files.end());
+  // Count everything first (the window size depends on the total).
+  std::vector<std::vector<GameData>> chunks(files.size());
+  int64_t total = 0;
+  for (size_t i = 0; i < files.size(); ++i) {
+    try {
+      chunks[i] = read_chunk(files[i]);
+    } catch (const DataError& e) {
+      std::cerr << "warning: skipping chunk: " << e.what() << "\n";
+      continue;
+    }
+    for (auto& g : chunks[i]) total += int64_t(g.samples.size());
+  }
+  Window w;
+  w.total = total;
+  const int64_t want = cfg.window.size(total);
+  int64_t have = 0;
+  for (size_t i = files.size(); i-- > 0 && have < want;) {
+    for (size_t j = chunks[i].size(); j-- > 0 && have < want;) {
+      GameData& g = chunks[i][j];
+      if (g.samples.empty()) continue;
+      w.games.push_back(std::move(g));
+      const uint32_t gi = uint32_t(w.games.size() - 1);
+      for (uint32_t s = 0; s < w.games.back().samples.size(); ++s) w.samples.push_back({gi, s});
+      have += int64_t(w.games.back().samples.size());
+    }
+  }
+  if (w.samples.empty()) throw std::runtime_error(data_dir + ": no training samples found");
+  return w;
+}
+
+double learning_rate(const TrainConfig& cfg, int64_t step, int64_t call_start, int64_t call_end) {
+  const auto& s = cfg.lr_schedule;
+  double lr = cfg.optimizer.lr;
+  if (s.type == "step") {
+    lr *= std::pow(s.gamma, double(step / s.step_every));
+  } else if (s.type == "cosine") {
+    const double span = std::max<int64_t>(1, call_end - call_start);
+    const double t = std::clamp(double(step - call_start) / span, 0.0, 1.0);
+    lr = s.min_lr + 0.5 * (lr - s.min_lr) * (1 + std::cos(M_PI * t));
+  }
+  if (s.warmup_steps > 0 && step < s.warmup_steps) lr *= double(step + 1) / double(s.warmup_steps);
+  return lr;
+}
+
+void set_lr(torch::optim::Optimizer& opt, double lr) {
+  for (auto& group : opt.param_groups()) group.options().set_lr(lr);
+}
+
+std::unique_ptr<torch::optim::Optimizer> make_optimizer(const TrainConfig& cfg,
+                                                        nn::PolicyValueNet& net) {
+  const auto& o = cfg.optimizer;
+  if (o.type == "adamw") {
+    return std::make_unique<torch::optim::AdamW>(
+        net->parameters(), torch::optim::AdamWOptions(o.lr)
+                               .betas({o.beta1, o.beta2})
+                               .weight_decay(o.weight_decay));
+  }
+  return std::make_unique<torch::optim::SGD>(
+      net->parameters(), torch::optim::SGDOptions(o.lr)
+                             .momentum(o.momentum)
+                             .nesterov(o.nesterov && o.momentum > 0)
+                             .weight_decay(o.weight_decay));
+}
+
+nn::CheckpointMeta make_meta(const nn::NetConfig& net, int64_t step, const std::string& note,
+                             const std::vector<std::string>& pitches,
+                             const std::vector<std::string>& variants) {
+  nn::CheckpointMeta m;
+  m.net = net;
+  m.training_step = step;
+  m.note = note;
+  m.pitches = pitches;
+  m.variants = variants;
+  return m;
+}
+
+// Log-probability of a turn's chain under engine-frame per-kick logits.
+double chain_log_prob(Position pos, const float* logits, const std::string& kicks) {
+  double lp = 0;
+  for (char c : kicks) {
+    const int d = c - '0';
+    const unsigned legal = pos.legal_kicks();
+    const float* l = logits + size_t(pos.ball()) * 8;
+    double mx = -1e30;
+    for (unsigned m = legal; m; m &= m - 1) mx = std::max(mx, double(l[__builtin_ctz(m)]));
+    double z = 0;
+    for (unsigned m = legal; m; m &= m - 1) z += std::exp(double(l[__builtin_ctz(m)]) - mx);
+    lp += double(l[d]) - mx - std::log(z);
+    pos.make_kick(d);
+  }
+  return lp;
+}
+
+struct BatchItem {
+  Position pos;
+  const TrainingSample* sample;
+  bool mirrored;
+};
+
+struct StepLosses {
+  torch::Tensor total;
+  double policy = 0, value = 0, moves_left = 0;
+  double policy_correct = 0, policy_count = 0, value_correct = 0, value_count = 0;
+};
+
+// Forward + losses for items sharing one pitch. weight = share of the whole batch.
+void group_losses(const TrainConfig& cfg, nn::PolicyValueNet& net, torch::Device device,
+                  const std::vector<BatchItem>& items, double weight, bool metrics,
+                  StepLosses& out) {
+  const Pitch& pitch = items[0].pos.pitch();
+  const size_t n = items.size();
+  const size_t plane_floats = nn::planes_size(pitch);
+  torch::Tensor x = torch::empty({int64_t(n), nn::kNumPlanes, pitch.grid_height(), pitch.grid_width()});
+  float* xp = x.data_ptr<float>();
+  std::vector<float> tmp(plane_floats);
+  std::vector<nn::PolicyTarget> targets;
+  std::vector<int64_t> policy_rows;
+  std::vector<float> value_target(n), value_weight(n), moves_target(n);
+  for (size_t i = 0; i < n; ++i) {
+    const BatchItem& it = items[i];
+    float* dst = xp + i * plane_floats;
+    if (it.mirrored) {
+      nn::encode_position(it.pos, tmp.data());
+      nn::mirror_planes(pitch, tmp.data(), dst);
+    } else {
+      nn::encode_position(it.pos, dst);
+    }
+    const TrainingSample& s = *it.sample;
+    if (s.full_search && !s.policy.empty()) {
+      std::vector<nn::WeightedTurn> turns;
+      for (auto& t : s.policy) turns.push_back({t.kicks, float(t.visits)});
+      nn::PolicyTarget target = nn::make_policy_target(it.pos, turns);
+      if (it.mirrored) nn::mirror_policy_target(pitch, target);
+      targets.push_back(std::move(target));
+      policy_rows.push_back(int64_t(i));
+    }
+    value_target[i] = float(s.result);
+    value_weight[i] = s.full_search ? 1.0f : float(cfg.loss.cheap_value_weight);
+    moves_target[i] = float(s.turns_left) / 20.0f;
+  }
+  x = x.to(device);
+  nn::NetOutput o = net->forward(x);
+  auto opts = torch::TensorOptions().dtype(torch::kFloat32);
+  torch::Tensor vt = torch::from_blob(value_target.data(), {int64_t(n)}, opts).clone().to(device);
+  torch::Tensor vw = torch::from_blob(value_weight.data(), {int64_t(n)}, opts).clone().to(device);
+  torch::Tensor vloss;
+  if (cfg.loss.value_loss == "bce") {
+    // P(win) = sigmoid(2 z); target (result + 1) / 2.
+    vloss = torch::binary_cross_entropy_with_logits(2 * o.value_logit, (vt + 1) / 2,
+                                                    /*weight=*/{}, /*pos_weight=*/{},
+                                                    at::Reduction::None);
+  } else {
+    vloss = (o.value - vt).pow(2);
+  }
+  vloss = (vloss * vw).sum() / vw.sum().clamp_min(1e-6);
+  torch::Tensor total = cfg.loss.value * vloss;
+  out.value += weight * vloss.item<double>();
+  if (!targets.empty()) {
+    torch::Tensor idx = torch::tensor(policy_rows, torch::kLong).to(device);
+    torch::Tensor ploss = nn::policy_loss(o.policy.index_select(0, idx), targets);
+    const double pw = double(targets.size()) / double(n);
+    total = total + cfg.loss.policy * pw * ploss;
+    out.policy += weight * pw * ploss.item<double>();
+  }
+  if (o.moves_left.defined() && cfg.loss.moves_left > 0) {
+    torch::Tensor mt = torch::from_blob(moves_target.data(), {int64_t(n)}, opts).clone().to(device);
+    torch::Tensor mloss = torch::smooth_l1_loss(o.moves_left, mt);
+    total = total + cfg.loss.moves_left * mloss;
+    out.moves_left += weight * mloss.item<double>();
+  }
+  out.total = out.total.defined() ? out.total + weight * total : weight * total;
+
+  if (metrics) {
+    torch::Tensor value_cpu = o.value.detach().to(torch::kCPU).contiguous();
+    const float* vv = value_cpu.data_ptr<float>();
+    torch::Tensor pol_cpu = o.policy.detach().to(torch::kCPU).contiguous();
+    const float* pv = pol_cpu.data_ptr<float>();
+    std::vector<float> mover(nn::policy_size(pitch)), engine(nn::policy_size(pitch));
+    for (size_t i = 0; i < n; ++i) {
+      const BatchItem& it = items[i];
+      out.value_count += 1;
+      out.value_correct += (vv[i] > 0) == (it.sample->result > 0);
+      if (!it.sample->full_search || it.sample->policy.size() < 1) continue;
+      // Undo the mirror to read the logits in the sample's own frame.
+      const float* src = pv + i * nn::policy_size(pitch);
+      if (it.mirrored) {
+        nn::mirror_policy(pitch, src, mover.data());
+      } else {
+        std::copy(src, src + mover.size(), mover.begin());
+      }
+      nn::policy_to_engine(pitch, it.pos.side_to_move(), mover.data(), engine.data());
+      size_t top_visit = 0, top_prior = 0;
+      double best_lp = -1e300;
+      for (size_t k = 0; k < it.sample->policy.size(); ++k) {
+        if (it.sample->policy[k].visits > it.sample->policy[top_visit].visits) top_visit = k;
+        const double lp = chain_log_prob(it.pos, engine.data(), it.sample->policy[k].kicks);
+        if (lp > best_lp) {
+          best_lp = lp;
+          top_prior = k;
+        }
+      }
+      out.policy_count += 1;
+      out.policy_correct += top_visit == top_prior;
+    }
+  }
+}
+
+}  // namespace
+
+void write_initial_checkpoint(const TrainConfig& config, const std::string& path,
+                              const std::string& note) {
+  torch::manual_seed(config.seed);
+  nn::PolicyValueNet net(config.net);
+  nn::save_checkpoint(path, net, make_meta(config.net, 0, note, {}, {}));
+}
+
+TrainResult train_network(const TrainConfig& cfg, const std::string& data_dir,
+                          const std::string& checkpoint_in, const std::string& checkpoint_out,
+                          const std::string& log_path, const std::string& note,
+                          const TrainProgress& progress, const std::atomic<bool>* cancel) {
+  cfg.validate();
+  if (cfg.threads > 0) at::set_num_threads(cfg.threads);
+  const torch::Device device = nn::parse_device(cfg.device);
+  const std::string partial = checkpoint_out + ".partial";
+  TrainResult result;
+
+  // Start point: a partial checkpoint of an interrupted call, the input checkpoint, or new.
+  nn::PolicyValueNet net{nullptr};
+  nn::CheckpointMeta meta;
+  std::string resume_from;
+  if (fs::exists(partial)) {
+    resume_from = partial;
+    result.resumed = true;
+  } else if (!checkpoint_in.empty()) {
+    resume_from = checkpoint_in;
+  }
+  int64_t call_start = 0;
+  std::unique_ptr<torch::optim::Optimizer> opt;
+  if (!resume_from.empty()) {
+    nn::LoadedCheckpoint ck = nn::load_checkpoint(resume_from, cfg.device);
+    net = ck.net;
+    meta = ck.meta;
+    opt = make_optimizer(cfg, net);
+    if (ck.has_optimizer) {
+      try {
+        nn::load_optimizer_state(resume_from, *opt);
+      } catch (const nn::CheckpointError& e) {
+        // A different optimizer type in the config: start its state afresh, say so.
+        std::cerr << "warning: optimizer state not restored: " << e.what() << "\n";
+        opt = make_optimizer(cfg, net);
+      }
+    }
+  } else {
+    torch::manual_seed(cfg.seed);
+    net = nn::PolicyValueNet(cfg.net);
+    net->to(device);
+    meta = make_meta(cfg.net, 0, note, {}, {});
+    opt = make_optimizer(cfg, net);
+  }
+  // The step this call started from: kept in the partial checkpoint's note-independent field.
+  const int64_t start_step = meta.training_step;
+  if (result.resumed) {
+    // The partial checkpoint remembers where its call began (so the target stays the same).
+    call_start = start_step;
+    auto pos = meta.note.rfind("call_start=");
+    if (pos != std::string::npos) call_start = std::stoll(meta.note.substr(pos + 11));
+  } else {
+    call_start = start_step;
+  }
+  const int64_t target = call_start + cfg.steps;
+  result.start_step = start_step;
+
+  Window window = load_window(cfg, data_dir);
+  result.window_samples = int64_t(window.samples.size());
+  result.total_samples = window.total;
+  std::vector<std::string> pitches, variants;
+  for (auto& g : window.games) {
+    std::string p = Pitch::get(g.width, g.length, g.goal).name();
+    std::string v = variant_name(g.variant);
+    if (std::find(pitches.begin(), pitches.end(), p) == pitches.end()) pitches.push_back(p);
+    if (std::find(variants.begin(), variants.end(), v) == variants.end()) variants.push_back(v);
+  }
+  std::string base_note = note.empty() ? meta.note : note;
+  if (auto pos = base_note.rfind(" call_start="); pos != std::string::npos) base_note.resize(pos);
+
+  net->train();
+  const auto t0 = std::chrono::steady_clock::now();
+  auto tlog = t0;
+  int64_t samples_since_log = 0;
+  StepLosses acc;
+  int64_t acc_steps = 0;
+  for (int64_t step = start_step; step < target; ++step) {
+    if (cancel && cancel->load()) break;
+    std::mt19937_64 rng(cfg.seed * 0x9E3779B97F4A7C15ULL + uint64_t(step) * 0xBF58476D1CE4E5B9ULL);
+    std::map<const Pitch*, std::vector<BatchItem>> groups;
+    for (int b = 0; b < cfg.batch_size; ++b) {
+      const SampleRef& ref = window.samples[rng() % window.samples.size()];
+      const GameData& g = window.games[ref.game];
+      const TrainingSample& s = g.samples[ref.sample];
+      Position pos = sample_position(g, s);
+      const bool mirrored = cfg.mirror && (rng() & 1);
+      groups[&pos.pitch()].push_back({pos, &s, mirrored});
+    }
+    const double lr = learning_rate(cfg, step, call_start, target);
+    set_lr(*opt, lr);
+    const bool log_now = (step + 1) % cfg.log_interval == 0 || step + 1 == target;
+    StepLosses losses;
+    for (auto& [pitch, items] : groups)
+      group_losses(cfg, net, device, items, double(items.size()) / cfg.batch_size, log_now, losses);
+    opt->zero_grad();
+    losses.total.backward();
+    opt->step();
+    samples_since_log += cfg.batch_size;
+    acc.policy += losses.policy;
+    acc.value += losses.value;
+    acc.moves_left += losses.moves_left;
+    acc.policy_correct += losses.policy_correct;
+    acc.policy_count += losses.policy_count;
+    acc.value_correct += losses.value_correct;
+    acc.value_count += losses.value_count;
+    ++acc_steps;
+
+    if (log_now) {
+      const auto now = std::chrono::steady_clock::now();
+      TrainMetrics m;
+      m.step = step + 1;
+      m.policy_loss = acc.policy / acc_steps;
+      m.value_loss = acc.value / acc_steps;
+      m.moves_left_loss = acc.moves_left / acc_steps;
+      m.policy_accuracy = acc.policy_count ? acc.policy_correct / acc.policy_count : 0;
+      m.value_accuracy = acc.value_count ? acc.value_correct / acc.value_count : 0;
+      m.lr = lr;
+      m.samples_per_s = samples_since_log / std::max(1e-9, std::chrono::duration<double>(now - tlog).count());
+      m.window = int64_t(window.samples.size());
+      result.metrics.push_back(m);
+      if (!log_path.empty()) {
+        nlohmann::json j = {{"step", m.step},
+                            {"policy_loss", m.policy_loss},
+                            {"value_loss", m.value_loss},
+                            {"moves_left_loss", m.moves_left_loss},
+                            {"policy_accuracy", m.policy_accuracy},
+                            {"value_accuracy", m.value_accuracy},
+                            {"lr", m.lr},
+                            {"samples_per_s", m.samples_per_s},
+                            {"window", m.window},
+                            {"checkpoint", fs::path(checkpoint_out).filename().string()}};
+        append_line(log_path, j.dump());
+      }
+      if (progress) progress(m, target);
+      acc = StepLosses{};
+      acc_steps = 0;
+      samples_since_log = 0;
+      tlog = now;
+    }
+    if ((step + 1) % cfg.checkpoint_interval == 0 && step + 1 < target) {
+      nn::save_checkpoint(partial, net,
+                          make_meta(net->config(), step + 1, base_note + " call_start=" + std::to_string(call_start),
+                                    pitches, variants),
+                          opt.get());
+    }
+    result.end_step = step + 1;
+  }
+  if (result.end_step == 0) result.end_step = start_step;
+  net->eval();
+  if (result.end_step >= target) {
+    nn::save_checkpoint(checkpoint_out, net, make_meta(net->config(), result.end_step, base_note, pitches, variants),
+                        opt.get());
+    std::error_code ec;
+    fs::remove(partial, ec);
+  } else {
+    // Cancelled: keep what was done so the next call resumes here.
+    nn::save_checkpoint(partial, net,
+                        make_meta(net->config(), result.end_step, base_note + " call_start=" + std::to_string(call_start),
+                                  pitches, variants),
+                        opt.get());
+  }
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  result.samples_per_s = result.seconds > 0
+                             ? double(result.end_step - start_step) * cfg.batch_size / result.seconds
+                             : 0;
+  return result;
+}
+
+}  // namespace ps
