@@ -1,0 +1,751 @@
+#include "search/mcts.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <exception>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+#include <unordered_set>
+
+#include "engine/turns.h"
+
+namespace ps {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+enum : uint8_t { kUnexpanded = 0, kExpanding = 1, kExpanded = 2 };
+
+struct ChildBlock;
+
+// A node is the position after one turn. Its statistics are kept from the point of view of the
+// player who chose that turn (the parent's side to move), so a parent maximises its children's
+// Q directly. The edge data (prior, kicks, hash) lives in the node: a node's children are
+// contiguous arrays (one per generation step, see ChildBlock).
+struct Node {
+  std::atomic<int32_t> visits{0};
+  std::atomic<int32_t> in_flight{0};     // virtual visits of simulations under way
+  std::atomic<double> value_sum{0.0};    // chooser's point of view
+  std::atomic<int8_t> proven{0};         // +1 chooser wins, -1 chooser loses, 0 unknown
+  std::atomic<uint8_t> state{kUnexpanded};
+  std::atomic<uint8_t> widening{0};      // one thread at a time adds children
+  std::atomic<uint8_t> complete{0};      // every distinct turn is a child
+  std::atomic<uint8_t> exhausted{0};     // untried prior mass below widen_min_remaining_mass
+  int8_t winner = -1;                    // the game's winner after this turn, -1 if it goes on
+  uint16_t num_kicks = 0;
+  float prior = 0.0f;
+  uint64_t hash = 0;                     // position hash after the turn
+  const uint8_t* kicks = nullptr;        // two kick digits per byte, in the parent's block
+  std::atomic<uint32_t> num_children{0}; // published after the children are written
+  std::atomic<ChildBlock*> first{nullptr};
+};
+
+// Children added by one generation step: nodes and their packed kick strings, immutable once
+// published (only the nodes' atomic statistics change).
+struct ChildBlock {
+  std::unique_ptr<Node[]> nodes;
+  std::unique_ptr<uint8_t[]> kicks;
+  uint32_t count = 0;
+  std::atomic<ChildBlock*> next{nullptr};
+};
+
+template <class F>
+void for_each_child(const Node* n, F&& f) {
+  uint32_t left = n->num_children.load(std::memory_order_acquire);
+  for (ChildBlock* b = n->first.load(std::memory_order_acquire); b && left;
+       b = b->next.load(std::memory_order_acquire)) {
+    for (uint32_t i = 0; i < b->count && left; ++i, --left) f(&b->nodes[i]);
+  }
+}
+
+void atomic_add(std::atomic<double>& a, double v) {
+  double cur = a.load(std::memory_order_relaxed);
+  while (!a.compare_exchange_weak(cur, cur + v, std::memory_order_relaxed)) {
+  }
+}
+
+void play_kicks(Position& pos, const Node* n) {
+  for (int i = 0; i < n->num_kicks; ++i) {
+    const int d = (n->kicks[i >> 1] >> ((i & 1) * 4)) & 15;
+    pos.make_kick(d);
+  }
+}
+
+std::string kicks_of(const Node* n) {
+  std::string s(n->num_kicks, '0');
+  for (int i = 0; i < n->num_kicks; ++i) s[size_t(i)] = char('0' + ((n->kicks[i >> 1] >> ((i & 1) * 4)) & 15));
+  return s;
+}
+
+// Frees the children of n (recursively); n itself is owned by its block or by the tree.
+int64_t free_children(Node* n) {
+  int64_t freed = 0;
+  ChildBlock* b = n->first.load(std::memory_order_relaxed);
+  while (b) {
+    for (uint32_t i = 0; i < b->count; ++i) freed += 1 + free_children(&b->nodes[i]);
+    ChildBlock* next = b->next.load(std::memory_order_relaxed);
+    delete b;
+    b = next;
+  }
+  n->first.store(nullptr, std::memory_order_relaxed);
+  n->num_children.store(0, std::memory_order_relaxed);
+  return freed;
+}
+
+}  // namespace
+
+// ------------------------------------------------------------------------------------------
+
+struct Search::Impl {
+  Evaluator& evaluator;
+  SearchParams params;
+  std::mt19937_64 rng;
+
+  // The tree.
+  std::unique_ptr<Node> root;
+  Position root_pos;
+  bool have_tree = false;
+  std::vector<float> root_noise;  // per root child in order; empty without noise
+  std::atomic<int64_t> node_count{0};
+
+  // Per-search shared state.
+  std::atomic<int64_t> started{0}, evaluations{0}, collisions{0};
+  std::atomic<bool> stop{false};
+  int64_t visit_limit = 0;
+  Clock::time_point deadline;
+  bool has_deadline = false;
+
+  // Per-thread scratch.
+  struct Worker {
+    TurnGenerator gen;
+    Evaluation eval;
+    std::vector<Node*> path;
+    std::vector<float> zero_logits;
+  };
+  Worker main_worker;  // the calling thread's, kept between searches (buffers stay allocated)
+
+  Impl(Evaluator& ev, const SearchParams& p, uint64_t seed)
+      : evaluator(ev), params(p), rng(seed), root_pos(Pitch::standard(), Variant::kStandard) {
+    params.validate();
+  }
+  ~Impl() { clear(); }
+
+  void clear() {
+    if (root) free_children(root.get());
+    root.reset();
+    have_tree = false;
+    root_noise.clear();
+    node_count = 0;
+  }
+
+  // --- children -------------------------------------------------------------------------
+
+  // Appends turns (already deduplicated) as one block of children of n; publishes them.
+  // With `pos` (n's position) and a worker, a child after which every reply of the opponent
+  // loses at once (own goal or blocked; the engine's all_turns_lose, which stops at the first
+  // reply that does not lose) is marked proven: blocked-ball wins are seen one turn early.
+  void append_children(Node* n, const std::vector<Turn>& turns, const std::vector<int>& pick,
+                       int chooser, const Position* pos = nullptr, Worker* w = nullptr) {
+    if (pick.empty()) return;
+    auto* b = new ChildBlock;
+    b->count = uint32_t(pick.size());
+    b->nodes.reset(new Node[pick.size()]);
+    size_t bytes = 0;
+    for (int i : pick) bytes += (turns[size_t(i)].kicks.size() + 1) / 2;
+    b->kicks.reset(new uint8_t[std::max<size_t>(bytes, 1)]());
+    uint8_t* k = b->kicks.get();
+    bool any_win = false;
+    for (size_t j = 0; j < pick.size(); ++j) {
+      const Turn& t = turns[size_t(pick[j])];
+      if (t.kicks.size() > 0xFFFF) throw std::runtime_error("search: turn longer than 65535 kicks");
+      Node& c = b->nodes[j];
+      c.prior = t.prior;
+      c.hash = t.hash;
+      c.winner = t.winner;
+      c.num_kicks = uint16_t(t.kicks.size());
+      c.kicks = k;
+      for (size_t i = 0; i < t.kicks.size(); ++i)
+        k[i >> 1] |= uint8_t((t.kicks[i] - '0') << ((i & 1) * 4));
+      k += (t.kicks.size() + 1) / 2;
+      if (t.winner >= 0) {  // a finished game: exact result, never expanded
+        c.proven.store(t.winner == chooser ? 1 : -1, std::memory_order_relaxed);
+        c.state.store(kExpanded, std::memory_order_relaxed);
+        c.complete.store(1, std::memory_order_relaxed);
+      } else if (pos && w) {
+        Position end = *pos;
+        for (char d : t.kicks) end.make_kick(d - '0');
+        if (w->gen.all_turns_lose(end)) {
+          c.proven.store(1, std::memory_order_relaxed);
+          c.complete.store(1, std::memory_order_relaxed);
+          c.state.store(kExpanded, std::memory_order_relaxed);
+        }
+      }
+      if (c.proven.load(std::memory_order_relaxed) == 1) any_win = true;
+    }
+    ChildBlock* last = n->first.load(std::memory_order_relaxed);
+    if (!last) {
+      n->first.store(b, std::memory_order_release);
+    } else {
+      while (ChildBlock* nx = last->next.load(std::memory_order_relaxed)) last = nx;
+      last->next.store(b, std::memory_order_release);
+    }
+    node_count.fetch_add(int64_t(pick.size()), std::memory_order_relaxed);
+    n->num_children.fetch_add(uint32_t(pick.size()), std::memory_order_release);
+    if (any_win) {  // a winning turn proves n won for its side to move (lost for its chooser)
+      int8_t expect = 0;
+      n->proven.compare_exchange_strong(expect, -1, std::memory_order_acq_rel);
+    }
+  }
+
+  // Generates up to max_turns turns of pos best-first under logits and adds the ones n lacks.
+  // Only one thread at a time may call this for a node (expansion or the widening flag).
+  void generate_children(Node* n, const Position& pos, const float* logits, int max_turns,
+                         double min_mass, Worker& w) {
+    BestFirstOptions opt;
+    opt.max_turns = max_turns;
+    opt.min_remaining_mass = min_mass;
+    opt.max_expansions = params.turn_gen_max_expansions;
+    BestFirstResult res = best_first_turns(pos, logits, opt);
+    const uint32_t had = n->num_children.load(std::memory_order_relaxed);
+    if (res.turns.empty() && had == 0) {
+      // The expansion cap stopped best-first before any chain ended: take the first turn in
+      // depth-first order so that every expanded node has a move.
+      // (The first chain in direction order: kick the lowest legal direction until the turn
+      // ends; every chain ends since each kick draws a segment.)
+      std::string k;
+      Position end = pos;
+      const int mover = pos.side_to_move();
+      do {
+        const int d = __builtin_ctz(end.legal_kicks());
+        end.make_kick(d);
+        k.push_back(char('0' + d));
+      } while (!end.game_over() && !end.turn_start() && end.side_to_move() == mover);
+      Turn t;
+      t.kicks = k;
+      t.hash = end.hash();
+      t.winner = int8_t(end.winner());
+      t.reason = end.reason();
+      t.prior = float(std::max(1e-6, res.remaining_mass));
+      res.turns.push_back(std::move(t));
+    }
+    std::vector<int> pick;
+    if (had == 0) {
+      for (size_t i = 0; i < res.turns.size(); ++i) pick.push_back(int(i));
+    } else {
+      std::unordered_set<uint64_t> have;
+      for_each_child(n, [&](const Node* c) { have.insert(c->hash); });
+      for (size_t i = 0; i < res.turns.size(); ++i)
+        if (!have.count(res.turns[i].hash)) pick.push_back(int(i));
+    }
+    append_children(n, res.turns, pick, pos.side_to_move(), &pos, &w);
+    if (res.complete) n->complete.store(1, std::memory_order_release);
+    if (res.complete || res.remaining_mass < params.widen_min_remaining_mass)
+      n->exhausted.store(1, std::memory_order_release);
+  }
+
+  int allowed_children(const Node* n, bool is_root) const {
+    const double N = n->visits.load(std::memory_order_relaxed);
+    double a = params.initial_turns + params.widen_per_sqrt_visit * std::sqrt(N);
+    if (is_root) a = std::max(a, double(params.root_initial_turns));
+    return int(std::min(a, 1e9));
+  }
+
+  bool all_children_lost(const Node* n) const {
+    bool all = n->num_children.load(std::memory_order_acquire) > 0;
+    for_each_child(n, [&](const Node* c) {
+      if (c->proven.load(std::memory_order_acquire) != -1) all = false;
+    });
+    return all;
+  }
+
+  // Widens n when its visits allow more children or when the solver needs the rest of its
+  // turns. Does nothing when another thread is widening it.
+  void maybe_widen(Node* n, const Position& pos, bool is_root, Worker& w) {
+    if (n->complete.load(std::memory_order_acquire)) return;
+    const int have = int(n->num_children.load(std::memory_order_acquire));
+    const int allowed = allowed_children(n, is_root);
+    bool forced = false;
+    if (have >= allowed || (!is_root && n->exhausted.load(std::memory_order_acquire))) {
+      if (!params.solver || !all_children_lost(n)) return;
+      forced = true;
+    }
+    uint8_t expect = 0;
+    if (!n->widening.compare_exchange_strong(expect, 1, std::memory_order_acq_rel)) return;
+    if (!n->complete.load(std::memory_order_acquire)) {
+      evaluator.evaluate(pos, w.eval);
+      evaluations.fetch_add(1, std::memory_order_relaxed);
+      check_eval(pos, w.eval);
+      const int target = std::max(allowed, 2 * std::max(have, 1));
+      generate_children(n, pos, w.eval.policy_logits.data(), target,
+                        forced || is_root ? 0.0 : params.widen_min_remaining_mass, w);
+    }
+    n->widening.store(0, std::memory_order_release);
+  }
+
+  static void check_eval(const Position& pos, const Evaluation& e) {
+    if (e.policy_logits.size() != size_t(pos.pitch().num_points()) * 8)
+      throw std::runtime_error("search: evaluator returned " + std::to_string(e.policy_logits.size()) +
+                               " policy logits, expected num_points * 8 = " +
+                               std::to_string(pos.pitch().num_points() * 8));
+    if (!std::isfinite(e.value)) throw std::runtime_error("search: evaluator returned a non-finite value");
+  }
+
+  // Expands a leaf at pos (its state is kExpanding, owned by this thread). Returns the leaf's
+  // value from its chooser's point of view.
+  double expand(Node* n, const Position& pos, bool is_root, Worker& w) {
+    const int mover = pos.side_to_move();
+    std::string win;
+    double v;
+    if (w.gen.find_winning_turn(pos, &win)) {
+      // Proven win for the side to move: the winning turn is the only child it needs.
+      Position end = pos;
+      for (char c : win) end.make_kick(c - '0');
+      std::vector<Turn> t(1);
+      t[0].kicks = win;
+      t[0].hash = end.hash();
+      t[0].winner = int8_t(end.winner());
+      t[0].reason = end.reason();
+      t[0].prior = 1.0f;
+      append_children(n, t, {0}, mover);
+      n->proven.store(-1, std::memory_order_release);
+      v = -1.0;
+    } else if (!is_root && w.gen.all_turns_lose(pos)) {
+      n->proven.store(1, std::memory_order_release);
+      n->complete.store(1, std::memory_order_release);
+      v = 1.0;
+    } else {
+      evaluator.evaluate(pos, w.eval);
+      evaluations.fetch_add(1, std::memory_order_relaxed);
+      check_eval(pos, w.eval);
+      const int k = is_root ? std::max(params.root_initial_turns, params.initial_turns)
+                            : params.initial_turns;
+      generate_children(n, pos, w.eval.policy_logits.data(), k,
+                        is_root ? 0.0 : params.widen_min_remaining_mass, w);
+      v = -double(std::clamp(w.eval.value, -1.0f, 1.0f));
+      if (n->proven.load(std::memory_order_acquire) == -1) v = -1.0;  // a winning child
+      if (is_root && params.solver && n->complete.load(std::memory_order_relaxed) &&
+          all_children_lost(n)) {
+        n->proven.store(1, std::memory_order_release);
+      }
+    }
+    n->state.store(kExpanded, std::memory_order_release);
+    return v;
+  }
+
+  // --- selection ------------------------------------------------------------------------
+
+  float root_prior(const Node* root_node, const Node* c, size_t index) const {
+    if (root_noise.empty()) return c->prior;
+    const double eps = params.dirichlet_fraction;
+    const double noise = index < root_noise.size() ? root_noise[index] : 0.0;
+    return float((1 - eps) * c->prior + eps * noise);
+  }
+
+  // PUCT choice among n's children (AlphaZero pseudocode, with virtual loss and FPU). Returns
+  // nullptr when every child is proven lost.
+  Node* select_child(Node* n, bool is_root) const {
+    const int vl = params.virtual_loss;
+    const double parent_n = n->visits.load(std::memory_order_relaxed) +
+                            double(vl) * n->in_flight.load(std::memory_order_relaxed);
+    const double c = std::log((1.0 + parent_n + params.c_puct_base) / params.c_puct_base) +
+                     params.c_puct_init;
+    const double sqrt_n = std::sqrt(std::max(1.0, parent_n));
+    const int32_t nv = n->visits.load(std::memory_order_relaxed);
+    const double parent_q = nv > 0 ? -n->value_sum.load(std::memory_order_relaxed) / nv : 0.0;
+    double visited_prior = 0;
+    size_t idx = 0;
+    for_each_child(n, [&](const Node* ch) {
+      if (ch->visits.load(std::memory_order_relaxed) + ch->in_flight.load(std::memory_order_relaxed) > 0)
+        visited_prior += is_root ? root_prior(n, ch, idx) : ch->prior;
+      ++idx;
+    });
+    const double fpu = parent_q - (is_root ? params.root_fpu_reduction : params.fpu_reduction) *
+                                      std::sqrt(std::min(1.0, visited_prior));
+    Node* best = nullptr;
+    double best_score = -1e300;
+    idx = 0;
+    for_each_child(n, [&](Node* ch) {
+      const size_t i = idx++;
+      const int8_t pr = params.solver ? ch->proven.load(std::memory_order_acquire) : 0;
+      if (pr == -1) return;
+      double score;
+      if (pr == 1) {
+        score = 1e299;  // a proven win: take it
+      } else {
+        const int32_t cv = ch->visits.load(std::memory_order_relaxed);
+        const int32_t cf = ch->in_flight.load(std::memory_order_relaxed) * vl;
+        const double cn = double(cv) + cf;
+        const double q = cn > 0 ? (ch->value_sum.load(std::memory_order_relaxed) - cf) / cn : fpu;
+        const double p = is_root ? root_prior(n, ch, i) : ch->prior;
+        score = q + c * p * sqrt_n / (1.0 + cn);
+      }
+      if (score > best_score) {
+        best_score = score;
+        best = ch;
+      }
+    });
+    return best;
+  }
+
+  // --- one simulation -------------------------------------------------------------------
+
+  void backup(Worker& w, double v) {
+    auto& path = w.path;
+    for (size_t i = path.size(); i-- > 0;) {
+      Node* n = path[i];
+      atomic_add(n->value_sum, v);
+      n->visits.fetch_add(1, std::memory_order_release);
+      if (i > 0) n->in_flight.fetch_sub(1, std::memory_order_release);
+      v = -v;
+    }
+    if (!params.solver) return;
+    // MCTS-solver: a child proven won for its chooser proves its parent lost for the parent's
+    // chooser; a parent all of whose (complete) children are lost is won for its chooser.
+    for (size_t i = path.size(); i-- > 1;) {
+      Node* child = path[i];
+      Node* parent = path[i - 1];
+      const int8_t pc = child->proven.load(std::memory_order_acquire);
+      int8_t expect = 0;
+      if (pc == 1) {
+        parent->proven.compare_exchange_strong(expect, -1, std::memory_order_acq_rel);
+      } else if (pc == -1) {
+        if (parent->complete.load(std::memory_order_acquire) && all_children_lost(parent))
+          parent->proven.compare_exchange_strong(expect, 1, std::memory_order_acq_rel);
+        else
+          break;
+      } else {
+        break;
+      }
+    }
+  }
+
+  void undo_virtual(Worker& w) {
+    for (size_t i = 1; i < w.path.size(); ++i)
+      w.path[i]->in_flight.fetch_sub(1, std::memory_order_release);
+  }
+
+  // Returns false on a collision (nothing recorded; the caller retries).
+  bool simulate(Worker& w) {
+    w.path.clear();
+    Node* n = root.get();
+    w.path.push_back(n);
+    Position pos = root_pos;
+    double v = 0;
+    while (true) {
+      const bool is_root = n == root.get();
+      const int8_t pr = n->proven.load(std::memory_order_acquire);
+      if (!is_root && pr != 0) {
+        // Exact leaf: a finished game (proven when created), a node proven by the win check or
+        // all-turns-lose check at its expansion, or by the solver.
+        v = pr;
+        break;
+      }
+      uint8_t st = n->state.load(std::memory_order_acquire);
+      if (st == kUnexpanded) {
+        if (n->state.compare_exchange_strong(st, kExpanding, std::memory_order_acq_rel)) {
+          v = expand(n, pos, is_root, w);
+          break;
+        }
+      }
+      if (st != kExpanded && n->state.load(std::memory_order_acquire) != kExpanded) {
+        undo_virtual(w);
+        return false;  // another thread is expanding this leaf
+      }
+      maybe_widen(n, pos, is_root, w);
+      Node* c = select_child(n, is_root);
+      if (!c) {
+        if (n->complete.load(std::memory_order_acquire) || !params.solver) {
+          // Every turn loses: n is won for its chooser.
+          int8_t expect = 0;
+          n->proven.compare_exchange_strong(expect, 1, std::memory_order_acq_rel);
+          if (is_root) {
+            undo_virtual(w);
+            return false;
+          }
+          v = 1.0;
+          break;
+        }
+        undo_virtual(w);
+        return false;  // another thread is widening n
+      }
+      c->in_flight.fetch_add(1, std::memory_order_acq_rel);
+      w.path.push_back(c);
+      play_kicks(pos, c);
+      n = c;
+    }
+    backup(w, v);
+    return true;
+  }
+
+  bool should_stop() {
+    if (stop.load(std::memory_order_relaxed)) return true;
+    if (params.solver && root->proven.load(std::memory_order_acquire) != 0) return true;
+    if (has_deadline && Clock::now() >= deadline) return true;
+    return false;
+  }
+
+  void work(Worker& w) {
+    while (!should_stop()) {
+      if (started.fetch_add(1, std::memory_order_relaxed) >= visit_limit) {
+        started.fetch_sub(1, std::memory_order_relaxed);
+        return;
+      }
+      if (!simulate(w)) {
+        started.fetch_sub(1, std::memory_order_relaxed);
+        collisions.fetch_add(1, std::memory_order_relaxed);
+        std::this_thread::yield();
+      }
+    }
+  }
+
+  // --- tree reuse -----------------------------------------------------------------------
+
+  // Makes the node reached from the old root by `child` (and then `grandchild`, if any) the new
+  // root, freeing everything else.
+  void promote(Node* target) {
+    auto nr = std::make_unique<Node>();
+    nr->visits.store(target->visits.load());
+    nr->value_sum.store(target->value_sum.load());
+    nr->proven.store(target->proven.load());
+    nr->state.store(target->state.load());
+    nr->complete.store(target->complete.load());
+    nr->exhausted.store(target->exhausted.load());
+    nr->winner = target->winner;
+    nr->hash = target->hash;
+    nr->num_children.store(target->num_children.load());
+    nr->first.store(target->first.load());
+    target->first.store(nullptr);
+    target->num_children.store(0);
+    free_children(root.get());
+    root = std::move(nr);
+    node_count = 1 + count_nodes(root.get());
+  }
+
+  static int64_t count_nodes(const Node* n) {
+    int64_t k = 0;
+    for_each_child(n, [&](const Node* c) { k += 1 + count_nodes(c); });
+    return k;
+  }
+
+  void prepare_root(const Position& pos) {
+    if (have_tree && params.reuse_tree && &pos.pitch() == &root_pos.pitch() &&
+        pos.variant() == root_pos.variant()) {
+      if (root_pos.hash() == pos.hash()) return;
+      Node* found = nullptr;
+      for_each_child(root.get(), [&](Node* c) {
+        if (found) return;
+        if (c->hash == pos.hash()) found = c;
+        for_each_child(c, [&](Node* g) {
+          if (!found && g->hash == pos.hash()) found = g;
+        });
+      });
+      if (found) {
+        promote(found);
+        root_pos = pos;
+        root_noise.clear();
+        return;
+      }
+    }
+    clear();
+    root = std::make_unique<Node>();
+    root->hash = pos.hash();
+    node_count = 1;
+    root_pos = pos;
+    have_tree = true;
+  }
+
+  void add_root_noise() {
+    const size_t n = root->num_children.load();
+    if (!params.root_noise || n == 0 || !root_noise.empty()) return;
+    std::gamma_distribution<double> gamma(params.dirichlet_alpha_total / double(n), 1.0);
+    root_noise.resize(n);
+    double sum = 0;
+    for (auto& x : root_noise) sum += (x = float(gamma(rng)));
+    if (sum <= 0) {
+      for (auto& x : root_noise) x = float(1.0 / double(n));
+    } else {
+      for (auto& x : root_noise) x = float(x / sum);
+    }
+  }
+
+  // --- result ---------------------------------------------------------------------------
+
+  // Best child for move choice and the principal variation: a proven win, else most visits
+  // among children not proven lost (ties: higher Q, then prior order).
+  static const Node* best_child(const Node* n) {
+    const Node* best = nullptr;
+    auto key = [](const Node* c) {
+      const int8_t pr = c->proven.load();
+      const int32_t v = c->visits.load();
+      const double q = v > 0 ? c->value_sum.load() / v : -2.0;
+      return std::make_tuple(pr == 1 ? 1 : 0, pr == -1 ? 0 : 1, v, q, c->prior);
+    };
+    for_each_child(n, [&](const Node* c) {
+      if (!best || key(c) > key(best)) best = c;
+    });
+    return best;
+  }
+
+  SearchResult make_result() const {
+    SearchResult r;
+    const Node* rt = root.get();
+    for_each_child(rt, [&](const Node* c) {
+      RootChild rc;
+      rc.kicks = kicks_of(c);
+      rc.visits = c->visits.load();
+      rc.q = rc.visits > 0 ? float(c->value_sum.load() / rc.visits) : 0.0f;
+      rc.prior = c->prior;
+      rc.proven = c->proven.load();
+      r.children.push_back(std::move(rc));
+    });
+    r.root_visits = rt->visits.load();
+    r.root_proven = -rt->proven.load();
+    r.root_value = r.root_proven != 0 ? float(r.root_proven)
+                   : r.root_visits > 0 ? float(-rt->value_sum.load() / r.root_visits)
+                                       : 0.0f;
+    if (const Node* b = best_child(rt)) r.best_turn = kicks_of(b);
+    for (const Node* n = rt; n;) {
+      const Node* b = best_child(n);
+      if (!b) break;
+      r.principal_variation.push_back(kicks_of(b));
+      if (b->visits.load() == 0) break;
+      n = b;
+    }
+    r.tree_nodes = node_count.load();
+    return r;
+  }
+
+  SearchResult run(const Position& pos, const SearchLimits& limits) {
+    if (pos.game_over()) throw std::invalid_argument("search: the game is over");
+    if (!pos.turn_start()) throw std::invalid_argument("search: position is in the middle of a turn");
+    const auto t0 = Clock::now();
+    int64_t visits = limits.visits, time_ms = limits.time_ms;
+    if (visits < 0 && time_ms < 0) {
+      visits = params.time_ms > 0 ? -1 : params.visits;
+      time_ms = params.time_ms;
+    }
+    visit_limit = visits >= 0 ? visits : INT64_MAX;
+    has_deadline = time_ms >= 0;
+    deadline = t0 + std::chrono::milliseconds(std::max<int64_t>(time_ms, 0));
+    started = 0;
+    evaluations = 0;
+    collisions = 0;
+    stop = false;
+    try {
+      prepare_root(pos);
+      Node* rt = root.get();
+      if (rt->state.load() == kUnexpanded) {
+        rt->state.store(kExpanding);
+        w_path_root(main_worker);
+        const double v = expand(rt, root_pos, true, main_worker);
+        backup(main_worker, v);
+      } else if (rt->num_children.load() == 0 ||
+                 (rt->proven.load() == 0 && !rt->complete.load() &&
+                  int(rt->num_children.load()) < params.root_initial_turns &&
+                  !rt->exhausted.load())) {
+        // A reused root (or a proven one without children) gets its root-sized turn list.
+        evaluator.evaluate(root_pos, main_worker.eval);
+        evaluations.fetch_add(1);
+        check_eval(root_pos, main_worker.eval);
+        generate_children(rt, root_pos, main_worker.eval.policy_logits.data(),
+                          std::max(params.root_initial_turns, 1), 0.0, main_worker);
+      }
+      if (rt->num_children.load() == 0) {
+        // A root proven lost by the win check has no children: list some turns to play.
+        main_worker.zero_logits.assign(size_t(root_pos.pitch().num_points()) * 8, 0.0f);
+        generate_children(rt, root_pos, main_worker.zero_logits.data(), params.initial_turns, 0.0,
+                          main_worker);
+      }
+      add_root_noise();
+      const bool root_proven = rt->proven.load() != 0;
+      if (!(root_proven && (params.solver || rt->proven.load() == -1))) {
+        const int threads = params.num_threads;
+        if (threads == 1) {
+          work(main_worker);
+        } else {
+          std::vector<std::thread> pool;
+          std::exception_ptr error;
+          std::mutex error_mutex;
+          for (int t = 0; t < threads; ++t) {
+            pool.emplace_back([&] {
+              Worker w;
+              try {
+                work(w);
+              } catch (...) {
+                std::lock_guard<std::mutex> lock(error_mutex);
+                if (!error) error = std::current_exception();
+                stop = true;
+              }
+            });
+          }
+          for (auto& th : pool) th.join();
+          if (error) std::rethrow_exception(error);
+        }
+      }
+    } catch (...) {
+      clear();
+      throw;
+    }
+    SearchResult r = make_result();
+    r.new_visits = started.load();
+    r.evaluations = evaluations.load();
+    r.collisions = collisions.load();
+    r.elapsed_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    return r;
+  }
+
+  void w_path_root(Worker& w) {
+    w.path.clear();
+    w.path.push_back(root.get());
+  }
+};
+
+// ------------------------------------------------------------------------------------------
+
+int SearchResult::best_index() const {
+  for (size_t i = 0; i < children.size(); ++i)
+    if (children[i].kicks == best_turn) return int(i);
+  return -1;
+}
+
+std::string sample_turn(const SearchResult& result, double temperature, std::mt19937_64& rng) {
+  if (result.children.empty()) throw std::invalid_argument("sample_turn: the search result has no turns");
+  if (!(temperature > 0) || result.root_proven != 0) return result.best_turn;
+  std::vector<double> w(result.children.size(), 0.0);
+  double total = 0, max_visits = 0;
+  for (const auto& c : result.children)
+    if (c.proven != -1) max_visits = std::max(max_visits, double(c.visits));
+  if (max_visits <= 0) return result.best_turn;
+  for (size_t i = 0; i < w.size(); ++i) {
+    const auto& c = result.children[i];
+    if (c.proven == -1 || c.visits == 0) continue;
+    // Normalised by the largest count so that small temperatures do not overflow.
+    w[i] = std::pow(double(c.visits) / max_visits, 1.0 / temperature);
+    total += w[i];
+  }
+  if (!(total > 0)) return result.best_turn;
+  std::uniform_real_distribution<double> u(0.0, total);
+  double x = u(rng);
+  for (size_t i = 0; i < w.size(); ++i) {
+    if (w[i] <= 0) continue;
+    if (x < w[i]) return result.children[i].kicks;
+    x -= w[i];
+  }
+  for (size_t i = w.size(); i-- > 0;)
+    if (w[i] > 0) return result.children[i].kicks;
+  return result.best_turn;
+}
+
+Search::Search(Evaluator& evaluator, const SearchParams& params, uint64_t seed)
+    : impl_(std::make_unique<Impl>(evaluator, params, seed)) {}
+Search::~Search() = default;
+SearchResult Search::run(const Position& pos, const SearchLimits& limits) { return impl_->run(pos, limits); }
+void Search::clear() { impl_->clear(); }
+const SearchParams& Search::params() const { return impl_->params; }
+std::mt19937_64& Search::rng() { return impl_->rng; }
+
+}  // namespace ps

@@ -1,0 +1,101 @@
+// PUCT Monte Carlo tree search over whole turns (a turn = a complete bounce chain).
+//
+// Algorithm: AlphaZero PUCT (Silver et al. 2018, Science, and its published pseudocode) with
+//  - nodes at turn starts: players strictly alternate between a node and its children, so a
+//    value backs up by negation;
+//  - children = the engine's distinct turns, generated best-first by the network's per-kick
+//    policy (ps::best_first_turns) with progressive widening: a node starts with the most
+//    probable turns and gets more as its visits grow (SearchParams::widen_*), so a position with
+//    100,000 turns costs about what one with 20 does;
+//  - exact terminal values, the engine's win check at every expansion (a turn scoring into the
+//    attacked goal makes the node a proven win without a network call), and MCTS-solver proof
+//    propagation (Winands, Bjornsson, Saito 2008): a root with a proven result stops at once;
+//  - first-play urgency, root Dirichlet noise, temperature, tree reuse (KataGo, Lc0 practice);
+//  - several threads on one tree with virtual loss (SearchParams::num_threads), or many
+//    single-threaded Search objects in parallel threads sharing one thread-safe Evaluator.
+//
+// The network is reached only through ps::Evaluator (nn/evaluator.h); this library does not
+// depend on LibTorch.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "engine/position.h"
+#include "nn/evaluator.h"
+#include "search/params.h"
+
+namespace ps {
+
+/// Budget of one search; a negative field means "not limited by this". When both are negative
+/// the SearchParams defaults (visits, time_ms) apply.
+struct SearchLimits {
+  int64_t visits = -1;   ///< new simulations in this search (reused visits do not count)
+  int64_t time_ms = -1;  ///< wall-clock milliseconds
+};
+
+/// Statistics of one root child (one distinct turn).
+struct RootChild {
+  std::string kicks;   ///< the turn's kick digits (engine representative string)
+  int64_t visits = 0;  ///< completed simulations through this turn
+  float q = 0.0f;      ///< mean value for the root's side to move, [-1, 1] (0 when unvisited)
+  float prior = 0.0f;  ///< network prior of the turn (before root noise)
+  int proven = 0;      ///< +1 proven win / -1 proven loss for the root's side to move, 0 unknown
+};
+
+/// What a search returns; `children` with their visits is the policy training target.
+struct SearchResult {
+  std::string best_turn;              ///< proven win if any, else most visited (ties: higher q)
+  std::vector<RootChild> children;    ///< every generated root turn, in prior (generation) order
+  float root_value = 0.0f;            ///< for the root's side to move, [-1, 1]
+  int root_proven = 0;                ///< +1 / -1 proven for the side to move, 0 unknown
+  std::vector<std::string> principal_variation;  ///< best_turn, then the best replies below it
+  int64_t root_visits = 0;            ///< visits of the root, reused ones included
+  int64_t new_visits = 0;             ///< simulations made by this call
+  int64_t evaluations = 0;            ///< Evaluator::evaluate calls by this call
+  int64_t collisions = 0;             ///< simulations retried because another thread was busy
+  int64_t tree_nodes = 0;             ///< nodes in the tree after the search
+  double elapsed_ms = 0.0;
+
+  /// Index of `best_turn` in children (-1 if children is empty).
+  int best_index() const;
+};
+
+/// Samples a root turn: temperature <= 0 (or a proven root) gives best_turn; otherwise turns
+/// not proven lost are drawn with probability ~ visits^(1 / temperature). Throws
+/// std::invalid_argument when the result has no children.
+std::string sample_turn(const SearchResult& result, double temperature, std::mt19937_64& rng);
+
+/// One search tree. Not thread-safe itself (one caller at a time); with num_threads > 1 it
+/// starts its own worker threads inside run(). Cheap to construct: self-play keeps one per game.
+class Search {
+ public:
+  /// evaluator must outlive the Search and be thread-safe when shared. params are validated
+  /// (std::invalid_argument when out of range). seed fixes the noise; with num_threads == 1
+  /// and a deterministic evaluator the whole search is reproducible.
+  Search(Evaluator& evaluator, const SearchParams& params, uint64_t seed = 0);
+  ~Search();
+  Search(const Search&) = delete;
+  Search& operator=(const Search&) = delete;
+
+  /// Searches `pos` (an unfinished position at a turn start; std::invalid_argument otherwise)
+  /// within `limits`. Reuses the previous tree when params.reuse_tree and `pos` is the previous
+  /// root or up to two turns below it. Evaluator exceptions propagate (the tree is cleared).
+  SearchResult run(const Position& pos, const SearchLimits& limits = {});
+
+  /// Drops the tree (e.g. between games).
+  void clear();
+  const SearchParams& params() const;
+  /// Noise and sampling generator (seeded in the constructor).
+  std::mt19937_64& rng();
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace ps

@@ -1,0 +1,80 @@
+#include "search/params.h"
+
+#include <cmath>
+#include <stdexcept>
+
+#include "core/config.h"
+
+namespace ps {
+
+namespace {
+
+// Returns an empty string when params are valid, else "<field>: <why>".
+std::string check(const SearchParams& p) {
+  auto bad = [](const char* k, const char* why) { return std::string(k) + ": " + why; };
+  if (p.visits < 1) return bad("visits", "must be >= 1");
+  if (p.time_ms < -1 || p.time_ms == 0) return bad("time_ms", "must be -1 (unlimited) or >= 1");
+  if (p.num_threads < 1 || p.num_threads > 256) return bad("num_threads", "must be in 1..256");
+  if (!(p.c_puct_init >= 0)) return bad("c_puct_init", "must be >= 0");
+  if (!(p.c_puct_base > 0)) return bad("c_puct_base", "must be > 0");
+  if (!(p.fpu_reduction >= 0 && p.fpu_reduction <= 2)) return bad("fpu_reduction", "must be in [0, 2]");
+  if (!(p.root_fpu_reduction >= 0 && p.root_fpu_reduction <= 2))
+    return bad("root_fpu_reduction", "must be in [0, 2]");
+  if (p.virtual_loss < 0 || p.virtual_loss > 1000) return bad("virtual_loss", "must be in 0..1000");
+  if (!(p.dirichlet_alpha_total > 0)) return bad("dirichlet_alpha_total", "must be > 0");
+  if (!(p.dirichlet_fraction >= 0 && p.dirichlet_fraction <= 1))
+    return bad("dirichlet_fraction", "must be in [0, 1]");
+  if (!(p.temperature >= 0 && std::isfinite(p.temperature))) return bad("temperature", "must be >= 0");
+  if (p.temperature_turns < 0) return bad("temperature_turns", "must be >= 0");
+  if (!(p.temperature_final >= 0 && std::isfinite(p.temperature_final)))
+    return bad("temperature_final", "must be >= 0");
+  if (p.initial_turns < 1) return bad("initial_turns", "must be >= 1");
+  if (p.root_initial_turns < 1) return bad("root_initial_turns", "must be >= 1");
+  if (!(p.widen_per_sqrt_visit >= 0)) return bad("widen_per_sqrt_visit", "must be >= 0");
+  if (!(p.widen_min_remaining_mass >= 0 && p.widen_min_remaining_mass < 1))
+    return bad("widen_min_remaining_mass", "must be in [0, 1)");
+  if (p.turn_gen_max_expansions < 1) return bad("turn_gen_max_expansions", "must be >= 1");
+  return {};
+}
+
+}  // namespace
+
+void SearchParams::validate() const {
+  std::string why = check(*this);
+  if (!why.empty()) throw std::invalid_argument("search params: " + why);
+}
+
+SearchParams parse_search_params(ConfigReader& cfg) {
+  SearchParams p;
+  p.visits = cfg.get<int64_t>("visits", p.visits);
+  p.time_ms = cfg.get<int64_t>("time_ms", p.time_ms);
+  p.num_threads = cfg.get<int>("num_threads", p.num_threads);
+  p.c_puct_init = cfg.get<double>("c_puct_init", p.c_puct_init);
+  p.c_puct_base = cfg.get<double>("c_puct_base", p.c_puct_base);
+  p.fpu_reduction = cfg.get<double>("fpu_reduction", p.fpu_reduction);
+  p.root_fpu_reduction = cfg.get<double>("root_fpu_reduction", p.root_fpu_reduction);
+  p.virtual_loss = cfg.get<int>("virtual_loss", p.virtual_loss);
+  p.root_noise = cfg.get<bool>("root_noise", p.root_noise);
+  p.dirichlet_alpha_total = cfg.get<double>("dirichlet_alpha_total", p.dirichlet_alpha_total);
+  p.dirichlet_fraction = cfg.get<double>("dirichlet_fraction", p.dirichlet_fraction);
+  p.temperature = cfg.get<double>("temperature", p.temperature);
+  p.temperature_turns = cfg.get<int>("temperature_turns", p.temperature_turns);
+  p.temperature_final = cfg.get<double>("temperature_final", p.temperature_final);
+  p.reuse_tree = cfg.get<bool>("reuse_tree", p.reuse_tree);
+  p.initial_turns = cfg.get<int>("initial_turns", p.initial_turns);
+  p.root_initial_turns = cfg.get<int>("root_initial_turns", p.root_initial_turns);
+  p.widen_per_sqrt_visit = cfg.get<double>("widen_per_sqrt_visit", p.widen_per_sqrt_visit);
+  p.widen_min_remaining_mass =
+      cfg.get<double>("widen_min_remaining_mass", p.widen_min_remaining_mass);
+  p.turn_gen_max_expansions = cfg.get<int64_t>("turn_gen_max_expansions", p.turn_gen_max_expansions);
+  p.solver = cfg.get<bool>("solver", p.solver);
+  cfg.finish();
+  std::string why = check(p);
+  if (!why.empty()) {
+    std::string key = why.substr(0, why.find(':'));
+    throw ConfigError(cfg.source() + ": " + cfg.path(key) + why.substr(key.size()));
+  }
+  return p;
+}
+
+}  // namespace ps

@@ -1,0 +1,96 @@
+// Every knob of the PUCT search (search/mcts.h) in one struct, parsed from YAML in one function.
+//
+// Sources: the PUCT rule and its visit-dependent exploration constant follow the AlphaZero
+// pseudocode (Silver et al. 2018, Science, supplementary "pseudocode.py": pb_c_base, pb_c_init,
+// root Dirichlet noise, temperature by move number); first-play urgency as a reduction below the
+// parent value and virtual loss for several threads on one tree follow KataGo (Wu 2019,
+// "Accelerating Self-Play Learning in Go") and Leela Chess Zero; proven results use the
+// MCTS-solver (Winands, Bjornsson, Saito 2008, "Monte-Carlo Tree Search Solver").
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace ps {
+
+class ConfigReader;
+
+/// Parameters of ps::Search. YAML keys are the field names; defaults are the values below.
+/// Units: visits are simulations (one network evaluation or one proven/terminal leaf each),
+/// times are wall-clock milliseconds, values are in [-1, 1] for the player concerned.
+struct SearchParams {
+  // --- budget ------------------------------------------------------------------------------
+  /// visits: new simulations per search when the caller's budget gives neither visits nor time.
+  int64_t visits = 800;
+  /// time_ms: wall time per search when the caller's budget gives none; -1 = not limited.
+  int64_t time_ms = -1;
+  /// num_threads: threads on one tree (play/analysis). 1 = the search runs in the calling
+  /// thread with no thread start-up (self-play: many single-threaded searches in parallel).
+  int num_threads = 1;
+
+  // --- PUCT (AlphaZero pseudocode) -----------------------------------------------------------
+  /// c_puct_init, c_puct_base: exploration c(s) = log((1 + N(s) + base) / base) + init, where
+  /// N(s) is the parent's visit count; score = Q + c(s) * P * sqrt(N(s)) / (1 + N(child)).
+  double c_puct_init = 1.25;
+  double c_puct_base = 19652.0;
+  /// fpu_reduction: Q of an unvisited child = parent Q - fpu_reduction * sqrt(sum of the priors
+  /// of visited children) (KataGo/Lc0 first-play urgency). root_fpu_reduction at the root.
+  double fpu_reduction = 0.25;
+  double root_fpu_reduction = 0.0;
+  /// virtual_loss: visits (each a loss for the selecting player) added to every node of a path
+  /// while a simulation is in flight; only matters with num_threads > 1.
+  int virtual_loss = 1;
+
+  // --- root noise and move choice ------------------------------------------------------------
+  /// root_noise: mix Dirichlet noise into the root priors (self-play exploration).
+  bool root_noise = false;
+  /// dirichlet_alpha_total: alpha per child = dirichlet_alpha_total / number of root children
+  /// (the alpha is scaled to the branching factor, as KataGo does; 0.3 x ~33 chess moves ~ 10).
+  double dirichlet_alpha_total = 10.0;
+  /// dirichlet_fraction: epsilon, prior' = (1 - eps) * prior + eps * noise.
+  double dirichlet_fraction = 0.25;
+  /// temperature: turns 0 .. temperature_turns - 1 of a game (0-based, counted over both
+  /// players) are sampled with probability ~ visits^(1/temperature); later turns use
+  /// temperature_final. 0 = the most visited turn.
+  double temperature = 1.0;
+  int temperature_turns = 0;
+  double temperature_final = 0.0;
+  /// reuse_tree: keep the subtree of the position actually reached (found by hash up to two
+  /// turns below the previous root) for the next search.
+  bool reuse_tree = true;
+
+  // --- children: best-first turn generation with progressive widening ------------------------
+  /// initial_turns: turns generated (in prior order) when a node is expanded.
+  int initial_turns = 16;
+  /// root_initial_turns: turns generated at the root before the search starts.
+  int root_initial_turns = 256;
+  /// widen_per_sqrt_visit: a node may hold initial_turns + widen_per_sqrt_visit * sqrt(N)
+  /// children; when it holds fewer and more exist, it is widened (regenerated to at least
+  /// twice as many turns, new ones appended). Widening re-evaluates the position.
+  double widen_per_sqrt_visit = 4.0;
+  /// widen_min_remaining_mass: stop generating once the prior mass of turns not yet generated
+  /// is below this; such a node widens again only when the solver needs it (all its children
+  /// lost).
+  double widen_min_remaining_mass = 1e-3;
+  /// turn_gen_max_expansions: cap on chain prefixes one best-first generation may pop.
+  int64_t turn_gen_max_expansions = 200000;
+
+  // --- solver ------------------------------------------------------------------------------
+  /// solver: propagate proven wins/losses (MCTS-solver) and stop once the root is proven.
+  /// Terminal turns and the win check always give exact leaf values, even when false.
+  bool solver = true;
+
+  /// Temperature for the 0-based turn index of a game.
+  double temperature_at(int turn_index) const {
+    return turn_index < temperature_turns ? temperature : temperature_final;
+  }
+  /// Throws std::invalid_argument naming the first out-of-range field.
+  void validate() const;
+};
+
+/// Reads SearchParams from a YAML map (every key optional, defaults above). Unknown keys, wrong
+/// types and out-of-range values throw ps::ConfigError naming the key path and line; finish()
+/// is called on `cfg`, so pass a reader of a map that holds search keys only.
+SearchParams parse_search_params(ConfigReader& cfg);
+
+}  // namespace ps

@@ -1,0 +1,274 @@
+// The PUCT search: legality over many random positions, reproducibility, backup signs against
+// pure UCT, threads, tree reuse, progressive widening on a huge position, bad input.
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <map>
+#include <stdexcept>
+
+#include "engine/render.h"
+#include "search/baselines.h"
+#include "search/fixed_cost_evaluator.h"
+#include "search/mcts.h"
+#include "tests/search/helpers.h"
+
+using namespace ps;
+using namespace ps::test;
+
+namespace {
+
+struct Rules {
+  int length;
+  Variant variant;
+};
+const Rules kRules[] = {{10, Variant::kStandard},     {10, Variant::kSingleBounce},
+                        {10, Variant::kNoBounce},     {12, Variant::kStandard},
+                        {12, Variant::kSingleBounce}, {12, Variant::kNoBounce}};
+
+// Turn-start positions of random games (uniformly random turns), `per_rules` of each rule set.
+std::vector<Game> random_positions(int per_rules, uint64_t seed) {
+  std::vector<Game> out;
+  RandomPlayer rp(seed);
+  for (const Rules& r : kRules) {
+    int n = 0;
+    while (n < per_rules) {
+      Game g(Pitch::get(8, r.length, 2), r.variant);
+      while (!g.position().game_over() && n < per_rules) {
+        out.push_back(g);
+        ++n;
+        g.play_turn(rp.choose_turn(g, {}));
+      }
+    }
+  }
+  return out;
+}
+
+// The heavy position of the engine benchmark (8x10 standard): over 100,000 distinct turns.
+constexpr const char* kHeavyKicks =
+    "13064113570225017036575014630745741422243523574227742164435274617703502106741745431672745757"
+    "134661453130361";
+
+}  // namespace
+
+TEST_CASE("mcts: never returns an illegal turn over thousands of random positions", "[search]") {
+  const std::vector<Game> games = random_positions(350, 11);  // 2100 positions
+  REQUIRE(games.size() == 2100);
+  FixedCostEvaluator ev(0, 0.5f, 2.0f, 3);
+  SearchParams sp;
+  sp.reuse_tree = false;
+  sp.initial_turns = 4;  // small lists so that widening happens often
+  sp.widen_per_sqrt_visit = 2.0;
+  sp.root_initial_turns = 4;
+  Search search(ev, sp, 1);
+  int proven = 0;
+  for (const Game& g : games) {
+    const SearchResult r = search.run(g.position(), SearchLimits{24, -1});
+    INFO(render_ascii(g.position()) << "\nplayed " << r.best_turn);
+    REQUIRE(is_legal_turn(g, r.best_turn));
+    REQUIRE(r.best_index() >= 0);
+    for (const RootChild& c : r.children) REQUIRE(is_legal_turn(g, c.kicks));
+    int64_t sum = 0;
+    for (const RootChild& c : r.children) sum += c.visits;
+    REQUIRE(sum == r.root_visits - 1);  // the root's own evaluation is its first visit
+    proven += r.root_proven != 0;
+  }
+  CHECK(proven > 0);  // random games contain decided positions; the solver sees some
+}
+
+TEST_CASE("mcts: a fixed seed with one thread reproduces the search exactly", "[search]") {
+  SearchParams sp;
+  sp.root_noise = true;
+  sp.temperature = 1.0;
+  sp.temperature_turns = 100;
+  FixedCostEvaluator ev(0, 0.5f, 1.0f, 5);
+  auto play = [&](uint64_t seed) {
+    Search s(ev, sp, seed);
+    Game g(Pitch::get(8, 12, 2), Variant::kStandard);
+    std::vector<std::vector<int64_t>> visits;
+    std::string record;
+    for (int t = 0; t < 8 && !g.position().game_over(); ++t) {
+      const SearchResult r = s.run(g.position(), SearchLimits{150, -1});
+      std::vector<int64_t> v;
+      for (const auto& c : r.children) v.push_back(c.visits);
+      visits.push_back(v);
+      g.play_turn(sample_turn(r, sp.temperature_at(t), s.rng()));
+    }
+    return std::make_pair(visits, g.record());
+  };
+  const auto a = play(42), b = play(42), c = play(43);
+  REQUIRE(a == b);
+  CHECK(a != c);  // the seed matters (noise and sampling)
+}
+
+TEST_CASE("mcts: with a uniform prior, visits converge toward pure UCT (backup signs)", "[search]") {
+  // 8x12 single-bounce: 12 turns, one of which wins within two turns (see test_tactics).
+  const Game g = parse_record(Pitch::get(8, 12, 2), Variant::kSingleBounce, "3 0 64 21 0 1 16 16");
+  const Position& p = g.position();
+  REQUIRE(count_wins_within_two(p) == 1);
+  UniformEvaluator uniform;
+  SearchParams sp;
+  sp.solver = false;  // pure PUCT statistics, no early stop
+  Search search(uniform, sp, 1);
+  const SearchResult r = search.run(p, SearchLimits{3000, -1});
+  REQUIRE(r.new_visits == 3000);
+  UctPlayer uct(UctPlayer::Options{}, 2);
+  const std::string uct_turn = uct.choose_turn(g, TurnBudget{-1, 3000});
+  std::map<std::string, double> puct_share, uct_share;
+  for (const auto& c : r.children) puct_share[c.kicks] = double(c.visits) / 3000.0;
+  for (const auto& c : uct.last_root()) uct_share[c.kicks] = double(c.visits) / 3000.0;
+  REQUIRE(puct_share.size() == uct_share.size());  // the same 12 turns
+  INFO("PUCT best " << r.best_turn << " share " << puct_share[r.best_turn] << ", UCT best "
+                    << uct_turn << " share " << uct_share[uct_turn]);
+  REQUIRE(r.best_turn == uct_turn);
+  REQUIRE(wins_within_two(p, r.best_turn));
+  // Both put most of their visits on it, and rate the position as won for the side to move.
+  REQUIRE(puct_share[r.best_turn] > 0.5);
+  REQUIRE(uct_share[uct_turn] > 0.5);
+  REQUIRE(r.root_value > 0.5f);
+  // A wrong sign anywhere in the backup would push PUCT's visits away from the winning turn.
+  double l1 = 0;
+  for (const auto& [k, s] : puct_share) l1 += std::abs(s - uct_share[k]);
+  CHECK(l1 < 0.8);
+}
+
+TEST_CASE("mcts: several threads on one tree keep the statistics consistent", "[search]") {
+  const std::vector<Game> games = random_positions(4, 99);
+  FixedCostEvaluator ev(20, 0.5f, 1.0f, 1);
+  SearchParams sp;
+  sp.num_threads = 4;
+  sp.virtual_loss = 2;
+  Search search(ev, sp, 1);
+  for (const Game& g : games) {
+    const SearchResult r = search.run(g.position(), SearchLimits{400, -1});
+    REQUIRE(is_legal_turn(g, r.best_turn));
+    int64_t sum = 0;
+    for (const auto& c : r.children) sum += c.visits;
+    if (r.root_proven == 0) REQUIRE(r.new_visits == 400);
+    REQUIRE(sum == r.root_visits - 1);
+  }
+}
+
+TEST_CASE("mcts: tree reuse keeps the subtree of the position reached", "[search]") {
+  FixedCostEvaluator ev(0, 0.5f, 1.0f, 2);
+  SearchParams sp;
+  Search search(ev, sp, 1);
+  Game g(Pitch::standard(), Variant::kStandard);
+  g.play_turn("4");
+  const SearchResult r1 = search.run(g.position(), SearchLimits{600, -1});
+  REQUIRE(r1.principal_variation.size() >= 2);
+  g.play_turn(r1.principal_variation[0]);
+  g.play_turn(r1.principal_variation[1]);
+  const SearchResult r2 = search.run(g.position(), SearchLimits{100, -1});
+  REQUIRE(r2.new_visits == 100);
+  REQUIRE(r2.root_visits > 101);  // visits from the first search were kept
+  int64_t sum = 0;
+  for (const auto& c : r2.children) sum += c.visits;
+  REQUIRE(sum == r2.root_visits - 1);
+  // Without reuse the tree starts afresh.
+  sp.reuse_tree = false;
+  Search fresh(ev, sp, 1);
+  fresh.run(g.position(), SearchLimits{50, -1});
+  REQUIRE(fresh.run(g.position(), SearchLimits{100, -1}).root_visits == 101);
+}
+
+TEST_CASE("mcts: progressive widening keeps a 100,000-turn position cheap", "[search]") {
+  const Game g = parse_kicks(Pitch::standard(), Variant::kStandard, kHeavyKicks);
+  TurnGenerator gen;
+  const uint64_t distinct = gen.count(g.position()).distinct;
+  REQUIRE(distinct > 100000);
+  FixedCostEvaluator ev(0, 0.5f, 1.0f, 4);
+  SearchParams sp;
+  Search search(ev, sp, 1);
+  const auto t0 = std::chrono::steady_clock::now();
+  const SearchResult r = search.run(g.position(), SearchLimits{200, -1});
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  REQUIRE(is_legal_turn(g, r.best_turn));
+  REQUIRE(r.children.size() >= size_t(sp.root_initial_turns));
+  REQUIRE(r.children.size() < 2000);
+  CHECK(s < 5.0);
+  // Priors come best-first: the generated turns carry non-increasing best-chain mass, so the
+  // first root turn has the largest prior.
+  for (const auto& c : r.children) REQUIRE(c.prior <= r.children.front().prior + 1e-6f);
+}
+
+TEST_CASE("mcts: bad input gives clear errors and leaves the search usable", "[search]") {
+  UniformEvaluator uniform;
+  Search search(uniform, SearchParams{}, 1);
+  // A finished game.
+  const Game over = parse_record(Pitch::standard(), Variant::kStandard,
+                                 "0 6 1 7 5 332 3 4 6 12 16 364 275276 072 745 24 105366 5 4 5 31");
+  Game done = over;
+  std::string win;
+  TurnGenerator gen;
+  REQUIRE(gen.find_winning_turn(done.position(), &win));
+  done.play_turn(win);
+  REQUIRE_THROWS_AS(search.run(done.position()), std::invalid_argument);
+  // The middle of a turn: a bounce off the trail.
+  Position mid(Pitch::standard(), Variant::kStandard);
+  mid.make_kick(kN);
+  mid.make_kick(kE);
+  mid.make_kick(kSW);  // lands back on the centre: bounces, same player kicks again
+  REQUIRE(!mid.turn_start());
+  REQUIRE_THROWS_AS(search.run(mid), std::invalid_argument);
+  // Invalid parameters.
+  SearchParams bad;
+  bad.num_threads = 0;
+  REQUIRE_THROWS_AS(Search(uniform, bad), std::invalid_argument);
+  bad = SearchParams{};
+  bad.dirichlet_fraction = 1.5;
+  REQUIRE_THROWS_WITH(Search(uniform, bad), Catch::Contains("dirichlet_fraction"));
+
+  // An evaluator that breaks: the error propagates, and the search works once it is fixed.
+  struct Flaky : Evaluator {
+    bool broken = true;
+    void evaluate(const Position& pos, Evaluation& out) override {
+      out.value = 0;
+      out.policy_logits.assign(broken ? 5 : size_t(pos.pitch().num_points()) * 8, 0.0f);
+    }
+    std::string name() const override { return "flaky"; }
+  } flaky;
+  Search s2(flaky, SearchParams{}, 1);
+  const Position start(Pitch::standard(), Variant::kStandard);
+  REQUIRE_THROWS_WITH(s2.run(start, SearchLimits{10, -1}), Catch::Contains("policy logits"));
+  flaky.broken = false;
+  const SearchResult r = s2.run(start, SearchLimits{10, -1});
+  REQUIRE(r.root_visits == 11);
+  // Same with several threads.
+  SearchParams mt;
+  mt.num_threads = 3;
+  Search s3(flaky, mt, 1);
+  flaky.broken = true;
+  REQUIRE_THROWS(s3.run(start, SearchLimits{50, -1}));
+  flaky.broken = false;
+  REQUIRE(s3.run(start, SearchLimits{50, -1}).root_visits == 51);
+}
+
+TEST_CASE("mcts: time budget is respected", "[search]") {
+  FixedCostEvaluator ev(200, 0.5f, 1.0f, 4);  // 0.2 ms per evaluation
+  Search search(ev, SearchParams{}, 1);
+  const Position start(Pitch::standard(), Variant::kStandard);
+  const auto t0 = std::chrono::steady_clock::now();
+  const SearchResult r = search.run(start, SearchLimits{-1, 50});
+  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  REQUIRE(r.new_visits > 10);
+  REQUIRE(ms < 50 + 30);
+}
+
+TEST_CASE("mcts: sample_turn follows visits^(1/T) and never plays a proven loss", "[search]") {
+  SearchResult r;
+  r.children = {{"0", 100, 0.1f, 0.4f, 0}, {"1", 50, 0.0f, 0.3f, 0}, {"2", 0, 0.0f, 0.2f, 0},
+                {"3", 300, -1.0f, 0.1f, -1}};
+  r.best_turn = "0";
+  std::mt19937_64 rng(1);
+  REQUIRE(sample_turn(r, 0.0, rng) == "0");
+  std::map<std::string, int> n;
+  for (int i = 0; i < 3000; ++i) n[sample_turn(r, 1.0, rng)]++;
+  REQUIRE(n["2"] == 0);
+  REQUIRE(n["3"] == 0);
+  CHECK(std::abs(n["0"] / 3000.0 - 2.0 / 3.0) < 0.05);
+  n.clear();
+  for (int i = 0; i < 1000; ++i) n[sample_turn(r, 0.25, rng)]++;  // (100/50)^4 = 16 : 1
+  CHECK(n["0"] > 900);
+  r.children.clear();
+  REQUIRE_THROWS_AS(sample_turn(r, 1.0, rng), std::invalid_argument);
+}

@@ -1,0 +1,57 @@
+// SearchParams from YAML: defaults, overrides, strictness, and the shipped example config.
+#include <catch2/catch.hpp>
+
+#include "core/config.h"
+#include "search/params.h"
+
+using namespace ps;
+
+TEST_CASE("params: YAML defaults, overrides and errors", "[search]") {
+  {
+    auto cfg = ConfigReader::from_string("", "empty");
+    const SearchParams p = parse_search_params(cfg);
+    const SearchParams d;
+    REQUIRE(p.visits == d.visits);
+    REQUIRE(p.c_puct_init == d.c_puct_init);
+    REQUIRE(p.root_initial_turns == d.root_initial_turns);
+  }
+  {
+    auto cfg = ConfigReader::from_string(
+        "visits: 64\nnum_threads: 4\nc_puct_init: 2.0\nroot_noise: true\ntemperature_turns: 12\n"
+        "widen_per_sqrt_visit: 1.5\nsolver: false\n",
+        "t.yaml");
+    const SearchParams p = parse_search_params(cfg);
+    REQUIRE(p.visits == 64);
+    REQUIRE(p.num_threads == 4);
+    REQUIRE(p.c_puct_init == 2.0);
+    REQUIRE(p.root_noise);
+    REQUIRE(p.temperature_turns == 12);
+    REQUIRE(p.temperature_at(11) == p.temperature);
+    REQUIRE(p.temperature_at(12) == p.temperature_final);
+    REQUIRE(p.widen_per_sqrt_visit == 1.5);
+    REQUIRE(!p.solver);
+  }
+  {
+    auto cfg = ConfigReader::from_string("vists: 64\n", "t.yaml");
+    REQUIRE_THROWS_WITH(parse_search_params(cfg), Catch::Contains("vists") && Catch::Contains("unknown key"));
+  }
+  {
+    auto cfg = ConfigReader::from_string("visits: many\n", "t.yaml");
+    REQUIRE_THROWS_AS(parse_search_params(cfg), ConfigError);
+  }
+  {
+    auto root = ConfigReader::from_string("search:\n  dirichlet_fraction: 2\n", "t.yaml");
+    auto cfg = root.child("search");
+    REQUIRE_THROWS_WITH(parse_search_params(cfg), Catch::Contains("t.yaml: search.dirichlet_fraction: must be in [0, 1]"));
+  }
+}
+
+TEST_CASE("params: configs/search.yaml is valid and documents every key", "[search]") {
+  auto root = ConfigReader::from_file(std::string(PS_SOURCE_DIR) + "/configs/search.yaml");
+  auto cfg = root.child("search");
+  const SearchParams p = parse_search_params(cfg);
+  root.finish();
+  REQUIRE(p.visits >= 1);
+  // Every key of the example is a field: count them against the parser's list.
+  REQUIRE(cfg.node().size() == 21);
+}

@@ -1,0 +1,127 @@
+// Baseline players and the MCTS player on the Player interface.
+#include <catch2/catch.hpp>
+
+#include <map>
+#include <memory>
+#include <stdexcept>
+
+#include "search/baselines.h"
+#include "search/fixed_cost_evaluator.h"
+#include "search/mcts_player.h"
+#include "tests/search/helpers.h"
+
+using namespace ps;
+using namespace ps::test;
+
+namespace {
+
+// Plays a game; returns the winner.
+int play(Player& first, Player& second, const Pitch& pitch, Variant v, const TurnBudget& budget) {
+  Game g(pitch, v);
+  first.new_game(pitch, v);
+  second.new_game(pitch, v);
+  while (!g.position().game_over()) {
+    Player& p = g.position().side_to_move() == 0 ? first : second;
+    const std::string t = p.choose_turn(g, budget);
+    REQUIRE(is_legal_turn(g, t));
+    g.play_turn(t);
+  }
+  return g.position().winner();
+}
+
+constexpr const char* kHeavyKicks =
+    "13064113570225017036575014630745741422243523574227742164435274617703502106741745431672745757"
+    "134661453130361";
+
+}  // namespace
+
+TEST_CASE("players: the random player is uniform over distinct turns", "[search]") {
+  Game g(Pitch::standard(), Variant::kStandard);
+  g.play_turn("4");
+  g.play_turn("2");  // a position with some bounce chains
+  TurnGenerator gen;
+  const auto turns = gen.generate(g.position());
+  REQUIRE(turns.size() > 8);
+  RandomPlayer rp(17);
+  std::map<std::string, int> n;
+  const int draws = 400 * int(turns.size());
+  for (int i = 0; i < draws; ++i) n[rp.choose_turn(g, {})]++;
+  REQUIRE(n.size() == turns.size());  // every distinct turn, and only those
+  for (const Turn& t : turns) {
+    INFO(t.kicks);
+    CHECK(std::abs(n[t.kicks] - 400) < 100);  // about 5 standard deviations
+  }
+  // A huge position: one enumeration, a legal turn.
+  const Game heavy = parse_kicks(Pitch::standard(), Variant::kStandard, kHeavyKicks);
+  REQUIRE(is_legal_turn(heavy, rp.choose_turn(heavy, {})));
+  // Same seed, same choices.
+  RandomPlayer a(5), b(5);
+  for (int i = 0; i < 20; ++i) REQUIRE(a.choose_turn(heavy, {}) == b.choose_turn(heavy, {}));
+}
+
+TEST_CASE("players: the greedy player heads for goal and beats random play", "[search]") {
+  Game g(Pitch::standard(), Variant::kStandard);
+  GreedyPlayer greedy(1);
+  const std::string t = greedy.choose_turn(g, {});
+  const Position q = after(g.position(), t);
+  // From the centre (4,5) player 0 reaches (x,4) at best: 5 kicks from the north goal.
+  REQUIRE(GreedyPlayer::goal_distance(q.pitch(), q.ball(), 0) == 5);
+  REQUIRE(GreedyPlayer::goal_distance(q.pitch(), q.pitch().point(4, 0), 0) == 1);
+  REQUIRE(GreedyPlayer::goal_distance(q.pitch(), q.pitch().point(0, 0), 0) == 3);
+  REQUIRE(GreedyPlayer::goal_distance(q.pitch(), q.pitch().point(4, 10), 1) == 1);
+  RandomPlayer rnd(2);
+  int wins = 0;
+  for (int i = 0; i < 10; ++i) {
+    const Variant v = i % 2 ? Variant::kSingleBounce : Variant::kStandard;
+    if (i < 5) wins += play(greedy, rnd, Pitch::standard(), v, {}) == 0;
+    else wins += play(rnd, greedy, Pitch::get(8, 12, 2), v, {}) == 1;
+  }
+  REQUIRE(wins >= 8);
+}
+
+TEST_CASE("players: UCT with rollouts and the MCTS player beat random play", "[search]") {
+  UctPlayer uct(UctPlayer::Options{200, 1.414, 1000}, 3);
+  RandomPlayer rnd(4);
+  int wins = 0;
+  for (int i = 0; i < 6; ++i) {
+    if (i % 2 == 0) wins += play(uct, rnd, Pitch::standard(), Variant::kStandard, {}) == 0;
+    else wins += play(rnd, uct, Pitch::standard(), Variant::kNoBounce, {}) == 1;
+  }
+  REQUIRE(wins >= 5);
+  uct.choose_turn(Game(Pitch::standard(), Variant::kStandard), TurnBudget{-1, 200});
+  REQUIRE(uct.last_playouts() == 200);
+  REQUIRE(uct.last_root().size() == 8);  // the 8 first kicks from the centre
+
+  UniformEvaluator uniform;
+  SearchParams sp;
+  MctsPlayer mcts(uniform, sp, 1);
+  REQUIRE(mcts.name() == "mcts(uniform)");
+  wins = 0;
+  for (int i = 0; i < 4; ++i) {
+    if (i % 2 == 0) wins += play(mcts, rnd, Pitch::standard(), Variant::kStandard, {-1, 100}) == 0;
+    else wins += play(rnd, mcts, Pitch::get(8, 12, 2), Variant::kSingleBounce, {-1, 100}) == 1;
+  }
+  REQUIRE(wins >= 3);
+  REQUIRE(!mcts.last_result().children.empty());
+}
+
+TEST_CASE("players: finished games and mid-turn positions are rejected", "[search]") {
+  Game g = parse_record(Pitch::standard(), Variant::kNoBounce,
+                        "4 4 3 2 0 1 6 4 5 5 7 5 4 7 7 1 7 1 6 1 2 2 2 1 0 1 4 7 2 7");
+  std::string win;
+  TurnGenerator gen;
+  REQUIRE(gen.find_winning_turn(g.position(), &win));
+  g.play_turn(win);
+  REQUIRE(g.position().game_over());
+  UniformEvaluator uniform;
+  std::vector<std::unique_ptr<Player>> players;
+  players.emplace_back(new RandomPlayer(1));
+  players.emplace_back(new GreedyPlayer(1));
+  players.emplace_back(new UctPlayer(1));
+  players.emplace_back(new MctsPlayer(uniform, SearchParams{}, 1));
+  for (auto& p : players) {
+    INFO(p->name());
+    REQUIRE_THROWS_AS(p->choose_turn(g, {}), std::invalid_argument);
+  }
+  REQUIRE_THROWS_AS(UctPlayer(UctPlayer::Options{0, 1.0, 10}), std::invalid_argument);
+}
