@@ -1,0 +1,172 @@
+// `papersoccer bench search`: search throughput figures (printed, never asserted).
+//
+// Every figure is measured against an Evaluator&, so the same code can later be pointed at the
+// network; today it runs with UniformEvaluator (no evaluation cost: the search's own speed) and
+// FixedCostEvaluator (a fixed busy-wait per call standing in for a forward pass, to measure the
+// share of wall time spent outside evaluation).
+#include <chrono>
+#include <cstdio>
+#include <sstream>
+#include <thread>
+#include <vector>
+
+#include "apps/commands.h"
+#include "engine/record.h"
+#include "search/baselines.h"
+#include "search/fixed_cost_evaluator.h"
+#include "search/mcts.h"
+
+namespace ps::cmd {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Options {
+  int positions = 24;
+  int64_t visits = 800;
+  int64_t uct_playouts = 2000;
+  std::vector<int64_t> costs_us = {100, 1000};
+  int pitch_length = 10;
+  std::string variant = "standard";
+  uint64_t seed = 1;
+};
+
+// Turn starts of random games (uniformly random turns), spread over the games.
+std::vector<Game> sample_games(const Options& o) {
+  const Pitch& pitch = Pitch::get(8, o.pitch_length, 2);
+  const Variant v = parse_variant(o.variant);
+  RandomPlayer rp(o.seed);
+  std::vector<Game> out;
+  while (int(out.size()) < o.positions) {
+    Game g(pitch, v);
+    int t = 0;
+    while (!g.position().game_over() && int(out.size()) < o.positions) {
+      if (t++ % 3 == 0) out.push_back(g);
+      g.play_turn(rp.choose_turn(g, {}));
+    }
+  }
+  return out;
+}
+
+struct Figures {
+  int64_t visits = 0, evaluations = 0;
+  double wall_s = 0;
+};
+
+// One tree per position, `threads` threads on it.
+Figures run_tree(Evaluator& ev, const std::vector<Position>& ps, int64_t visits, int threads) {
+  SearchParams sp;
+  sp.num_threads = threads;
+  sp.reuse_tree = false;
+  Search search(ev, sp, 1);
+  Figures f;
+  const auto t0 = Clock::now();
+  for (const Position& p : ps) {
+    const SearchResult r = search.run(p, SearchLimits{visits, -1});
+    f.visits += r.new_visits;
+    f.evaluations += r.evaluations;
+  }
+  f.wall_s = std::chrono::duration<double>(Clock::now() - t0).count();
+  return f;
+}
+
+// Self-play layout: `games` single-threaded searches in parallel threads sharing the evaluator.
+Figures run_parallel_games(Evaluator& ev, const std::vector<Position>& ps, int64_t visits, int games) {
+  std::vector<Figures> per(static_cast<size_t>(games));
+  const auto t0 = Clock::now();
+  std::vector<std::thread> pool;
+  for (int gi = 0; gi < games; ++gi) {
+    pool.emplace_back([&, gi] {
+      SearchParams sp;
+      sp.reuse_tree = false;
+      Search search(ev, sp, uint64_t(gi));
+      for (size_t i = size_t(gi); i < ps.size(); i += size_t(games)) {
+        const SearchResult r = search.run(ps[i], SearchLimits{visits, -1});
+        per[size_t(gi)].visits += r.new_visits;
+        per[size_t(gi)].evaluations += r.evaluations;
+      }
+    });
+  }
+  for (auto& t : pool) t.join();
+  Figures f;
+  for (const auto& x : per) {
+    f.visits += x.visits;
+    f.evaluations += x.evaluations;
+  }
+  f.wall_s = std::chrono::duration<double>(Clock::now() - t0).count();
+  return f;
+}
+
+void bench_search(const Options& o) {
+  const std::vector<Game> games = sample_games(o);
+  std::vector<Position> ps;
+  for (const Game& g : games) ps.push_back(g.position());
+  std::printf("bench search: %zu positions from random %s games on 8x%d, %lld visits per search\n",
+              ps.size(), o.variant.c_str(), o.pitch_length, (long long)o.visits);
+  std::printf("hardware threads: %u\n", std::thread::hardware_concurrency());
+
+  UniformEvaluator uniform;
+  for (int threads : {1, 2}) {
+    const Figures f = run_tree(uniform, ps, o.visits, threads);
+    std::printf("  uniform evaluator, %d thread(s) on one tree: %.0f visits/s (%.2f s, %lld evals)\n",
+                threads, f.visits / f.wall_s, f.wall_s, (long long)f.evaluations);
+  }
+  {
+    const Figures f = run_parallel_games(uniform, ps, o.visits, 2);
+    std::printf("  uniform evaluator, 2 single-threaded searches in parallel: %.0f visits/s\n",
+                f.visits / f.wall_s);
+  }
+  for (int64_t cost : o.costs_us) {
+    {
+      FixedCostEvaluator ev(cost);
+      const Figures f = run_tree(ev, ps, o.visits, 1);
+      const double outside = 1.0 - ev.busy_seconds() / f.wall_s;
+      std::printf("  fixed-cost evaluator %lld us/call, 1 thread: %.0f visits/s, %.1f%% of wall time "
+                  "outside evaluation (%.1f us of search per visit)\n",
+                  (long long)cost, f.visits / f.wall_s, 100.0 * outside,
+                  1e6 * (f.wall_s - ev.busy_seconds()) / double(f.visits));
+    }
+    {
+      FixedCostEvaluator ev(cost);
+      const Figures f = run_tree(ev, ps, o.visits, 2);
+      const double outside = 1.0 - ev.busy_seconds() / (2.0 * f.wall_s);
+      std::printf("  fixed-cost evaluator %lld us/call, 2 threads on one tree: %.0f visits/s, "
+                  "%.1f%% of thread time outside evaluation\n",
+                  (long long)cost, f.visits / f.wall_s, 100.0 * outside);
+    }
+  }
+  {
+    UctPlayer uct(UctPlayer::Options{o.uct_playouts, 1.4142135623730951, 1000}, o.seed);
+    int64_t playouts = 0;
+    const auto t0 = Clock::now();
+    for (const Game& g : games) {
+      uct.choose_turn(g, TurnBudget{-1, o.uct_playouts});
+      playouts += uct.last_playouts();
+    }
+    const double s = std::chrono::duration<double>(Clock::now() - t0).count();
+    std::printf("  pure MCTS with random rollouts (UCT), 1 thread: %.0f playouts/s (%lld playouts, "
+                "%.2f s)\n", playouts / s, (long long)playouts, s);
+  }
+}
+
+}  // namespace
+
+void register_bench_search_command(CLI::App& app) {
+  CLI::App* bench = app.get_subcommand("bench");  // registered by register_bench_command
+  auto* cmd = bench->add_subcommand("search", "PUCT search and UCT throughput");
+  static Options o;
+  cmd->add_option("--positions", o.positions, "positions searched (turn starts of random games)")
+      ->capture_default_str()->check(CLI::Range(1, 100000));
+  cmd->add_option("--visits", o.visits, "visits per search")->capture_default_str()->check(CLI::Range(int64_t(1), int64_t(1) << 40));
+  cmd->add_option("--uct-playouts", o.uct_playouts, "UCT playouts per search")
+      ->capture_default_str()->check(CLI::Range(int64_t(1), int64_t(1) << 40));
+  cmd->add_option("--cost-us", o.costs_us, "fixed evaluation costs to measure, microseconds")
+      ->capture_default_str()->check(CLI::Range(int64_t(0), int64_t(10000000)));
+  cmd->add_option("--length", o.pitch_length, "pitch length (8 x length)")->capture_default_str();
+  cmd->add_option("--variant", o.variant, "standard, single-bounce or no-bounce")->capture_default_str();
+  cmd->add_option("--seed", o.seed, "seed of the random games")->capture_default_str();
+  cmd->callback([] { bench_search(o); });
+}
+
+}  // namespace ps::cmd
