@@ -1,0 +1,609 @@
+#include "report/run_data.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "core/fileutil.h"
+#include "engine/tsv.h"
+
+namespace fs = std::filesystem;
+using json = nlohmann::ordered_json;
+
+namespace ps::report {
+
+namespace {
+
+constexpr int kNotesPerFile = 5;
+
+std::string trim(const std::string& s) {
+  size_t a = s.find_first_not_of(" \t\r\n"), b = s.find_last_not_of(" \t\r\n");
+  return a == std::string::npos ? std::string() : s.substr(a, b - a + 1);
+}
+
+double num(const json& j, const char* key) {
+  auto it = j.find(key);
+  if (it == j.end() || !it->is_number()) return kMissing;
+  return it->get<double>();
+}
+
+int integer(const json& j, const char* key, int def = -1) {
+  double v = num(j, key);
+  return std::isfinite(v) ? int(std::lround(v)) : def;
+}
+
+std::string text(const json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+// Collects notes about one file, at most kNotesPerFile lines of detail plus a count.
+class FileNotes {
+ public:
+  FileNotes(RunData& run, std::string rel) : run_(run), rel_(std::move(rel)) {}
+  ~FileNotes() {
+    if (skipped_ > kNotesPerFile)
+      run_.notes.push_back(rel_ + ": " + std::to_string(skipped_ - kNotesPerFile) + " more line(s) skipped");
+  }
+  void skip_line(int line, const std::string& why) {
+    if (++skipped_ <= kNotesPerFile) run_.notes.push_back(rel_ + " line " + std::to_string(line) + ": " + why + "; skipped");
+  }
+  void note(const std::string& why) { run_.notes.push_back(rel_ + ": " + why); }
+
+ private:
+  RunData& run_;
+  std::string rel_;
+  int skipped_ = 0;
+};
+
+// Reads RUNDIR/rel; nullopt (and the file listed as missing, or a note) when it cannot.
+std::optional<std::string> read_run_file(RunData& run, const std::string& rel) {
+  const fs::path path = fs::path(run.dir) / rel;
+  std::error_code ec;
+  if (!fs::exists(path, ec)) {
+    run.missing.push_back(rel);
+    return std::nullopt;
+  }
+  if (!fs::is_regular_file(path, ec)) {
+    run.notes.push_back(rel + ": not a regular file; ignored");
+    return std::nullopt;
+  }
+  try {
+    return read_file(path.string());
+  } catch (const std::exception& e) {
+    run.notes.push_back(rel + ": cannot be read (" + std::string(e.what()) + ")");
+    return std::nullopt;
+  }
+}
+
+// Calls fn(object, line number) for every line of a JSONL file that holds a JSON object.
+template <class Fn>
+void for_each_jsonl(RunData& run, const std::string& rel, Fn fn) {
+  auto data = read_run_file(run, rel);
+  if (!data) return;
+  FileNotes notes(run, rel);
+  std::istringstream in(*data);
+  std::string line;
+  int line_no = 0;
+  while (std::getline(in, line)) {
+    ++line_no;
+    line = trim(line);
+    if (line.empty()) continue;
+    json j = json::parse(line, nullptr, /*allow_exceptions=*/false);
+    if (j.is_discarded()) {
+      notes.skip_line(line_no, "not valid JSON" + std::string(in.eof() ? " (the last line; maybe cut off while written)" : ""));
+      continue;
+    }
+    if (!j.is_object()) {
+      notes.skip_line(line_no, "not a JSON object");
+      continue;
+    }
+    std::string why = fn(j, line_no);
+    if (!why.empty()) notes.skip_line(line_no, why);
+  }
+}
+
+void load_config(RunData& run) {
+  auto data = read_run_file(run, "config.yaml");
+  if (!data) return;
+  YAML::Node root;
+  try {
+    root = YAML::Load(*data);
+  } catch (const YAML::Exception& e) {
+    run.notes.push_back("config.yaml: not valid YAML (" + std::string(e.what()) + ")");
+    return;
+  }
+  run.config.present = true;
+  YAML::Node r = root.IsMap() ? root["run"] : YAML::Node();
+  if (!r || !r.IsMap()) {
+    run.notes.push_back("config.yaml: no 'run' section");
+    return;
+  }
+  auto get = [&](const char* key, auto& out) {
+    YAML::Node n = r[key];
+    if (!n || n.IsNull()) return;
+    try {
+      out = n.as<std::decay_t<decltype(out)>>();
+    } catch (const YAML::Exception&) {
+      run.notes.push_back(std::string("config.yaml: run.") + key + " (line " + std::to_string(n.Mark().line + 1) +
+                          ") has an unexpected type; ignored");
+    }
+  };
+  get("name", run.config.name);
+  get("pitch", run.config.pitch);
+  get("goal", run.config.goal);
+  get("variant", run.config.variant);
+  get("generations", run.config.generations);
+}
+
+void load_state(RunData& run) {
+  auto data = read_run_file(run, "state.json");
+  if (!data) return;
+  json j = json::parse(*data, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) {
+    run.notes.push_back("state.json: not a valid JSON object; ignored");
+    return;
+  }
+  run.state.present = true;
+  run.state.generation = integer(j, "generation");
+  run.state.best = text(j, "best");
+  run.state.started = text(j, "started");
+  run.state.seconds = num(j, "seconds");
+}
+
+void load_train(RunData& run) {
+  std::map<double, TrainPoint> by_step;  // a resumed trainer may log a step again: keep the last
+  for_each_jsonl(run, "logs/train.jsonl", [&](const json& j, int) -> std::string {
+    TrainPoint p;
+    p.step = num(j, "step");
+    if (!std::isfinite(p.step)) return "no numeric \"step\"";
+    p.policy_loss = num(j, "policy_loss");
+    p.value_loss = num(j, "value_loss");
+    p.moves_left_loss = num(j, "moves_left_loss");
+    p.policy_accuracy = num(j, "policy_accuracy");
+    p.value_accuracy = num(j, "value_accuracy");
+    p.lr = num(j, "lr");
+    p.samples_per_s = num(j, "samples_per_s");
+    p.window = num(j, "window");
+    p.checkpoint = text(j, "checkpoint");
+    by_step[p.step] = p;
+    return "";
+  });
+  for (auto& [step, p] : by_step) run.train.push_back(p);
+}
+
+void load_selfplay(RunData& run) {
+  std::map<int, SelfplayGeneration> by_gen;
+  for_each_jsonl(run, "logs/selfplay.jsonl", [&](const json& j, int) -> std::string {
+    SelfplayGeneration g;
+    g.generation = integer(j, "generation");
+    if (g.generation < 0) return "no \"generation\" number";
+    g.network = text(j, "network");
+    g.games = num(j, "games");
+    g.samples = num(j, "samples");
+    g.full_samples = num(j, "full_samples");
+    g.mean_game_turns = num(j, "mean_game_turns");
+    g.mean_root_turns = num(j, "mean_root_turns");
+    g.games_per_s = num(j, "games_per_s");
+    g.samples_per_s = num(j, "samples_per_s");
+    g.seconds = num(j, "seconds");
+    auto w = j.find("wins");
+    if (w != j.end() && w->is_array() && w->size() == 2 && (*w)[0].is_number() && (*w)[1].is_number()) {
+      g.wins[0] = (*w)[0].get<int>();
+      g.wins[1] = (*w)[1].get<int>();
+    }
+    by_gen[g.generation] = g;
+    return "";
+  });
+  for (auto& [gen, g] : by_gen) run.selfplay.push_back(g);
+}
+
+void load_generations(RunData& run) {
+  std::map<int, GenerationResult> by_gen;
+  for_each_jsonl(run, "logs/generations.jsonl", [&](const json& j, int) -> std::string {
+    GenerationResult g;
+    g.generation = integer(j, "generation");
+    if (g.generation < 0) return "no \"generation\" number";
+    g.network = text(j, "network");
+    g.best = text(j, "best");
+    g.elo = num(j, "elo");
+    g.ci95 = num(j, "ci95");
+    auto p = j.find("promoted");
+    if (p != j.end() && p->is_boolean()) g.promoted = p->get<bool>();
+    auto s = j.find("scores");
+    if (s != j.end() && s->is_object())
+      for (auto it = s->begin(); it != s->end(); ++it) {
+        if (!it.value().is_object()) continue;
+        int wins = integer(it.value(), "wins"), games = integer(it.value(), "games");
+        if (wins < 0 || games < 0 || wins > games) continue;
+        g.scores.push_back({it.key(), wins, games});
+      }
+    by_gen[g.generation] = g;
+    return "";
+  });
+  for (auto& [gen, g] : by_gen) run.generations.push_back(g);
+}
+
+void load_ratings(RunData& run) {
+  auto data = read_run_file(run, "ratings.json");
+  if (!data) return;
+  json j = json::parse(*data, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) {
+    run.notes.push_back("ratings.json: not a valid JSON object; ignored");
+    return;
+  }
+  Ratings& r = run.ratings;
+  r.present = true;
+  r.anchor = text(j, "anchor");
+  auto players = j.find("players");
+  if (players != j.end() && players->is_array())
+    for (const json& p : *players) {
+      if (!p.is_object() || text(p, "name").empty()) continue;
+      r.players.push_back({text(p, "name"), num(p, "elo"), num(p, "ci95"), integer(p, "games"), integer(p, "wins")});
+    }
+  auto ct = j.find("crosstable");
+  if (ct == j.end() || !ct->is_object()) return;
+  auto names = ct->find("names");
+  auto wins = ct->find("wins");
+  if (names == ct->end() || wins == ct->end() || !names->is_array() || !wins->is_array()) {
+    run.notes.push_back("ratings.json: crosstable needs 'names' and 'wins' arrays; cross-table not shown");
+    return;
+  }
+  std::vector<std::string> n;
+  for (const json& x : *names) n.push_back(x.is_string() ? x.get<std::string>() : x.dump());
+  std::vector<std::vector<int>> w;
+  bool ok = wins->size() == n.size();
+  for (size_t i = 0; ok && i < wins->size(); ++i) {
+    const json& row = (*wins)[i];
+    ok = row.is_array() && row.size() == n.size();
+    std::vector<int> cells;
+    for (size_t k = 0; ok && k < row.size(); ++k) {
+      ok = row[k].is_number() && row[k].get<double>() >= 0;
+      if (ok) cells.push_back(int(std::lround(row[k].get<double>())));
+    }
+    w.push_back(cells);
+  }
+  if (!ok) {
+    run.notes.push_back("ratings.json: crosstable.wins is not a " + std::to_string(n.size()) + " x " +
+                        std::to_string(n.size()) + " table of counts; cross-table not shown");
+    return;
+  }
+  r.cross_names = std::move(n);
+  r.cross_wins = std::move(w);
+}
+
+// Parses "gen" [-_] digits at the start of name; returns the number and where the digits end.
+std::optional<std::pair<int, size_t>> gen_prefix(const std::string& name) {
+  if (name.rfind("gen", 0) != 0) return std::nullopt;
+  size_t i = 3;
+  if (i < name.size() && (name[i] == '-' || name[i] == '_')) ++i;
+  size_t j = i;
+  while (j < name.size() && std::isdigit(static_cast<unsigned char>(name[j]))) ++j;
+  if (j == i || j - i > 8) return std::nullopt;
+  return std::make_pair(std::stoi(name.substr(i, j - i)), j);
+}
+
+std::string network_name(int generation) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "gen-%04d", generation);
+  return buf;
+}
+
+// Replays one W L G variant record [winner reason kicks] line. Throws with the reason on failure.
+RecordedGame replay_tsv_line(const std::string& line, const std::string& source) {
+  TsvRow row = parse_tsv_row(line);
+  const Pitch& pitch = Pitch::get(row.width, row.length, row.goal);
+  RecordedGame g;
+  g.source = source;
+  g.game.emplace(parse_record(pitch, row.variant, row.record));
+  const Position& pos = g.game->position();
+  g.turns = int(g.game->turns().size());
+  if (pos.game_over()) {
+    g.winner = pos.winner();
+    g.reason = reason_name(pos.reason());
+    if (!row.extra.empty() && (row.extra[0] == "0" || row.extra[0] == "1") && std::stoi(row.extra[0]) != g.winner)
+      throw std::invalid_argument("the winner column says player " + row.extra[0] + " but the record ends with player " +
+                                  std::to_string(g.winner) + " winning");
+  } else {
+    // Ended by resignation or adjudication: the columns say who won.
+    if (!row.extra.empty() && (row.extra[0] == "0" || row.extra[0] == "1")) g.winner = std::stoi(row.extra[0]);
+    g.reason = row.extra.size() > 1 && !row.extra[1].empty() ? row.extra[1] : "unfinished";
+  }
+  return g;
+}
+
+// Replays a bare record on the pitch and variant of config.yaml (8x10, goal 2, standard when not
+// given). Throws with the reason on failure.
+RecordedGame replay_config_record(const RunConfig& cfg, const std::string& record, const std::string& source) {
+  int w = 8, l = 10;
+  if (!cfg.pitch.empty() && std::sscanf(cfg.pitch.c_str(), "%dx%d", &w, &l) != 2)
+    throw std::invalid_argument("config.yaml run.pitch '" + cfg.pitch + "' is not WxL");
+  const Pitch& pitch = Pitch::get(w, l, cfg.goal > 0 ? cfg.goal : 2);
+  RecordedGame g;
+  g.source = source;
+  g.game.emplace(parse_record(pitch, cfg.variant.empty() ? Variant::kStandard : parse_variant(cfg.variant), record));
+  g.turns = int(g.game->turns().size());
+  const Position& pos = g.game->position();
+  g.winner = pos.game_over() ? pos.winner() : -1;
+  g.reason = pos.game_over() ? reason_name(pos.reason()) : "unfinished";
+  return g;
+}
+
+struct CsvTable {
+  std::map<std::string, size_t> column;
+  std::vector<std::vector<std::string>> rows;
+  std::string get(size_t row, const char* name) const {
+    auto it = column.find(name);
+    if (it == column.end() || row >= rows.size() || it->second >= rows[row].size()) return "";
+    return rows[row][it->second];
+  }
+  bool has(const char* name) const { return column.count(name) > 0; }
+};
+
+std::optional<CsvTable> read_csv(RunData& run, const std::string& rel) {
+  auto data = read_run_file(run, rel);
+  if (!data) return std::nullopt;
+  std::istringstream in(*data);
+  std::string line;
+  CsvTable t;
+  if (!std::getline(in, line)) return std::nullopt;
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  auto header = split_csv_line(line);
+  for (size_t i = 0; i < header.size(); ++i) t.column[trim(header[i])] = i;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (!trim(line).empty()) t.rows.push_back(split_csv_line(line));
+  }
+  return t;
+}
+
+void load_eval_dir(RunData& run, const std::string& rel_dir, int generation, int keep) {
+  EvalGames ev;
+  ev.generation = generation;
+  ev.dir = rel_dir;
+  const std::string tsv_rel = rel_dir + "/games.tsv";
+  auto tsv = read_run_file(run, tsv_rel);
+  std::optional<CsvTable> csv;
+  if (keep > 0) csv = read_csv(run, rel_dir + "/games.csv");
+  if (tsv) {
+    FileNotes notes(run, tsv_rel);
+    std::istringstream in(*tsv);
+    std::string line;
+    int line_no = 0, index = 0;
+    // The tournament runner's own form ("game<TAB>player0<TAB>...<TAB>record" with a header) is
+    // read too: names come from its columns and the rules from config.yaml.
+    std::map<std::string, size_t> named;
+    while (std::getline(in, line)) {
+      ++line_no;
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      if (trim(line).empty() || is_tsv_header(line)) continue;
+      if (line.rfind("game\t", 0) == 0) {
+        auto cols = split_tabs(line);
+        for (size_t i = 0; i < cols.size(); ++i) named[cols[i]] = i;
+        continue;
+      }
+      const int game_index = index++;
+      ++ev.total_games;
+      if (int(ev.games.size()) >= keep) continue;
+      try {
+        const std::string source = tsv_rel + " line " + std::to_string(line_no);
+        if (named.count("record")) {
+          auto f = split_tabs(line);
+          auto col = [&](const char* name) {
+            auto it = named.find(name);
+            return it != named.end() && it->second < f.size() ? f[it->second] : std::string();
+          };
+          RecordedGame g = replay_config_record(run.config, col("record"), source);
+          g.player0 = col("player0");
+          g.player1 = col("player1");
+          g.termination = col("termination");
+          if (!g.game->position().game_over() && !col("winner").empty())
+            g.winner = col("winner") == g.player0 ? 0 : col("winner") == g.player1 ? 1 : -1;
+          ev.games.push_back(std::move(g));
+          continue;
+        }
+        RecordedGame g = replay_tsv_line(line, source);
+        if (csv && size_t(game_index) < csv->rows.size()) {
+          // games.csv lists the same games in the same order; trust its names only when the turn
+          // counts agree.
+          const std::string turns = csv->get(size_t(game_index), "turns");
+          if (turns.empty() || turns == std::to_string(g.turns)) {
+            g.player0 = csv->get(size_t(game_index), "player0");
+            g.player1 = csv->get(size_t(game_index), "player1");
+            g.termination = csv->get(size_t(game_index), "termination");
+          } else {
+            notes.note("game " + std::to_string(game_index + 1) + " has " + std::to_string(g.turns) +
+                       " turns but games.csv says " + turns + "; players not named");
+          }
+        }
+        ev.games.push_back(std::move(g));
+      } catch (const std::exception& e) {
+        notes.skip_line(line_no, e.what());
+      }
+    }
+  }
+  if (tsv) run.eval.push_back(std::move(ev));
+}
+
+void load_eval(RunData& run, int keep) {
+  const fs::path root = fs::path(run.dir) / "eval";
+  std::error_code ec;
+  if (!fs::is_directory(root, ec)) {
+    run.missing.push_back("eval/");
+    return;
+  }
+  std::vector<std::pair<int, std::string>> dirs;
+  for (auto it = fs::directory_iterator(root, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
+    if (!it->is_directory(ec)) continue;
+    const std::string name = it->path().filename().string();
+    auto g = gen_prefix(name);
+    if (g && g->second == name.size()) dirs.emplace_back(g->first, name);
+  }
+  if (ec) run.notes.push_back("eval/: cannot be listed (" + ec.message() + ")");
+  std::sort(dirs.begin(), dirs.end());
+  // Only the last generation's games are replayed (the page draws those); the others are counted.
+  for (size_t i = 0; i < dirs.size(); ++i)
+    load_eval_dir(run, "eval/" + dirs[i].second, dirs[i].first, i + 1 == dirs.size() ? keep : 0);
+}
+
+void load_selfplay_games(RunData& run) {
+  const fs::path root = fs::path(run.dir) / "data";
+  std::error_code ec;
+  if (!fs::is_directory(root, ec)) {
+    run.missing.push_back("data/");
+    return;
+  }
+  std::map<int, std::vector<std::string>> files;
+  int other = 0;
+  for (auto it = fs::directory_iterator(root, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
+    if (!it->is_regular_file(ec)) continue;
+    const std::string name = it->path().filename().string();
+    auto g = gen_prefix(name);
+    if (g && it->path().extension() == ".tsv") files[g->first].push_back(name);
+    else ++other;
+  }
+  if (ec) run.notes.push_back("data/: cannot be listed (" + ec.message() + ")");
+  if (files.empty() && other > 0)
+    run.notes.push_back("data/: " + std::to_string(other) + " file(s) but no genNNNN-*.tsv game files; no self-play boards");
+  for (auto& [gen, names] : files) {
+    std::sort(names.begin(), names.end());
+    SelfplayGames sg;
+    sg.generation = gen;
+    sg.network = network_name(gen);
+    sg.files = int(names.size());
+    run.selfplay_games.push_back(sg);
+  }
+  if (run.selfplay_games.empty()) return;
+  // One sample game from the first and from the last network's files.
+  for (SelfplayGames* sg : {&run.selfplay_games.front(), &run.selfplay_games.back()}) {
+    if (sg->sample) continue;
+    for (const std::string& name : files[sg->generation]) {
+      const std::string rel = "data/" + name;
+      auto data = read_run_file(run, rel);
+      if (!data) continue;
+      FileNotes notes(run, rel);
+      std::istringstream in(*data);
+      std::string line;
+      int line_no = 0;
+      while (!sg->sample && std::getline(in, line)) {
+        ++line_no;
+        if (trim(line).empty() || is_tsv_header(line)) continue;
+        try {
+          RecordedGame g = replay_tsv_line(line, rel + " line " + std::to_string(line_no));
+          g.player0 = g.player1 = sg->network;
+          sg->sample = std::move(g);
+        } catch (const std::exception& e) {
+          notes.skip_line(line_no, e.what());
+        }
+      }
+      if (sg->sample) break;
+    }
+  }
+}
+
+void load_checkpoints(RunData& run) {
+  const fs::path root = fs::path(run.dir) / "checkpoints";
+  std::error_code ec;
+  if (!fs::is_directory(root, ec)) {
+    run.missing.push_back("checkpoints/");
+    return;
+  }
+  for (auto it = fs::directory_iterator(root, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
+    if (!it->is_regular_file(ec)) continue;
+    std::error_code size_ec;
+    uintmax_t bytes = it->file_size(size_ec);
+    run.checkpoints.push_back({it->path().filename().string(), size_ec ? 0 : bytes});
+  }
+  std::sort(run.checkpoints.begin(), run.checkpoints.end(),
+            [](const FileEntry& a, const FileEntry& b) { return a.name < b.name; });
+}
+
+}  // namespace
+
+int generation_of(const std::string& name) {
+  auto g = gen_prefix(name);
+  return g && g->second == name.size() ? g->first : -1;
+}
+
+std::pair<double, double> wilson_interval(int wins, int games, double z) {
+  if (games <= 0) return {0.0, 1.0};
+  const double n = games, p = double(wins) / n, z2 = z * z;
+  const double denom = 1 + z2 / n;
+  const double centre = (p + z2 / (2 * n)) / denom;
+  const double half = z * std::sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom;
+  return {std::max(0.0, centre - half), std::min(1.0, centre + half)};
+}
+
+std::vector<std::string> split_csv_line(const std::string& line) {
+  std::vector<std::string> out(1);
+  bool quoted = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+        out.back() += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        out.back() += c;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      out.emplace_back();
+    } else {
+      out.back() += c;
+    }
+  }
+  return out;
+}
+
+int RunData::generations_done() const {
+  if (state.generation >= 0) return state.generation;
+  int g = 0;
+  for (const auto& x : generations) g = std::max(g, x.generation);
+  for (const auto& x : selfplay) g = std::max(g, x.generation);
+  for (const auto& x : eval) g = std::max(g, x.generation);
+  return g;
+}
+
+RunData load_run(const std::string& run_dir, const LoadOptions& options) {
+  std::error_code ec;
+  const fs::path dir(run_dir);
+  if (run_dir.empty()) throw ReportError("no run directory given");
+  if (!fs::exists(dir, ec)) {
+    if (ec) throw ReportError("run directory '" + run_dir + "' cannot be accessed: " + ec.message());
+    throw ReportError("run directory '" + run_dir + "' does not exist");
+  }
+  if (!fs::is_directory(dir, ec)) throw ReportError("run directory '" + run_dir + "' is not a directory");
+  fs::directory_iterator probe(dir, ec);
+  if (ec) throw ReportError("run directory '" + run_dir + "' cannot be listed: " + ec.message());
+  static const char* kRunEntries[] = {"config.yaml", "state.json", "logs", "ratings.json", "eval", "data", "checkpoints"};
+  bool any = false;
+  for (const char* e : kRunEntries) any |= fs::exists(dir / e, ec);
+  if (!any)
+    throw ReportError("'" + run_dir +
+                      "' does not look like a training run directory: it has none of config.yaml, state.json, logs/, "
+                      "ratings.json, eval/, data/, checkpoints/");
+
+  RunData run;
+  run.dir = run_dir;
+  load_config(run);
+  load_state(run);
+  load_train(run);
+  load_selfplay(run);
+  load_generations(run);
+  load_ratings(run);
+  load_eval(run, options.eval_games_per_generation);
+  load_selfplay_games(run);
+  load_checkpoints(run);
+  return run;
+}
+
+}  // namespace ps::report

@@ -1,0 +1,164 @@
+// Reading a training run directory (the layout the training loop writes) into plain structs.
+// Tolerant by design: missing files leave their part empty, unknown JSON fields are ignored, and
+// lines or files that cannot be read are skipped with a note that the report shows.
+//
+//   RUNDIR/config.yaml                 run: {name, pitch: "8x10", goal, variant, generations}
+//   RUNDIR/state.json                  {generation, best, started, seconds}
+//   RUNDIR/logs/train.jsonl            one object per logged training step
+//   RUNDIR/logs/selfplay.jsonl         one object per generation's self-play
+//   RUNDIR/logs/generations.jsonl      one object per generation's evaluation (Elo, scores)
+//   RUNDIR/ratings.json                {anchor, players: [...], crosstable: {names, wins}}
+//   RUNDIR/eval/gen-NNNN/games.tsv     W L G variant record winner reason kicks
+//   RUNDIR/eval/gen-NNNN/games.csv     header line; columns player0, player1, winner, termination, turns
+//   RUNDIR/data/genNNNN-CCCCCC.tsv     self-play games of net gen-NNNN, same TSV form
+//   RUNDIR/checkpoints/*.ckpt          listed only
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "engine/record.h"
+
+namespace ps::report {
+
+constexpr double kMissing = std::numeric_limits<double>::quiet_NaN();
+
+/// A run directory that cannot be reported on at all (missing, not a directory, no run files).
+class ReportError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct RunConfig {
+  bool present = false;
+  std::string name, pitch, variant;  ///< pitch as written ("8x10")
+  int goal = 0;                      ///< 0: not given
+  int generations = 0;               ///< planned generations; 0: not given
+};
+
+struct RunState {
+  bool present = false;
+  int generation = -1;  ///< generations done; -1: not given
+  std::string best, started;
+  double seconds = kMissing;  ///< wall time so far
+};
+
+/// One line of logs/train.jsonl. Missing values are NaN.
+struct TrainPoint {
+  double step = kMissing;
+  double policy_loss = kMissing, value_loss = kMissing, moves_left_loss = kMissing;
+  double policy_accuracy = kMissing, value_accuracy = kMissing;
+  double lr = kMissing, samples_per_s = kMissing, window = kMissing;
+  std::string checkpoint;
+};
+
+/// One line of logs/selfplay.jsonl.
+struct SelfplayGeneration {
+  int generation = -1;
+  std::string network;
+  double games = kMissing, samples = kMissing, full_samples = kMissing;
+  double mean_game_turns = kMissing, mean_root_turns = kMissing;
+  double games_per_s = kMissing, samples_per_s = kMissing, seconds = kMissing;
+  int wins[2] = {-1, -1};  ///< games won by player 0 / player 1; -1: not given
+};
+
+struct ScoreLine {
+  std::string opponent;
+  int wins = 0, games = 0;
+};
+
+/// One line of logs/generations.jsonl.
+struct GenerationResult {
+  int generation = -1;
+  std::string network, best;
+  double elo = kMissing, ci95 = kMissing;
+  std::optional<bool> promoted;
+  std::vector<ScoreLine> scores;  ///< in the file's order
+};
+
+struct PlayerRating {
+  std::string name;
+  double elo = kMissing, ci95 = kMissing;
+  int games = -1, wins = -1;
+};
+
+struct Ratings {
+  bool present = false;
+  std::string anchor;
+  std::vector<PlayerRating> players;
+  std::vector<std::string> cross_names;
+  std::vector<std::vector<int>> cross_wins;  ///< [row][col]: games row won against col
+};
+
+/// A finished game from a TSV file, replayed with the engine.
+struct RecordedGame {
+  std::string source;             ///< "eval/gen-0003/games.tsv line 2"
+  std::string player0, player1;   ///< empty when unknown
+  std::string termination;        ///< from games.csv when known (e.g. "goal", "resign")
+  std::optional<Game> game;       ///< the replayed game
+  int winner = -1;                ///< replayed winner, or the TSV's winner column if unfinished
+  std::string reason;             ///< "goal", "blocked", or the TSV's reason column
+  int turns = 0;
+};
+
+struct EvalGames {
+  int generation = -1;
+  std::string dir;                 ///< "eval/gen-0003"
+  std::vector<RecordedGame> games; ///< the first few games of the directory
+  int total_games = 0;             ///< lines with a game in games.tsv
+};
+
+struct SelfplayGames {
+  int generation = -1;  ///< the number in the file name (the net that played)
+  std::string network;  ///< "gen-0000"
+  int files = 0;        ///< data files of this network
+  std::optional<RecordedGame> sample;  ///< the first readable game
+};
+
+struct FileEntry {
+  std::string name;
+  uintmax_t bytes = 0;
+};
+
+struct RunData {
+  std::string dir;
+  RunConfig config;
+  RunState state;
+  std::vector<TrainPoint> train;                 ///< sorted by step, one entry per step
+  std::vector<SelfplayGeneration> selfplay;      ///< sorted by generation
+  std::vector<GenerationResult> generations;     ///< sorted by generation
+  Ratings ratings;
+  std::vector<EvalGames> eval;                   ///< sorted by generation
+  std::vector<SelfplayGames> selfplay_games;     ///< sorted by generation
+  std::vector<FileEntry> checkpoints;
+  std::vector<std::string> notes;                ///< problems met while reading, for the page
+  std::vector<std::string> missing;              ///< expected files that do not exist (yet)
+
+  /// Generations done: state.json's, else the largest generation seen in the logs; 0 if none.
+  int generations_done() const;
+};
+
+struct LoadOptions {
+  int eval_games_per_generation = 3;  ///< games kept (replayed) per eval directory
+};
+
+/// Reads the run directory. Throws ReportError when run_dir does not exist, is not a directory,
+/// cannot be listed, or holds none of config.yaml, state.json, logs/, ratings.json, eval/, data/.
+RunData load_run(const std::string& run_dir, const LoadOptions& options = {});
+
+/// "gen-0003" -> 3, "gen0003" -> 3; -1 for other names.
+int generation_of(const std::string& name);
+
+/// 95% Wilson score interval of wins/games (fractions); {0, 1} when games == 0.
+std::pair<double, double> wilson_interval(int wins, int games, double z = 1.959964);
+
+/// Splits one CSV line (RFC 4180 quoting: "a,b" and "" inside quotes).
+std::vector<std::string> split_csv_line(const std::string& line);
+
+}  // namespace ps::report
