@@ -11,6 +11,7 @@ int main(int argc, char** argv) {
   ps::cmd::register_tournament_commands(app);
   ps::cmd::register_bench_nn_command(app);
   ps::cmd::register_bench_search_command(app);
+  ps::cmd::register_report_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
