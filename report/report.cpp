@@ -154,9 +154,10 @@ table.cross th.rowname, table.cross td.rowname { text-align: left; }
 table.cross td.cell { font-weight: 600; border: 2px solid #fff; border-radius: 6px; }
 table.cross td.self { background: #f4f5f8; color: var(--faint); border: 2px solid #fff; }
 table.cross td.total { font-weight: 650; }
-td.score { text-align: center; border: 2px solid #fff; }
-td.score b { font-size: 14.5px; }
-td.score span { display: block; font-size: 11.5px; color: var(--muted); }
+td.scores { padding: 2px; }
+div.score { text-align: center; padding: 4px 10px; border-radius: 6px; margin: 1px 0; }
+div.score b { font-size: 14.5px; }
+div.score span { display: block; font-size: 11.5px; color: var(--muted); }
 .bar { display: inline-block; width: 110px; height: 10px; border-radius: 5px; overflow: hidden;
        background: var(--p1); vertical-align: middle; margin-right: 8px; }
 .bar i { display: block; height: 100%; background: var(--p0); }
@@ -165,7 +166,7 @@ td.score span { display: block; font-size: 11.5px; color: var(--muted); }
          width: 238px; }
 .board svg { display: block; margin: 0 auto; max-width: 100%; height: auto; }
 .board .what { font-size: 12px; text-transform: uppercase; letter-spacing: .06em; color: var(--muted); }
-.board .players { font-weight: 600; margin: 2px 0; }
+.board .players { font-weight: 600; margin: 2px 0 6px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 .board .result { font-size: 13.5px; color: var(--muted); }
 .dot { display: inline-block; width: 10px; height: 10px; border-radius: 50%; margin-right: 5px; vertical-align: 0; }
 .dot.p0 { background: var(--p0); } .dot.p1 { background: var(--p1); }
@@ -182,7 +183,9 @@ footer { margin-top: 36px; color: var(--faint); font-size: 13px; }
 
 std::string run_title(const RunData& run) {
   if (!run.config.name.empty()) return run.config.name;
-  return std::filesystem::path(run.dir).lexically_normal().filename().string();
+  std::filesystem::path dir = std::filesystem::path(run.dir).lexically_normal();
+  if (dir.filename().empty()) dir = dir.parent_path();  // "runs/tiny/"
+  return dir.filename().string();
 }
 
 std::string pitch_text(const RunData& run) {
@@ -371,13 +374,15 @@ std::string crosstable_section(const RunData& run) {
 // ---------------------------------------------------------------------------------------------
 // Evaluation: per generation, the score against each opponent.
 
-std::string score_cell(int wins, int games) {
-  if (games <= 0) return "<td class=\"muted\">–</td>";
+// One score: wins/games, the score, and its 95% Wilson interval; `label` names the opponent when
+// the column does not.
+std::string score_block(int wins, int games, const std::string& label = "") {
   auto [lo, hi] = wilson_interval(wins, games);
   const double s = double(wins) / games;
   std::ostringstream os;
-  os << "<td class=\"score\" style=\"background:" << score_colour(s) << "\"><b>" << wins << "/" << games << "</b> "
-     << percent(s) << "<span>95%: " << fixed(100 * lo, 0) << "\u2013" << fixed(100 * hi, 0) << "%</span></td>";
+  os << "<div class=\"score\" style=\"background:" << score_colour(s) << "\"><b>" << wins << "/" << games << "</b> "
+     << percent(s) << "<span>" << (label.empty() ? "" : "vs " + h(label) + " \u00b7 ") << "95%: " << fixed(100 * lo, 0)
+     << "\u2013" << fixed(100 * hi, 0) << "%</span></div>";
   return os.str();
 }
 
@@ -393,26 +398,40 @@ std::string evaluation_section(const RunData& run) {
     os << card(empty_block(why)) << "</section>\n";
     return os.str();
   }
-  std::vector<std::string> opponents;
+  // Baselines get a column each; earlier networks (a different one every generation) share one.
+  std::vector<std::string> baselines;
+  bool any_network = false;
   for (const auto& g : run.generations)
-    for (const auto& s : g.scores)
-      if (std::find(opponents.begin(), opponents.end(), s.opponent) == opponents.end()) opponents.push_back(s.opponent);
+    for (const auto& s : g.scores) {
+      if (generation_of(s.opponent) >= 0) any_network = true;
+      else if (std::find(baselines.begin(), baselines.end(), s.opponent) == baselines.end())
+        baselines.push_back(s.opponent);
+    }
   std::ostringstream t;
   t << "<div class=\"scroll\"><table class=\"eval\">\n<thead><tr><th>gen</th><th class=\"name\">network</th><th>Elo</th>"
        "<th class=\"name\">outcome</th>";
-  for (const auto& o : opponents) t << "<th style=\"text-align:center\">vs " << h(o) << "</th>";
+  if (any_network) t << "<th style=\"text-align:center\">vs earlier networks</th>";
+  for (const auto& o : baselines) t << "<th style=\"text-align:center\">vs " << h(o) << "</th>";
   t << "</tr></thead>\n<tbody>\n";
+  const std::string none = "<td class=\"muted\" style=\"text-align:center\">\u2013</td>";
   for (const auto& g : run.generations) {
     t << "<tr><td>" << g.generation << "</td><td class=\"name\">" << h(g.network) << "</td><td>" << fixed(g.elo, 0)
       << (std::isfinite(g.ci95) ? " <span class=\"muted\">\u00b1" + fixed(g.ci95, 0) + "</span>" : "") << "</td>";
     t << "<td class=\"name\" style=\"font-weight:400\">";
     if (g.promoted && *g.promoted) t << "<span class=\"tag best\" style=\"margin:0\">promoted</span>";
     else if (g.promoted) t << "<span class=\"tag kept\" style=\"margin:0\">kept " << h(g.best) << "</span>";
-    else t << "<span class=\"muted\">–</span>";
+    else t << "<span class=\"muted\">\u2013</span>";
     t << "</td>";
-    for (const auto& o : opponents) {
+    if (any_network) {
+      std::string blocks;
+      for (const auto& s : g.scores)
+        if (generation_of(s.opponent) >= 0 && s.games > 0) blocks += score_block(s.wins, s.games, s.opponent);
+      t << (blocks.empty() ? none : "<td class=\"scores\">" + blocks + "</td>");
+    }
+    for (const auto& o : baselines) {
       auto it = std::find_if(g.scores.begin(), g.scores.end(), [&](const ScoreLine& s) { return s.opponent == o; });
-      t << (it == g.scores.end() ? "<td class=\"muted\" style=\"text-align:center\">–</td>" : score_cell(it->wins, it->games));
+      t << (it == g.scores.end() || it->games == 0 ? none
+                                                   : "<td class=\"scores\">" + score_block(it->wins, it->games) + "</td>");
     }
     t << "</tr>\n";
   }
@@ -437,12 +456,23 @@ std::vector<RefLine> generation_marks(const RunData& run) {
   return marks;
 }
 
+// Long logs are averaged over runs of consecutive lines down to at most ~1000 points, which keeps
+// the page small and the curves readable.
 Series train_series(const RunData& run, const std::string& name, const char* colour, double TrainPoint::*field) {
   Series s{name, colour};
   s.markers = false;
-  for (const auto& p : run.train) {
-    s.x.push_back(p.step);
-    s.y.push_back(p.*field);
+  const size_t n = run.train.size(), group = n > 1200 ? (n + 999) / 1000 : 1;
+  for (size_t i = 0; i < n; i += group) {
+    double sx = 0, sy = 0;
+    int count_y = 0;
+    const size_t end = std::min(n, i + group);
+    for (size_t k = i; k < end; ++k) {
+      sx += run.train[k].step;
+      const double v = run.train[k].*field;
+      if (std::isfinite(v)) sy += v, ++count_y;
+    }
+    s.x.push_back(sx / double(end - i));
+    s.y.push_back(count_y ? sy / count_y : kMissing);
   }
   bool any = false;
   for (double v : s.y) any |= std::isfinite(v);
@@ -579,20 +609,24 @@ std::string board(const RecordedGame& g, const std::string& what) {
   std::ostringstream os;
   os << "<figure class=\"board\" style=\"margin:0\">\n<div class=\"what\">" << h(what) << "</div>\n";
   const std::string p0 = g.player0.empty() ? "player 0" : g.player0, p1 = g.player1.empty() ? "player 1" : g.player1;
-  os << "<div class=\"players\"><span class=\"dot p0\"></span>" << h(p0)
-     << " <span class=\"muted\" style=\"font-weight:400\">vs</span> <span class=\"dot p1\"></span>" << h(p1)
-     << "</div>\n";
+  const bool self_play = !g.player0.empty() && g.player0 == g.player1;
+  if (self_play)
+    os << "<div class=\"players\"><span class=\"dot p0\"></span><span class=\"dot p1\"></span>" << h(p0)
+       << " <span class=\"muted\" style=\"font-weight:400\">vs itself</span></div>\n";
+  else
+    os << "<div class=\"players\"><span class=\"dot p0\"></span>" << h(p0)
+       << " <span class=\"muted\" style=\"font-weight:400\">vs</span> <span class=\"dot p1\"></span>" << h(p1)
+       << "</div>\n";
   os << render_svg(*g.game, opt);
-  std::string reason = g.termination.empty() ? g.reason : g.termination;
+  const std::string reason = g.termination.empty() ? g.reason : g.termination;
   os << "<figcaption class=\"result\">";
   if (g.winner == 0 || g.winner == 1) {
-    const std::string& name = g.winner == 0 ? p0 : p1;
-    os << "<span class=\"dot p" << g.winner << "\"></span><b>" << h(name) << "</b> won";
-    if (g.player0 == g.player1 && !g.player0.empty()) os << " as player " << g.winner;
+    os << "<span class=\"dot p" << g.winner << "\"></span><b>" << h(g.winner == 0 ? p0 : p1) << "</b> won";
+    if (self_play) os << " as player " << g.winner;
   } else {
     os << "no winner recorded";
   }
-  os << " \u00b7 " << h(reason) << " \u00b7 " << g.turns << " turns</figcaption>\n";
+  os << "<br>" << h(reason) << " \u00b7 " << g.turns << " turns</figcaption>\n";
   os << "<div class=\"muted\" style=\"font-size:11.5px;margin-top:2px\">" << h(g.source) << "</div>\n";
   os << "</figure>\n";
   return os.str();

@@ -5,6 +5,8 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <random>
 #include <sstream>
@@ -51,7 +53,8 @@ inline std::string random_game_line(std::mt19937_64& rng, int* turns = nullptr) 
          reason_name(pos.reason()) + "\t" + std::to_string(pos.num_kicks());
 }
 
-/// Writes a run of `generations` generations (1..3 supported by the fixed tables below) in dir.
+/// Writes a run of `generations` generations in dir (ratings.json always rates the same four
+/// players, whatever the number of generations).
 inline void write_fake_run(const std::string& dir, int generations) {
   std::mt19937_64 rng(1234);
   const std::string d = dir + "/";
@@ -62,13 +65,12 @@ inline void write_fake_run(const std::string& dir, int generations) {
                                           gen_name(generations) +
                                           "\", \"started\": \"2026-11-29T19:00:00Z\", \"seconds\": 812.5}\n");
   std::ostringstream train, selfplay, gens;
-  const double policy[] = {2.9, 2.4, 2.1, 1.9, 1.8, 1.7};
   int step = 0;
   for (int g = 1; g <= generations; ++g) {
     for (int k = 0; k < 4; ++k) {
       step += 25;
       const double t = step / 100.0;
-      train << "{\"step\":" << step << ",\"policy_loss\":" << policy[g - 1] - 0.1 * k << ",\"value_loss\":"
+      train << "{\"step\":" << step << ",\"policy_loss\":" << 2.9 * std::pow(0.9, g - 1) - 0.1 * k << ",\"value_loss\":"
             << 0.95 - 0.05 * t << ",\"moves_left_loss\":" << 0.4 - 0.03 * t << ",\"policy_accuracy\":" << 0.2 + 0.05 * t
             << ",\"value_accuracy\":" << 0.55 + 0.03 * t << ",\"lr\":0.02,\"samples_per_s\":900,\"window\":5000,"
             << "\"checkpoint\":\"" << gen_name(g) << ".ckpt\",\"unknown_field\":[1,2]}\n";
@@ -80,7 +82,7 @@ inline void write_fake_run(const std::string& dir, int generations) {
     gens << "{\"generation\":" << g << ",\"network\":\"" << gen_name(g) << "\",\"elo\":" << 120.5 * g
          << ",\"ci95\":60.2,\"promoted\":" << (g != 2 ? "true" : "false") << ",\"best\":\""
          << gen_name(g == 2 ? 1 : g) << "\",\"scores\":{\"" << gen_name(g - 1)
-         << "\":{\"wins\":14,\"games\":20},\"random\":{\"wins\":20,\"games\":20},\"greedy\":{\"wins\":" << 8 + g
+         << "\":{\"wins\":14,\"games\":20},\"random\":{\"wins\":20,\"games\":20},\"greedy\":{\"wins\":" << std::min(8 + g, 20)
          << ",\"games\":20}}}\n";
 
     // Evaluation games with their CSV index.

@@ -2,7 +2,7 @@
 // HTML page written from them.
 #include <catch2/catch.hpp>
 
-#include <regex>
+#include <algorithm>
 
 #include "report/report.h"
 #include "tests/report/fake_run.h"
@@ -73,13 +73,17 @@ TEST_CASE("a complete run of 3 generations gives the whole page") {
   CHECK(html.find("<tr><td>1</td><td class=\"name\">greedy</td>") != std::string::npos);
   CHECK_THAT(html, Contains("random<span class=\"tag anchor\">anchor</span>"));
   // Score lines: 14/20 is 70% with the Wilson interval 48-85%.
-  CHECK_THAT(html, Contains("<b>14/20</b> 70%<span>95%: 48\u201385%</span>"));
+  CHECK_THAT(html, Contains("<b>14/20</b> 70%<span>vs gen-0002 \u00b7 95%: 48\u201385%</span>"));
+  CHECK_THAT(html, Contains("<b>20/20</b> 100%<span>95%: 84\u2013100%</span>"));
+  CHECK_THAT(html, Contains("<th style=\"text-align:center\">vs earlier networks</th><th style=\"text-align:center\">vs "
+                            "random</th><th style=\"text-align:center\">vs greedy</th>"));
   CHECK_THAT(html, Contains(">kept gen-0001</span>"));
   // Board captions name the players from games.csv.
   CHECK_THAT(html, Contains("Evaluation \u00b7 gen 3 \u00b7 game 1"));
   CHECK_THAT(html, Contains("<span class=\"dot p0\"></span>gen-0003 <span class=\"muted\""));
   CHECK_THAT(html, Contains("Self-play \u00b7 gen-0000"));
   CHECK_THAT(html, Contains("Self-play \u00b7 gen-0002"));
+  CHECK_THAT(html, Contains("gen-0002 <span class=\"muted\" style=\"font-weight:400\">vs itself</span>"));
   CHECK_THAT(html, Contains("<code>gen-0003.ckpt</code>"));
   CHECK_THAT(html, Contains("Every file present was read completely."));
 }
@@ -219,7 +223,7 @@ TEST_CASE("games of a resigned game keep the TSV's winner and reason") {
   CHECK(g.reason == "resign");
   CHECK(g.turns == 2);
   CHECK(g.player1 == "b");
-  CHECK_THAT(render_report_html(run), Contains("<b>b</b> won \u00b7 resign \u00b7 2 turns"));
+  CHECK_THAT(render_report_html(run), Contains("<b>b</b> won<br>resign \u00b7 2 turns"));
 }
 
 TEST_CASE("the tournament runner's own games.tsv form is read too") {
@@ -249,6 +253,27 @@ TEST_CASE("a training step logged again after a resume keeps its last value") {
   CHECK(run.train[1].policy_loss == Approx(1.9));
   CHECK(std::isnan(run.train[2].policy_loss));
   CHECK(run.missing.size() >= 5);
+}
+
+TEST_CASE("a long training log is averaged down to about 1000 points per curve") {
+  TempDir dir("long");
+  std::string log;
+  for (int step = 1; step <= 5000; ++step)
+    log += "{\"step\":" + std::to_string(step) + ",\"policy_loss\":" + std::to_string(step % 2 ? 1.0 : 3.0) + "}\n";
+  write_file_atomic(dir / "logs/train.jsonl", log);
+  RunData run = load_run(dir.str() + "/");
+  REQUIRE(run.train.size() == 5000);
+  const std::string html = render_report_html(run);
+  // The loss curve: one path whose points are pair averages (2.0), 1000 of them.
+  const size_t at = html.find("Training losses");
+  REQUIRE(at != std::string::npos);
+  const size_t path = html.find("<path d=\"M", at);
+  const size_t end = html.find('"', path + 9);
+  REQUIRE(path != std::string::npos);
+  const std::string d = html.substr(path + 9, end - path - 9);
+  CHECK(std::count(d.begin(), d.end(), 'L') == 999);
+  // A directory given with a trailing slash is still titled by its name.
+  CHECK_THAT(html, Contains("<h1>" + dir.path.filename().string() + "</h1>"));
 }
 
 TEST_CASE("a missing or unusable run directory is a clear error") {
