@@ -191,7 +191,8 @@ BestFirstResult best_first_turns(const Position& root, const float* logits,
   int64_t seq = 0;
   queue.push({1.0, seq++, 0});
   double frontier_mass = 1.0;
-  HashMap64 index;  // end hash -> index in res.turns
+  HashMap64 index;     // end hash -> index in res.turns
+  HashMap64 expanded;  // mid-turn positions already expanded
   std::vector<uint8_t> path;
 
   while (!queue.empty()) {
@@ -226,6 +227,17 @@ BestFirstResult best_first_turns(const Position& root, const float* logits,
         res.turns[*slot].prior += float(e.prob);
       }
       continue;
+    }
+    // A mid-turn position already expanded through another chain: its continuations are in
+    // the queue already (with the first chain's mass), so this chain adds nothing new. Its
+    // mass is dropped, which keeps the work bounded by the distinct mid-turn positions.
+    if (e.node != 0) {
+      bool fresh;
+      expanded.find_or_insert(pos.hash(), &fresh);
+      if (!fresh) {
+        res.dropped_mass += e.prob;
+        continue;
+      }
     }
     // Expand: masked softmax over the legal directions at the ball's point.
     const unsigned legal = pos.legal_kicks();

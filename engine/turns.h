@@ -135,6 +135,10 @@ struct BestFirstOptions {
 struct BestFirstResult {
   std::vector<Turn> turns;        ///< in the order found (non-increasing best-chain probability)
   double remaining_mass = 0.0;    ///< probability of chains not yet finished when it stopped
+  /// Probability of chains that reached a mid-turn position already expanded through a more
+  /// probable chain: not followed again (so the work stays bounded by the distinct mid-turn
+  /// positions). With sum_chains the priors of the turns below such positions undercount it.
+  double dropped_mass = 0.0;
   int64_t expansions = 0;
   bool complete = false;          ///< every chain was explored (turns is the full list)
 };

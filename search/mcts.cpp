@@ -243,7 +243,11 @@ struct Search::Impl {
     }
     append_children(n, res.turns, pick, pos.side_to_move(), &pos, &w);
     if (res.complete) n->complete.store(1, std::memory_order_release);
-    if (res.complete || res.remaining_mass < params.widen_min_remaining_mass)
+    // Also give up widening once a generation hits the expansion cap: another try would cost
+    // the same work at every visit (a quickstart evaluation game sat for minutes at such a
+    // root, regenerating 200,000 chain prefixes per visit).
+    const bool capped = !res.complete && res.expansions >= opt.max_expansions;
+    if (res.complete || res.remaining_mass < params.widen_min_remaining_mass || capped)
       n->exhausted.store(1, std::memory_order_release);
   }
 
@@ -269,7 +273,7 @@ struct Search::Impl {
     const int have = int(n->num_children.load(std::memory_order_acquire));
     const int allowed = allowed_children(n, is_root);
     bool forced = false;
-    if (have >= allowed || (!is_root && n->exhausted.load(std::memory_order_acquire))) {
+    if (have >= allowed || n->exhausted.load(std::memory_order_acquire)) {
       if (!params.solver || !all_children_lost(n)) return;
       forced = true;
     }
