@@ -2,16 +2,20 @@
 #include <iostream>
 
 #include "apps/commands.h"
+#include "loop/players.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"papersoccer: Paper Soccer engine, search and self-play training toolkit"};
   app.require_subcommand(1);
+  ps::register_builtin_players();  // random, greedy, uct, mcts for tournament and play
   ps::cmd::register_engine_commands(app);
   ps::cmd::register_bench_command(app);
   ps::cmd::register_tournament_commands(app);
   ps::cmd::register_bench_nn_command(app);
   ps::cmd::register_bench_search_command(app);
   ps::cmd::register_report_command(app);
+  ps::cmd::register_run_commands(app);
+  ps::cmd::register_bot_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

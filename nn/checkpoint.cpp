@@ -1,5 +1,7 @@
 #include "nn/checkpoint.h"
 
+#include <cmath>
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -115,6 +117,7 @@ std::string CheckpointMeta::to_json() const {
                       {"variants", variants},
                       {"training_step", training_step},
                       {"note", note}};
+  if (std::isfinite(rating_elo)) j["rating"] = {{"elo", rating_elo}, {"ci95", rating_ci95}};
   return j.dump();
 }
 
@@ -144,6 +147,10 @@ CheckpointMeta CheckpointMeta::from_json(const std::string& text, const std::str
     m.variants = j.at("variants").get<std::vector<std::string>>();
     m.training_step = j.at("training_step").get<int64_t>();
     m.note = j.value("note", std::string());
+    if (j.contains("rating")) {
+      m.rating_elo = j.at("rating").at("elo").get<double>();
+      m.rating_ci95 = j.at("rating").value("ci95", 0.0);
+    }
   } catch (const CheckpointError&) {
     throw;
   } catch (const std::exception& e) {

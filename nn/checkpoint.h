@@ -14,6 +14,7 @@
 
 #include <torch/torch.h>
 
+#include <cmath>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -39,6 +40,9 @@ struct CheckpointMeta {
   std::vector<std::string> variants;
   int64_t training_step = 0;
   std::string note;  ///< free text (run name, ...)
+  /// Elo rating and its 95% half-interval when known (exported models); NaN = unknown.
+  double rating_elo = std::nan("");
+  double rating_ci95 = std::nan("");
 
   /// Is (pitch, variant) among those listed (an empty list allows all)?
   bool supports(const Pitch& pitch, Variant variant) const;

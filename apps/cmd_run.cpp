@@ -1,0 +1,136 @@
+// The training loop and its parts as commands:
+//   run [CONFIG]        the self-play -> train -> evaluate loop (built-in quickstart without CONFIG)
+//   selfplay CONFIG     self-play games only (selfplay: and service: maps; --net CHECKPOINT)
+//   train CONFIG        training only (train: map; --data DIR --from CKPT --out CKPT)
+//   export CKPT OUT     a self-contained model file for `bot`
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+
+#include "apps/commands.h"
+#include "core/fileutil.h"
+#include "core/progress.h"
+#include "loop/players.h"
+#include "loop/run.h"
+#include "nn/checkpoint.h"
+
+namespace ps::cmd {
+
+namespace {
+
+std::atomic<bool> g_cancel{false};
+
+void on_signal(int) {
+  if (g_cancel.exchange(true)) std::_Exit(130);  // second Ctrl-C: leave at once
+  const char msg[] = "\nstopping after the current game or step; Ctrl-C again to quit now\n";
+  ssize_t ignored = ::write(2, msg, sizeof msg - 1);
+  (void)ignored;
+}
+
+void install_signal_handlers() {
+  std::signal(SIGINT, on_signal);
+  std::signal(SIGTERM, on_signal);
+}
+
+}  // namespace
+
+void register_run_commands(CLI::App& app) {
+  static std::string run_config;
+  static std::string run_dir;
+  static int generations = 0;
+  auto* run = app.add_subcommand(
+      "run", "Self-play -> train -> evaluate loop; resumable (without CONFIG: built-in quickstart)");
+  run->add_option("config", run_config, "YAML config (see configs/quickstart.yaml)");
+  run->add_option("--dir", run_dir, "run directory (overrides run.dir)");
+  run->add_option("--generations", generations, "number of generations (overrides run.generations)");
+  run->callback([] {
+    RunConfig cfg = run_config.empty()
+                        ? parse_run_config(quickstart_config_text(), "<built-in quickstart>")
+                        : load_run_config(run_config);
+    if (!run_dir.empty()) cfg.dir = run_dir;
+    if (generations > 0) cfg.generations = generations;
+    install_signal_handlers();
+    run_training_loop(cfg, &g_cancel);
+    if (g_cancel) {
+      std::cerr << "stopped; run the same command again to resume\n";
+      throw std::runtime_error("interrupted");
+    }
+  });
+
+  static std::string sp_config, sp_net, sp_out = "selfplay-data", sp_prefix = "selfplay";
+  auto* sp = app.add_subcommand("selfplay", "Play self-play games with a network, write training data");
+  sp->add_option("config", sp_config, "YAML with selfplay: and service: maps")->required();
+  sp->add_option("--net", sp_net, "network checkpoint")->required();
+  sp->add_option("--out", sp_out, "output directory")->capture_default_str();
+  sp->add_option("--prefix", sp_prefix, "chunk file prefix")->capture_default_str();
+  sp->callback([] {
+    ConfigReader top = ConfigReader::from_file(sp_config);
+    ConfigReader s = top.child("service");
+    nn::ServiceOptions so = nn::parse_service_options(s);
+    s.finish();
+    ConfigReader r = top.child("selfplay");
+    SelfplayConfig cfg = parse_selfplay_config(r);
+    install_signal_handlers();
+    auto eval = nn::make_net_evaluator(sp_net, so);
+    ProgressLine line;
+    SelfplayStats st = run_selfplay(cfg, *eval, sp_net, sp_out, sp_prefix,
+                                    [&](const SelfplayStats& s, int64_t target) {
+                                      line.update(std::to_string(s.games) + "/" + std::to_string(target) +
+                                                  " games: " + s.summary());
+                                    },
+                                    &g_cancel);
+    line.finish();
+    std::printf("%s\n", st.summary().c_str());
+  });
+
+  static std::string tr_config, tr_data, tr_from, tr_out, tr_log;
+  auto* tr = app.add_subcommand("train", "Train a network on self-play data");
+  tr->add_option("config", tr_config, "YAML with a train: map")->required();
+  tr->add_option("--data", tr_data, "training data directory (*.psd chunks)")->required();
+  tr->add_option("--from", tr_from, "checkpoint to start from (default: a new net)");
+  tr->add_option("--out", tr_out, "checkpoint to write")->required();
+  tr->add_option("--log", tr_log, "metrics log (JSON lines)");
+  tr->callback([] {
+    ConfigReader top = ConfigReader::from_file(tr_config);
+    ConfigReader r = top.child("train");
+    TrainConfig cfg = parse_train_config(r);
+    install_signal_handlers();
+    ProgressLine line;
+    TrainResult res = train_network(cfg, tr_data, tr_from, tr_out, tr_log, "",
+                                    [&](const TrainMetrics& m, int64_t target) {
+                                      char buf[200];
+                                      std::snprintf(buf, sizeof buf,
+                                                    "step %lld/%lld policy %.3f value %.3f acc %.0f%% %.0f samples/s",
+                                                    (long long)m.step, (long long)target, m.policy_loss,
+                                                    m.value_loss, 100 * m.policy_accuracy, m.samples_per_s);
+                                      line.update(buf);
+                                    },
+                                    &g_cancel);
+    line.finish();
+    std::printf("trained steps %lld -> %lld (%.0f samples/s, window %lld of %lld samples)%s\n",
+                (long long)res.start_step, (long long)res.end_step, res.samples_per_s,
+                (long long)res.window_samples, (long long)res.total_samples,
+                res.end_step < res.start_step + cfg.steps ? "; interrupted, run again to resume" : "");
+  });
+
+  static std::string ex_in, ex_out, ex_pitch, ex_variant;
+  auto* ex = app.add_subcommand("export", "Write a self-contained model file for `bot`");
+  ex->add_option("checkpoint", ex_in, "checkpoint")->required();
+  ex->add_option("out", ex_out, "model file to write")->required();
+  ex->add_option("--pitch", ex_pitch, "pitch the model is for (e.g. 8x10), if not recorded");
+  ex->add_option("--variant", ex_variant, "variant the model is for, if not recorded");
+  ex->callback([] {
+    nn::LoadedCheckpoint ck = nn::load_checkpoint(ex_in, "cpu");
+    nn::CheckpointMeta meta = ck.meta;
+    if (!ex_pitch.empty()) meta.pitches = {Pitch::get(parse_pitch(ex_pitch).width, parse_pitch(ex_pitch).length, parse_pitch(ex_pitch).goal).name()};
+    if (!ex_variant.empty()) meta.variants = {variant_name(parse_variant(ex_variant))};
+    nn::save_checkpoint(ex_out, ck.net, meta);
+    std::printf("wrote %s: net %s, step %lld, pitches %zu, variants %zu\n", ex_out.c_str(),
+                meta.net.summary().c_str(), (long long)meta.training_step, meta.pitches.size(),
+                meta.variants.size());
+  });
+}
+
+}  // namespace ps::cmd

@@ -1,0 +1,47 @@
+#include "core/progress.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+
+namespace ps {
+
+ProgressLine::ProgressLine(double min_interval_s)
+    : tty_(::isatty(2) != 0), min_interval_(min_interval_s),
+      last_print_(std::chrono::steady_clock::now() - std::chrono::hours(1)) {}
+
+ProgressLine::~ProgressLine() {
+  if (open_) finish();
+}
+
+void ProgressLine::update(const std::string& text) {
+  last_ = text;
+  open_ = true;
+  const auto now = std::chrono::steady_clock::now();
+  if (tty_) {
+    std::fprintf(stderr, "\r\033[K%s", text.c_str());
+    std::fflush(stderr);
+  } else if (std::chrono::duration<double>(now - last_print_).count() >= min_interval_) {
+    std::fprintf(stderr, "%s\n", text.c_str());
+    last_print_ = now;
+  }
+}
+
+void ProgressLine::finish() {
+  if (!open_) return;
+  if (tty_) std::fprintf(stderr, "\r\033[K%s\n", last_.c_str());
+  else std::fprintf(stderr, "%s\n", last_.c_str());
+  std::fflush(stderr);
+  open_ = false;
+}
+
+std::string format_duration(double s) {
+  char buf[64];
+  if (s < 0) s = 0;
+  if (s >= 3600) std::snprintf(buf, sizeof buf, "%d h %02d min", int(s / 3600), int(s / 60) % 60);
+  else if (s >= 60) std::snprintf(buf, sizeof buf, "%d min %02d s", int(s / 60), int(s) % 60);
+  else std::snprintf(buf, sizeof buf, "%.0f s", s);
+  return buf;
+}
+
+}  // namespace ps

@@ -1,0 +1,31 @@
+// One progress line on stderr: rewritten in place on a terminal, printed every few seconds
+// (and at the end) otherwise, so logs stay readable.
+#pragma once
+
+#include <chrono>
+#include <string>
+
+namespace ps {
+
+class ProgressLine {
+ public:
+  /// min_interval_s: on a non-terminal, the least time between printed lines.
+  explicit ProgressLine(double min_interval_s = 5.0);
+  ~ProgressLine();
+  /// Shows text (e.g. "self-play gen 3: 12/40 games, 1.3/s, ETA 21 s").
+  void update(const std::string& text);
+  /// Prints the last text as a final line.
+  void finish();
+
+ private:
+  bool tty_;
+  bool open_ = false;
+  double min_interval_;
+  std::string last_;
+  std::chrono::steady_clock::time_point last_print_;
+};
+
+/// "1 h 02 min", "3 min 05 s", "42 s".
+std::string format_duration(double seconds);
+
+}  // namespace ps

@@ -1,0 +1,101 @@
+#include "loop/players.h"
+
+#include <map>
+#include <mutex>
+
+#include "nn/checkpoint.h"
+#include "search/baselines.h"
+#include "search/mcts_player.h"
+#include "search/params.h"
+#include "tournament/registry.h"
+
+namespace ps {
+
+namespace {
+
+std::mutex g_mu;
+std::map<std::string, std::shared_ptr<Evaluator>> g_evaluators;
+
+// A player that keeps its network service alive.
+class NetMctsPlayer final : public Player {
+ public:
+  NetMctsPlayer(std::shared_ptr<Evaluator> eval, const SearchParams& params, uint64_t seed,
+                const std::string& name)
+      : eval_(std::move(eval)), player_(*eval_, params, seed, name) {}
+  std::string name() const override { return player_.name(); }
+  void new_game(const Pitch& pitch, Variant variant) override { player_.new_game(pitch, variant); }
+  std::string choose_turn(const Game& game, const TurnBudget& budget) override {
+    return player_.choose_turn(game, budget);
+  }
+
+ private:
+  std::shared_ptr<Evaluator> eval_;
+  MctsPlayer player_;
+};
+
+}  // namespace
+
+std::shared_ptr<Evaluator> shared_net_evaluator(const std::string& checkpoint,
+                                                const nn::ServiceOptions& options) {
+  const std::string key = checkpoint + "@" + options.device + "/" +
+                          std::to_string(options.max_batch) + "/" +
+                          std::to_string(options.batch_timeout_us) + "/" +
+                          std::to_string(options.cache_entries);
+  std::lock_guard<std::mutex> lock(g_mu);
+  auto it = g_evaluators.find(key);
+  if (it != g_evaluators.end()) return it->second;
+  std::shared_ptr<Evaluator> e(nn::make_net_evaluator(checkpoint, options).release());
+  g_evaluators[key] = e;
+  return e;
+}
+
+std::unique_ptr<Player> make_net_player(const std::string& checkpoint,
+                                        const nn::ServiceOptions& service,
+                                        const SearchParams& search, uint64_t seed,
+                                        const std::string& name) {
+  return std::make_unique<NetMctsPlayer>(shared_net_evaluator(checkpoint, service), search, seed,
+                                         name);
+}
+
+void clear_net_evaluators() {
+  std::lock_guard<std::mutex> lock(g_mu);
+  g_evaluators.clear();
+}
+
+void register_builtin_players() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    using tour::PlayerContext;
+    tour::register_player_type(
+        "random",
+        [](ConfigReader&, const PlayerContext& c) { return std::make_unique<RandomPlayer>(c.seed); },
+        "uniformly random distinct turn");
+    tour::register_player_type(
+        "greedy",
+        [](ConfigReader&, const PlayerContext& c) { return std::make_unique<GreedyPlayer>(c.seed); },
+        "one-turn heuristic: wins at once when it can, never allows an avoidable immediate goal, "
+        "else moves the ball towards the attacked goal");
+    tour::register_player_type(
+        "uct",
+        [](ConfigReader& r, const PlayerContext& c) {
+          UctPlayer::Options o;
+          o.default_visits = r.get<int64_t>("default_visits", o.default_visits);
+          o.exploration = r.get<double>("exploration", o.exploration);
+          o.max_children = r.get<int>("max_children", o.max_children);
+          return std::make_unique<UctPlayer>(o, c.seed);
+        },
+        "pure MCTS with random rollouts (UCT)");
+    tour::register_player_type(
+        "mcts",
+        [](ConfigReader& r, const PlayerContext& c) -> std::unique_ptr<Player> {
+          const std::string ckpt = r.require<std::string>("checkpoint");
+          nn::ServiceOptions so = nn::parse_service_options(r);
+          ConfigReader sr = r.child("search");
+          SearchParams sp = parse_search_params(sr);
+          return make_net_player(ckpt, so, sp, c.seed, c.name.empty() ? "mcts" : c.name);
+        },
+        "PUCT search guided by a network checkpoint");
+  });
+}
+
+}  // namespace ps

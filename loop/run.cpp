@@ -1,0 +1,527 @@
+#include "loop/run.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "core/fileutil.h"
+#include "core/progress.h"
+#include "loop/players.h"
+#include "nn/checkpoint.h"
+#include "tournament/tournament.h"
+
+namespace ps {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+EvaluateConfig::EvaluateConfig() {
+  search.root_noise = false;
+  search.temperature = 0.0;
+  search.temperature_turns = 0;
+  search.temperature_final = 0.0;
+}
+
+std::pair<double, double> wilson_interval(int wins, int games) {
+  if (games <= 0) return {0.0, 1.0};
+  const double z = 1.959963984540054, n = games, p = double(wins) / n;
+  const double centre = (p + z * z / (2 * n)) / (1 + z * z / n);
+  const double half = z * std::sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n);
+  return {std::max(0.0, centre - half), std::min(1.0, centre + half)};
+}
+
+namespace {
+
+EvaluateConfig parse_evaluate(ConfigReader& r) {
+  EvaluateConfig e;
+  e.games = r.get<int>("games", e.games);
+  e.final_games = r.get<int>("final_games", e.final_games);
+  e.visits = r.get<int64_t>("visits", e.visits);
+  e.openings = r.get<int>("openings", e.openings);
+  e.opening_turns = r.get<int>("opening_turns", e.opening_turns);
+  e.concurrency = r.get<int>("concurrency", e.concurrency);
+  e.vs_previous = r.get<bool>("vs_previous", e.vs_previous);
+  e.vs_generation0 = r.get<bool>("vs_generation0", e.vs_generation0);
+  e.vs_random = r.get<bool>("vs_random", e.vs_random);
+  e.vs_greedy = r.get<bool>("vs_greedy", e.vs_greedy);
+  {
+    ConfigReader g = r.child("gating");
+    e.gating = g.get<bool>("enabled", e.gating);
+    e.gating_threshold = g.get<double>("threshold", e.gating_threshold);
+    g.finish();
+  }
+  if (r.has("search")) {
+    ConfigReader sr = r.child("search");
+    YAML::Node merged = YAML::Clone(sr.node());
+    if (!merged["root_noise"]) merged["root_noise"] = false;
+    if (!merged["temperature"]) merged["temperature"] = 0.0;
+    ConfigReader m(merged, sr.source(), r.path("search"));
+    e.search = parse_search_params(m);
+  }
+  r.finish();
+  auto bad = [&](const std::string& what) { throw ConfigError(r.source() + ": evaluate." + what); };
+  if (e.games < 2 || e.games % 2) bad("games must be even and >= 2");
+  if (e.final_games < 2 || e.final_games % 2) bad("final_games must be even and >= 2");
+  if (e.visits < 1) bad("visits must be >= 1");
+  if (e.openings < 1) bad("openings must be >= 1");
+  if (e.opening_turns < 0) bad("opening_turns must be >= 0");
+  if (e.concurrency < 1) bad("concurrency must be >= 1");
+  if (!(e.gating_threshold > 0 && e.gating_threshold < 1)) bad("gating.threshold must be in (0, 1)");
+  return e;
+}
+
+std::string gen_name(int g) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "gen-%04d", g);
+  return buf;
+}
+
+std::string now_iso() {
+  std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+json read_json_file(const std::string& path) {
+  try {
+    return json::parse(read_file(path));
+  } catch (const json::exception& e) {
+    throw std::runtime_error(path + ": malformed JSON: " + e.what());
+  }
+}
+
+struct Outcome {
+  std::string winner, loser;
+};
+
+// Every evaluation game of the finished generations (eval/gen-*/outcomes.json).
+std::vector<Outcome> load_outcomes(const std::string& eval_dir) {
+  std::vector<Outcome> all;
+  if (!fs::is_directory(eval_dir)) return all;
+  std::vector<std::string> files;
+  for (auto& e : fs::directory_iterator(eval_dir))
+    if (fs::exists(e.path() / "outcomes.json")) files.push_back((e.path() / "outcomes.json").string());
+  std::sort(files.begin(), files.end());
+  for (auto& f : files) {
+    json j = read_json_file(f);
+    for (auto& g : j.at("games")) all.push_back({g.at("winner").get<std::string>(), g.at("loser").get<std::string>()});
+  }
+  return all;
+}
+
+struct Ratings {
+  std::vector<std::string> names;
+  tour::RatingResult result;
+  std::vector<std::vector<int>> wins;
+  std::string anchor;
+  int index(const std::string& n) const {
+    for (size_t i = 0; i < names.size(); ++i)
+      if (names[i] == n) return int(i);
+    return -1;
+  }
+};
+
+Ratings rate_all(const std::vector<Outcome>& outcomes) {
+  Ratings r;
+  std::set<std::string> seen;
+  // Baselines first, then networks in order.
+  for (const char* b : {"random", "greedy"})
+    for (auto& o : outcomes)
+      if (o.winner == b || o.loser == b) {
+        if (seen.insert(b).second) r.names.push_back(b);
+        break;
+      }
+  std::set<std::string> nets;
+  for (auto& o : outcomes) {
+    if (!seen.count(o.winner)) nets.insert(o.winner);
+    if (!seen.count(o.loser)) nets.insert(o.loser);
+  }
+  for (auto& n : nets) r.names.push_back(n);
+  r.wins.assign(r.names.size(), std::vector<int>(r.names.size(), 0));
+  std::vector<tour::GameOutcome> games;
+  for (auto& o : outcomes) {
+    tour::GameOutcome g;
+    g.winner = r.index(o.winner);
+    g.loser = r.index(o.loser);
+    games.push_back(g);
+    r.wins[size_t(g.winner)][size_t(g.loser)] += 1;
+  }
+  if (r.names.size() < 2) return r;
+  tour::RatingOptions opt;
+  opt.anchor = std::max(0, r.index("random"));
+  r.anchor = r.names[size_t(opt.anchor)];
+  r.result = tour::compute_ratings(int(r.names.size()), games, opt);
+  return r;
+}
+
+void write_ratings_json(const Ratings& r, const std::string& path) {
+  json players = json::array();
+  for (size_t i = 0; i < r.names.size(); ++i) {
+    const auto& p = r.result.players.size() > i ? r.result.players[i] : tour::PlayerRating{};
+    players.push_back({{"name", r.names[i]},
+                       {"elo", std::isfinite(p.elo) ? p.elo : 0.0},
+                       {"rated", std::isfinite(p.elo)},
+                       {"ci95", p.ci95},
+                       {"games", p.games},
+                       {"wins", p.wins}});
+  }
+  json j = {{"anchor", r.anchor},
+            {"players", players},
+            {"crosstable", {{"names", r.names}, {"wins", r.wins}}}};
+  write_file_atomic(path, j.dump(2) + "\n");
+}
+
+void export_model(const std::string& checkpoint, const std::string& out, const RunConfig& cfg,
+                  double elo, double ci95) {
+  nn::LoadedCheckpoint ck = nn::load_checkpoint(checkpoint, "cpu");
+  nn::CheckpointMeta meta = ck.meta;
+  if (meta.pitches.empty()) meta.pitches = {Pitch::get(cfg.width, cfg.length, cfg.goal).name()};
+  if (meta.variants.empty()) meta.variants = {variant_name(cfg.variant)};
+  meta.rating_elo = elo;
+  meta.rating_ci95 = ci95;
+  meta.note = cfg.name + " " + fs::path(checkpoint).stem().string();
+  nn::save_checkpoint(out, ck.net, meta);
+}
+
+struct State {
+  int generation = 0;   // last finished generation
+  std::string best = "gen-0000";
+  std::string started;
+  double seconds = 0;   // wall time spent in earlier calls
+};
+
+State read_state(const std::string& path) {
+  State s;
+  if (!fs::exists(path)) return s;
+  json j = read_json_file(path);
+  s.generation = j.value("generation", 0);
+  s.best = j.value("best", s.best);
+  s.started = j.value("started", std::string());
+  s.seconds = j.value("seconds", 0.0);
+  return s;
+}
+
+void write_state(const State& s, const std::string& path, const std::string& phase) {
+  json j = {{"generation", s.generation},
+            {"best", s.best},
+            {"started", s.started},
+            {"seconds", s.seconds},
+            {"phase", phase},
+            {"updated", now_iso()}};
+  write_file_atomic(path, j.dump(2) + "\n");
+}
+
+}  // namespace
+
+RunConfig parse_run_config(const std::string& text, const std::string& source) {
+  ConfigReader top = ConfigReader::from_string(text, source);
+  RunConfig c;
+  c.source = text;
+  std::string pitch = "8x10";
+  {
+    ConfigReader r = top.child("run");
+    c.name = r.get<std::string>("name", c.name);
+    c.dir = r.get<std::string>("dir", "");
+    c.generations = r.get<int>("generations", c.generations);
+    pitch = r.get<std::string>("pitch", pitch);
+    const std::string variant = r.get<std::string>("variant", "standard");
+    r.finish();
+    try {
+      PitchChoice p = parse_pitch(pitch);
+      c.width = p.width;
+      c.length = p.length;
+      c.goal = p.goal;
+      c.variant = parse_variant(variant);
+    } catch (const std::invalid_argument& e) {
+      throw ConfigError(source + ": run: " + e.what());
+    }
+    if (c.generations < 1) throw ConfigError(source + ": run.generations must be >= 1");
+    if (c.name.empty() || c.name.find('/') != std::string::npos)
+      throw ConfigError(source + ": run.name must be a non-empty name without '/'");
+  }
+  {
+    ConfigReader r = top.child("service");
+    try {
+      c.service = nn::parse_service_options(r);
+    } catch (const std::invalid_argument& e) {
+      throw ConfigError(source + ": service: " + e.what());
+    }
+    r.finish();
+  }
+  {
+    ConfigReader r = top.child("selfplay");
+    const bool has_pitches = r.has("pitches"), has_variants = r.has("variants");
+    c.selfplay = parse_selfplay_config(r);
+    if (!has_pitches) c.selfplay.pitches = {PitchChoice{c.width, c.length, c.goal}};
+    if (!has_variants) c.selfplay.variants = {c.variant};
+  }
+  {
+    ConfigReader r = top.child("train");
+    c.train = parse_train_config(r);
+  }
+  {
+    ConfigReader r = top.child("evaluate");
+    c.evaluate = parse_evaluate(r);
+  }
+  top.finish();
+  if (c.dir.empty()) c.dir = "runs/" + c.name;
+  return c;
+}
+
+RunConfig load_run_config(const std::string& path) {
+  std::string text;
+  try {
+    text = read_file(path);
+  } catch (const std::exception&) {
+    throw ConfigError(path + ": cannot open config file");
+  }
+  return parse_run_config(text, path);
+}
+
+void run_training_loop(const RunConfig& cfg, const std::atomic<bool>* cancel) {
+  register_builtin_players();
+  const fs::path root(cfg.dir);
+  const std::string data_dir = (root / "data").string();
+  const std::string ckpt_dir = (root / "checkpoints").string();
+  const std::string eval_dir = (root / "eval").string();
+  const std::string logs = (root / "logs").string();
+  fs::create_directories(data_dir);
+  fs::create_directories(ckpt_dir);
+  fs::create_directories(eval_dir);
+  fs::create_directories(logs);
+  const std::string state_path = (root / "state.json").string();
+  const std::string config_copy = (root / "config.yaml").string();
+  if (!fs::exists(config_copy)) {
+    write_file_atomic(config_copy, cfg.source);
+  } else if (read_file(config_copy) != cfg.source) {
+    std::cerr << "warning: " << config_copy
+              << " differs from the config given; resuming with the config given\n";
+  }
+  State state = read_state(state_path);
+  if (state.started.empty()) state.started = now_iso();
+  const auto t_call = std::chrono::steady_clock::now();
+  const double base_seconds = state.seconds;
+  auto elapsed = [&] {
+    return base_seconds + std::chrono::duration<double>(std::chrono::steady_clock::now() - t_call).count();
+  };
+  auto ckpt = [&](int g) { return ckpt_dir + "/" + gen_name(g) + ".ckpt"; };
+  auto ckpt_of = [&](const std::string& name) { return ckpt_dir + "/" + name + ".ckpt"; };
+  auto stopped = [&] { return cancel && cancel->load(); };
+  const Pitch& pitch = Pitch::get(cfg.width, cfg.length, cfg.goal);
+
+  std::printf("run '%s' in %s: %d generations, %s %s, net %s, self-play %lld games x %lld visits, "
+              "train %lld steps x %d\n",
+              cfg.name.c_str(), cfg.dir.c_str(), cfg.generations, pitch.name().c_str(),
+              variant_name(cfg.variant), cfg.train.net.summary().c_str(),
+              (long long)cfg.selfplay.games, (long long)cfg.selfplay.visits,
+              (long long)cfg.train.steps, cfg.train.batch_size);
+  if (state.generation > 0)
+    std::printf("resuming after generation %d (best %s)\n", state.generation, state.best.c_str());
+  std::fflush(stdout);
+
+  if (!fs::exists(ckpt(0))) write_initial_checkpoint(cfg.train, ckpt(0), cfg.name + " " + gen_name(0));
+
+  for (int g = state.generation + 1; g <= cfg.generations; ++g) {
+    if (stopped()) break;
+    const std::string net = gen_name(g);
+    char prefix[32];
+    std::snprintf(prefix, sizeof prefix, "gen%04d", g - 1);
+
+    // 1. Self-play with the best network.
+    {
+      write_state(state, state_path, "selfplay " + net);
+      auto eval = shared_net_evaluator(ckpt_of(state.best), cfg.service);
+      ProgressLine line;
+      SelfplayStats st = run_selfplay(
+          cfg.selfplay, *eval, state.best, data_dir, prefix,
+          [&](const SelfplayStats& s, int64_t target) {
+            const double rate = s.games_per_s();
+            char buf[256];
+            std::snprintf(buf, sizeof buf,
+                          "gen %d self-play (%s): %lld/%lld games, %.2f games/s, %.0f positions/s, "
+                          "%.1f turns/game, ETA %s",
+                          g, state.best.c_str(), (long long)s.games, (long long)target, rate,
+                          s.samples_per_s(), s.mean_game_turns(),
+                          format_duration(rate > 0 ? (target - s.games) / rate : 0).c_str());
+            line.update(buf);
+          },
+          cancel);
+      line.finish();
+      if (st.games > 0) {
+        json j = {{"generation", g},
+                  {"network", state.best},
+                  {"games", st.games},
+                  {"samples", st.samples},
+                  {"full_samples", st.full_samples},
+                  {"mean_game_turns", st.mean_game_turns()},
+                  {"mean_root_turns", st.mean_root_turns()},
+                  {"games_per_s", st.games_per_s()},
+                  {"samples_per_s", st.samples_per_s()},
+                  {"seconds", st.seconds},
+                  {"wins", {st.wins[0], st.wins[1]}},
+                  {"false_resignations", st.false_resignations},
+                  {"playthroughs", st.playthroughs}};
+        append_line(logs + "/selfplay.jsonl", j.dump());
+      }
+      if (stopped()) break;
+    }
+    clear_net_evaluators();
+
+    // 2. Train the latest network on the replay window.
+    if (!fs::exists(ckpt(g))) {
+      write_state(state, state_path, "train " + net);
+      ProgressLine line;
+      TrainResult tr = train_network(
+          cfg.train, data_dir, ckpt(g - 1), ckpt(g), logs + "/train.jsonl", cfg.name + " " + net,
+          [&](const TrainMetrics& m, int64_t target) {
+            char buf[256];
+            std::snprintf(buf, sizeof buf,
+                          "gen %d train: step %lld/%lld, policy loss %.3f, value loss %.3f, "
+                          "policy acc %.0f%%, %.0f samples/s, window %lld",
+                          g, (long long)m.step, (long long)target, m.policy_loss, m.value_loss,
+                          100 * m.policy_accuracy, m.samples_per_s, (long long)m.window);
+            line.update(buf);
+          },
+          cancel);
+      line.finish();
+      if (stopped() || !fs::exists(ckpt(g))) break;
+      std::printf("gen %d trained: steps %lld -> %lld, %.0f samples/s, window %lld of %lld samples\n",
+                  g, (long long)tr.start_step, (long long)tr.end_step, tr.samples_per_s,
+                  (long long)tr.window_samples, (long long)tr.total_samples);
+    }
+
+    // 3. Evaluate: gauntlet of the new network against the previous, generation 0, baselines.
+    const std::string outcomes_path = eval_dir + "/" + net + "/outcomes.json";
+    if (!fs::exists(outcomes_path)) {
+      write_state(state, state_path, "evaluate " + net);
+      tour::TournamentSpec spec;
+      spec.name = cfg.name + " " + net;
+      spec.width = cfg.width;
+      spec.length = cfg.length;
+      spec.goal = cfg.goal;
+      spec.variant = cfg.variant;
+      spec.format = tour::Format::kGauntlet;
+      spec.gauntlet_size = 1;
+      spec.games_per_pairing = g == cfg.generations ? cfg.evaluate.final_games : cfg.evaluate.games;
+      spec.openings = cfg.evaluate.openings;
+      spec.opening_turns = cfg.evaluate.opening_turns;
+      spec.seed = cfg.selfplay.seed * 1000003ULL + uint64_t(g);
+      spec.concurrency = cfg.evaluate.concurrency;
+      spec.budget.visits = cfg.evaluate.visits;
+      spec.out_dir = eval_dir + "/" + net;
+      std::vector<tour::PlayerSpec> players;
+      auto net_player = [&](const std::string& name) {
+        tour::PlayerSpec p;
+        p.name = name;
+        p.type = "mcts";
+        const std::string path = ckpt_of(name);
+        const nn::ServiceOptions so = cfg.service;
+        const SearchParams sp = cfg.evaluate.search;
+        p.make = [path, so, sp, name](const tour::PlayerContext& c) {
+          return make_net_player(path, so, sp, c.seed, name);
+        };
+        players.push_back(p);
+      };
+      net_player(net);
+      if (cfg.evaluate.vs_previous) net_player(gen_name(g - 1));
+      if (cfg.evaluate.vs_generation0 && g - 1 != 0) net_player(gen_name(0));
+      if (cfg.evaluate.vs_random) {
+        tour::PlayerSpec p;
+        p.name = p.type = "random";
+        players.push_back(p);
+      }
+      if (cfg.evaluate.vs_greedy) {
+        tour::PlayerSpec p;
+        p.name = p.type = "greedy";
+        players.push_back(p);
+      }
+      if (players.size() < 2)
+        throw ConfigError("evaluate: every opponent is switched off (vs_previous, vs_generation0, "
+                          "vs_random, vs_greedy)");
+      ProgressLine line;
+      std::map<std::string, std::pair<int, int>> score;  // opponent -> (wins, games)
+      tour::TournamentResult res = tour::run_tournament(
+          spec, players,
+          [&](const tour::GameResult& game, int done, int total) {
+            const std::string& a = players[size_t(game.winner)].name;
+            const std::string& b = players[size_t(game.loser)].name;
+            if (a == net) score[b].first += 1;
+            score[a == net ? b : a].second += 1;
+            std::string text = "gen " + std::to_string(g) + " evaluate: " + std::to_string(done) +
+                               "/" + std::to_string(total) + " games;";
+            for (auto& [opp, s] : score)
+              text += " vs " + opp + " " + std::to_string(s.first) + "/" + std::to_string(s.second);
+            line.update(text);
+          },
+          cancel);
+      line.finish();
+      if (res.cancelled || stopped()) break;
+      json games = json::array();
+      for (const tour::GameResult& game : res.games)
+        games.push_back({{"winner", res.players[size_t(game.winner)]},
+                         {"loser", res.players[size_t(game.loser)]},
+                         {"termination", game.termination}});
+      // Gating against the previous network.
+      bool promoted = true;
+      if (cfg.evaluate.gating && cfg.evaluate.vs_previous) {
+        auto s = score[gen_name(g - 1)];
+        promoted = s.second > 0 && double(s.first) / s.second >= cfg.evaluate.gating_threshold;
+      }
+      json scores = json::object();
+      for (auto& [opp, s] : score) scores[opp] = {{"wins", s.first}, {"games", s.second}};
+      json j = {{"generation", g}, {"network", net}, {"promoted", promoted}, {"scores", scores},
+                {"games", games}};
+      write_file_atomic(outcomes_path, j.dump(1) + "\n");
+    }
+    clear_net_evaluators();
+
+    // Ratings over every evaluation game so far; the generation's line; export.
+    json outcome = read_json_file(outcomes_path);
+    const bool promoted = outcome.value("promoted", true);
+    if (promoted) state.best = net;
+    Ratings ratings = rate_all(load_outcomes(eval_dir));
+    write_ratings_json(ratings, (root / "ratings.json").string());
+    const int me = ratings.index(net);
+    const double elo = me >= 0 ? ratings.result.players[size_t(me)].elo : NAN;
+    const double ci = me >= 0 ? ratings.result.players[size_t(me)].ci95 : NAN;
+    std::string text = "gen " + std::to_string(g) + " | " + net;
+    char buf[128];
+    std::snprintf(buf, sizeof buf, " | Elo %+.0f ± %.0f", elo, ci);
+    text += buf;
+    for (auto& [opp, s] : outcome.at("scores").items()) {
+      const int w = s.at("wins").get<int>(), n = s.at("games").get<int>();
+      auto [lo, hi] = wilson_interval(w, n);
+      std::snprintf(buf, sizeof buf, " | vs %s %d/%d %.0f%% [%.0f-%.0f]", opp.c_str(), w, n,
+                    n ? 100.0 * w / n : 0.0, 100 * lo, 100 * hi);
+      text += buf;
+    }
+    text += promoted ? " | promoted" : " | not promoted (gating)";
+    std::printf("%s\n", text.c_str());
+    std::fflush(stdout);
+    json gen_line = {{"generation", g},       {"network", net},
+                     {"elo", std::isfinite(elo) ? elo : 0.0},
+                     {"ci95", std::isfinite(ci) ? ci : 0.0},
+                     {"promoted", promoted},  {"best", state.best},
+                     {"scores", outcome.at("scores")}, {"seconds", elapsed()}};
+    append_line(logs + "/generations.jsonl", gen_line.dump());
+    const int bi = ratings.index(state.best);
+    export_model(ckpt_of(state.best), (root / "best.model").string(), cfg,
+                 bi >= 0 ? ratings.result.players[size_t(bi)].elo : NAN,
+                 bi >= 0 ? ratings.result.players[size_t(bi)].ci95 : NAN);
+    state.generation = g;
+    state.seconds = elapsed();
+    write_state(state, state_path, "generation " + std::to_string(g) + " done");
+  }
+  state.seconds = elapsed();
+  write_state(state, state_path, stopped() ? "interrupted" : (state.generation >= cfg.generations ? "finished" : "stopped"));
+}
+
+}  // namespace ps
