@@ -1,5 +1,6 @@
 #include "engine/turns.h"
 
+#include <algorithm>
 #include <cmath>
 #include <queue>
 
@@ -195,68 +196,91 @@ BestFirstResult best_first_turns(const Position& root, const float* logits,
   HashMap64 expanded;  // mid-turn positions already expanded
   std::vector<uint8_t> path;
 
+  auto kicks_of = [&](int32_t node, std::string& out) {
+    out.clear();
+    for (int32_t n = node; arena[size_t(n)].parent >= 0; n = arena[size_t(n)].parent)
+      out.push_back(char('0' + arena[size_t(n)].dir));
+    std::reverse(out.begin(), out.end());
+  };
+  std::string kicks;
   while (!queue.empty()) {
     if (int(res.turns.size()) >= opt.max_turns) break;
     if (frontier_mass < opt.min_remaining_mass) break;
     if (res.expansions >= opt.max_expansions) break;
-    QueueEntry e = queue.top();
+    const QueueEntry e = queue.top();
     queue.pop();
     frontier_mass -= e.prob;
-    ++res.expansions;
     // Rebuild the prefix's position from the root.
     path.clear();
     for (int32_t n = e.node; arena[size_t(n)].parent >= 0; n = arena[size_t(n)].parent)
       path.push_back(arena[size_t(n)].dir);
     Position pos = root;
     for (size_t i = path.size(); i-- > 0;) pos.make_kick(path[i]);
-    const bool ended = e.node != 0 && (pos.game_over() || pos.turn_start());
-    if (ended) {
-      bool inserted;
-      uint64_t* slot = index.find_or_insert(pos.hash(), &inserted);
-      if (inserted) {
-        *slot = res.turns.size();
-        Turn t;
-        t.kicks.resize(path.size());
-        for (size_t i = 0; i < path.size(); ++i) t.kicks[i] = char('0' + path[path.size() - 1 - i]);
-        t.hash = pos.hash();
-        t.winner = int8_t(pos.winner());
-        t.reason = pos.reason();
-        t.prior = float(e.prob);
-        res.turns.push_back(std::move(t));
-      } else if (opt.sum_chains) {
-        res.turns[*slot].prior += float(e.prob);
+    int32_t node = e.node;
+    double prob = e.prob;
+    // Follow the prefix; with greedy_completion, dive along the most probable kick until the
+    // turn ends, queueing the other kicks on the way.
+    while (true) {
+      const bool ended = node != 0 && (pos.game_over() || pos.turn_start());
+      if (ended) {
+        bool inserted;
+        uint64_t* slot = index.find_or_insert(pos.hash(), &inserted);
+        if (inserted) {
+          *slot = res.turns.size();
+          Turn t;
+          kicks_of(node, t.kicks);
+          t.hash = pos.hash();
+          t.winner = int8_t(pos.winner());
+          t.reason = pos.reason();
+          t.prior = float(prob);
+          res.turns.push_back(std::move(t));
+        } else if (opt.sum_chains) {
+          res.turns[*slot].prior += float(prob);
+        }
+        break;
       }
-      continue;
-    }
-    // A mid-turn position already expanded through another chain: its continuations are in
-    // the queue already (with the first chain's mass), so this chain adds nothing new. Its
-    // mass is dropped, which keeps the work bounded by the distinct mid-turn positions.
-    if (e.node != 0) {
-      bool fresh;
-      expanded.find_or_insert(pos.hash(), &fresh);
-      if (!fresh) {
-        res.dropped_mass += e.prob;
-        continue;
+      // A mid-turn position already expanded through another chain: its continuations are in
+      // the queue already (with the first chain's mass), so this chain adds nothing new. Its
+      // mass is dropped, which keeps the work bounded by the distinct mid-turn positions.
+      if (node != 0) {
+        bool fresh;
+        expanded.find_or_insert(pos.hash(), &fresh);
+        if (!fresh) {
+          res.dropped_mass += prob;
+          break;
+        }
       }
-    }
-    // Expand: masked softmax over the legal directions at the ball's point.
-    const unsigned legal = pos.legal_kicks();
-    const float* lg = logits + size_t(pos.ball()) * kNumDirs;
-    float mx = -INFINITY;
-    for (unsigned m = legal; m; m &= m - 1) mx = std::max(mx, lg[__builtin_ctz(m)]);
-    double z = 0;
-    double w[kNumDirs];
-    for (unsigned m = legal; m; m &= m - 1) {
-      int d = __builtin_ctz(m);
-      w[d] = std::exp(double(lg[d] - mx));
-      z += w[d];
-    }
-    for (unsigned m = legal; m; m &= m - 1) {
-      int d = __builtin_ctz(m);
-      double p = e.prob * w[d] / z;
-      arena.push_back({e.node, uint8_t(d)});
-      queue.push({p, seq++, int32_t(arena.size() - 1)});
-      frontier_mass += p;
+      ++res.expansions;
+      // Expand: masked softmax over the legal directions at the ball's point.
+      const unsigned legal = pos.legal_kicks();
+      const float* lg = logits + size_t(pos.ball()) * kNumDirs;
+      int best = -1;
+      for (unsigned m = legal; m; m &= m - 1) {
+        const int d = __builtin_ctz(m);
+        if (best < 0 || lg[d] > lg[best]) best = d;
+      }
+      const float mx = lg[best];
+      double z = 0;
+      double w[kNumDirs];
+      for (unsigned m = legal; m; m &= m - 1) {
+        const int d = __builtin_ctz(m);
+        w[d] = std::exp(double(lg[d] - mx));
+        z += w[d];
+      }
+      const int follow = opt.greedy_completion ? best : -1;
+      for (unsigned m = legal; m; m &= m - 1) {
+        const int d = __builtin_ctz(m);
+        if (d == follow) continue;
+        const double p = prob * w[d] / z;
+        arena.push_back({node, uint8_t(d)});
+        queue.push({p, seq++, int32_t(arena.size() - 1)});
+        frontier_mass += p;
+      }
+      if (follow < 0) break;
+      prob *= w[follow] / z;
+      arena.push_back({node, uint8_t(follow)});
+      node = int32_t(arena.size() - 1);
+      pos.make_kick(follow);
     }
   }
   res.complete = queue.empty();

@@ -91,7 +91,7 @@ class TurnGenerator {
   /// Most distinct mid-turn positions one find_turn may visit (default kDefaultStateBudget).
   void set_state_budget(int64_t states) { budget_ = states; }
   int64_t state_budget() const { return budget_; }
-  static constexpr int64_t kDefaultStateBudget = int64_t(1) << 20;
+  static constexpr int64_t kDefaultStateBudget = int64_t(1) << 16;
 
   /// Kicks made (and unmade) by this generator since construction; for benchmarks.
   uint64_t kicks_made() const { return kicks_made_; }
@@ -130,16 +130,22 @@ struct BestFirstOptions {
   /// How a turn reached by several chains gets its prior: true sums the chains' probability
   /// (the turn's probability under the per-kick policy), false keeps the best chain.
   bool sum_chains = true;
+  /// true: every popped prefix is completed greedily (the most probable kick at each step,
+  /// the other kicks queued), so each pop yields a turn in O(chain length) even where chains
+  /// are long and probability is spread thin (dense late-game positions, where strict
+  /// best-first may pop many thousands of prefixes before any chain ends). Turns then come
+  /// in approximately, not strictly, decreasing probability. false: strict best-first.
+  bool greedy_completion = true;
 };
 
 struct BestFirstResult {
-  std::vector<Turn> turns;        ///< in the order found (non-increasing best-chain probability)
+  std::vector<Turn> turns;        ///< in the order found (strict mode: non-increasing chain probability)
   double remaining_mass = 0.0;    ///< probability of chains not yet finished when it stopped
   /// Probability of chains that reached a mid-turn position already expanded through a more
   /// probable chain: not followed again (so the work stays bounded by the distinct mid-turn
   /// positions). With sum_chains the priors of the turns below such positions undercount it.
   double dropped_mass = 0.0;
-  int64_t expansions = 0;
+  int64_t expansions = 0;         ///< mid-turn positions expanded (the max_expansions budget)
   bool complete = false;          ///< every chain was explored (turns is the full list)
 };
 

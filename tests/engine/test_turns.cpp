@@ -94,7 +94,8 @@ TEST_CASE("best-first emits turns in non-increasing probability and stops on bud
     std::vector<float> logits(size_t(pos.pitch().num_points()) * 8);
     for (auto& x : logits) x = float(std::normal_distribution<double>(0, 2.0)(rng));
     BestFirstOptions opt;
-    opt.sum_chains = false;  // priors are then the best chain, emitted in order
+    opt.sum_chains = false;         // priors are then the best chain, emitted in order
+    opt.greedy_completion = false;  // strict best-first
     opt.max_turns = 10;
     auto res = best_first_turns(pos, logits.data(), opt);
     REQUIRE(!res.turns.empty());
@@ -110,6 +111,24 @@ TEST_CASE("best-first emits turns in non-increasing probability and stops on bud
     half.min_remaining_mass = 0.5;
     auto h = best_first_turns(pos, logits.data(), half);
     CHECK((h.complete || h.remaining_mass < 0.5));
+    // Greedy completion: the first turn is the chain of most probable kicks.
+    BestFirstOptions greedy;
+    greedy.max_turns = 1;
+    auto g = best_first_turns(pos, logits.data(), greedy);
+    REQUIRE(g.turns.size() == 1);
+    Position p = pos;
+    std::string expect;
+    while (!(p.num_kicks() > pos.num_kicks() && (p.game_over() || p.turn_start()))) {
+      int best = -1;
+      for (unsigned m = p.legal_kicks(); m; m &= m - 1) {
+        int d = __builtin_ctz(m);
+        if (best < 0 || logits[size_t(p.ball()) * 8 + size_t(d)] > logits[size_t(p.ball()) * 8 + size_t(best)])
+          best = d;
+      }
+      expect.push_back(char('0' + best));
+      p.make_kick(best);
+    }
+    CHECK(g.turns[0].kicks == expect);
   }
 }
 
