@@ -35,6 +35,7 @@ struct Node {
   std::atomic<uint8_t> widening{0};      // one thread at a time adds children
   std::atomic<uint8_t> complete{0};      // every distinct turn is a child
   std::atomic<uint8_t> exhausted{0};     // untried prior mass below widen_min_remaining_mass
+  std::atomic<uint8_t> capped{0};        // a generation hit turn_gen_max_expansions
   int8_t winner = -1;                    // the game's winner after this turn, -1 if it goes on
   uint16_t num_kicks = 0;
   float prior = 0.0f;
@@ -147,7 +148,8 @@ struct Search::Impl {
   // Appends turns (already deduplicated) as one block of children of n; publishes them.
   // With `pos` (n's position) and a worker, a child after which every reply of the opponent
   // loses at once (own goal or blocked; the engine's all_turns_lose, which stops at the first
-  // reply that does not lose) is marked proven: blocked-ball wins are seen one turn early.
+  // reply that does not lose) is marked proven: blocked-ball wins are seen one turn early; and
+  // a child after which the opponent can score at once is marked proven lost.
   void append_children(Node* n, const std::vector<Turn>& turns, const std::vector<int>& pick,
                        int chooser, const Position* pos = nullptr, Worker* w = nullptr) {
     if (pick.empty()) return;
@@ -180,6 +182,14 @@ struct Search::Impl {
         for (char d : t.kicks) end.make_kick(d - '0');
         if (w->gen.all_turns_lose(end)) {
           c.proven.store(1, std::memory_order_relaxed);
+          c.complete.store(1, std::memory_order_relaxed);
+          c.state.store(kExpanded, std::memory_order_relaxed);
+        } else if (w->gen.find_winning_turn(end)) {
+          // The opponent scores at once after this turn: a proven loss for the chooser, found
+          // for every generated turn (not only visited ones), so the search never spends its
+          // budget re-discovering that a high-prior turn hands over a goal (the one-turn safety
+          // that the greedy baseline has, inside the tree).
+          c.proven.store(-1, std::memory_order_relaxed);
           c.complete.store(1, std::memory_order_relaxed);
           c.state.store(kExpanded, std::memory_order_relaxed);
         }
@@ -247,6 +257,7 @@ struct Search::Impl {
     // the same work at every visit (a quickstart evaluation game sat for minutes at such a
     // root, regenerating 200,000 chain prefixes per visit).
     const bool capped = !res.complete && res.expansions >= opt.max_expansions;
+    if (capped) n->capped.store(1, std::memory_order_release);
     if (res.complete || res.remaining_mass < params.widen_min_remaining_mass || capped)
       n->exhausted.store(1, std::memory_order_release);
   }
@@ -274,7 +285,10 @@ struct Search::Impl {
     const int allowed = allowed_children(n, is_root);
     bool forced = false;
     if (have >= allowed || n->exhausted.load(std::memory_order_acquire)) {
-      if (!params.solver || !all_children_lost(n)) return;
+      // The solver wants the remaining turns of a node whose children all lose, unless
+      // generation already hit its cap there (it would pay the cap again at every visit).
+      if (!params.solver || n->capped.load(std::memory_order_acquire) || !all_children_lost(n))
+        return;
       forced = true;
     }
     uint8_t expect = 0;
@@ -459,6 +473,7 @@ struct Search::Impl {
         undo_virtual(w);
         return false;  // another thread is expanding this leaf
       }
+      const uint32_t children_before = n->num_children.load(std::memory_order_acquire);
       maybe_widen(n, pos, is_root, w);
       Node* c = select_child(n, is_root);
       if (!c) {
@@ -473,8 +488,20 @@ struct Search::Impl {
           v = 1.0;
           break;
         }
+        if (n->num_children.load(std::memory_order_acquire) == children_before &&
+            n->widening.load(std::memory_order_acquire) == 0) {
+          // Every known turn loses and widening found no more (generation capped or nothing
+          // new): a practical loss for the side to move, not a proof. Retrying would spin.
+          if (is_root) {
+            stop.store(true, std::memory_order_relaxed);
+            undo_virtual(w);
+            return false;
+          }
+          v = 1.0;
+          break;
+        }
         undo_virtual(w);
-        return false;  // another thread is widening n
+        return false;  // another thread is widening n, or it just got new children
       }
       c->in_flight.fetch_add(1, std::memory_order_acq_rel);
       w.path.push_back(c);
@@ -518,6 +545,7 @@ struct Search::Impl {
     nr->state.store(target->state.load());
     nr->complete.store(target->complete.load());
     nr->exhausted.store(target->exhausted.load());
+    nr->capped.store(target->capped.load());
     nr->winner = target->winner;
     nr->hash = target->hash;
     nr->num_children.store(target->num_children.load());
@@ -626,6 +654,7 @@ struct Search::Impl {
   SearchResult run(const Position& pos, const SearchLimits& limits) {
     if (pos.game_over()) throw std::invalid_argument("search: the game is over");
     if (!pos.turn_start()) throw std::invalid_argument("search: position is in the middle of a turn");
+    stop.store(false, std::memory_order_relaxed);
     const auto t0 = Clock::now();
     int64_t visits = limits.visits, time_ms = limits.time_ms;
     if (visits < 0 && time_ms < 0) {

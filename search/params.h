@@ -73,7 +73,7 @@ struct SearchParams {
   /// lost).
   double widen_min_remaining_mass = 1e-3;
   /// turn_gen_max_expansions: cap on chain prefixes one best-first generation may pop.
-  int64_t turn_gen_max_expansions = 200000;
+  int64_t turn_gen_max_expansions = 20000;
 
   // --- solver ------------------------------------------------------------------------------
   /// solver: propagate proven wins/losses (MCTS-solver) and stop once the root is proven.

@@ -170,9 +170,11 @@ TEST_CASE("tactics: the PUCT search finds forced wins and avoids traps on both p
         REQUIRE(r.root_proven == 1);
         REQUIRE(r.root_value == 1.0f);
         REQUIRE(r.new_visits < 20000);
-        // Our turn, a reply, our winning turn; a blocked-ball win is proven when its turn is
-        // generated (every reply loses at once), so its variation may stop after our turn.
-        REQUIRE(r.principal_variation.size() >= (c.kind == Kind::kWin2 ? 3u : 1u));
+        // Our turn and a reply: a reply after which we score at once is proven lost when it
+        // is generated (the win check runs on every generated turn), so the variation stops
+        // there; a blocked-ball win is proven when our turn is generated (every reply loses at
+        // once), so its variation may stop after our turn.
+        REQUIRE(r.principal_variation.size() >= (c.kind == Kind::kWin2 ? 2u : 1u));
         REQUIRE(r.principal_variation.front() == r.best_turn);
       }
     }
