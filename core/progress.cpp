@@ -24,13 +24,16 @@ void ProgressLine::update(const std::string& text) {
   } else if (std::chrono::duration<double>(now - last_print_).count() >= min_interval_) {
     std::fprintf(stderr, "%s\n", text.c_str());
     last_print_ = now;
+    printed_last_ = true;
+    return;
   }
+  printed_last_ = false;
 }
 
 void ProgressLine::finish() {
   if (!open_) return;
   if (tty_) std::fprintf(stderr, "\r\033[K%s\n", last_.c_str());
-  else std::fprintf(stderr, "%s\n", last_.c_str());
+  else if (!printed_last_) std::fprintf(stderr, "%s\n", last_.c_str());
   std::fflush(stderr);
   open_ = false;
 }

@@ -20,6 +20,7 @@ class ProgressLine {
  private:
   bool tty_;
   bool open_ = false;
+  bool printed_last_ = false;  // the last update was printed (non-terminal)
   double min_interval_;
   std::string last_;
   std::chrono::steady_clock::time_point last_print_;

@@ -15,6 +15,7 @@
 #include "core/progress.h"
 #include "loop/players.h"
 #include "nn/checkpoint.h"
+#include "report/report.h"
 #include "tournament/tournament.h"
 
 namespace ps {
@@ -519,9 +520,23 @@ void run_training_loop(const RunConfig& cfg, const std::atomic<bool>* cancel) {
     state.generation = g;
     state.seconds = elapsed();
     write_state(state, state_path, "generation " + std::to_string(g) + " done");
+    try {
+      report::write_report(cfg.dir);
+    } catch (const std::exception& e) {
+      std::cerr << "warning: report not written: " << e.what() << "\n";
+    }
   }
   state.seconds = elapsed();
-  write_state(state, state_path, stopped() ? "interrupted" : (state.generation >= cfg.generations ? "finished" : "stopped"));
+  const bool finished = state.generation >= cfg.generations;
+  write_state(state, state_path, stopped() ? "interrupted" : (finished ? "finished" : "stopped"));
+  if (finished) {
+    try {
+      std::printf("report: %s\nbest model: %s\n", report::write_report(cfg.dir).c_str(),
+                  (root / "best.model").c_str());
+    } catch (const std::exception& e) {
+      std::cerr << "warning: report not written: " << e.what() << "\n";
+    }
+  }
 }
 
 }  // namespace ps
