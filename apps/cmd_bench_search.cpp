@@ -1,17 +1,20 @@
 // `papersoccer bench search`: search throughput figures (printed, never asserted).
 //
-// Every figure is measured against an Evaluator&, so the same code can later be pointed at the
-// network; today it runs with UniformEvaluator (no evaluation cost: the search's own speed) and
-// FixedCostEvaluator (a fixed busy-wait per call standing in for a forward pass, to measure the
-// share of wall time spent outside evaluation).
+// Every figure is measured against an Evaluator&: UniformEvaluator (no evaluation cost: the
+// search's own speed), FixedCostEvaluator (a fixed busy-wait per call standing in for a forward
+// pass) and the real networks (tiny and medium presets behind the inference service), each
+// with the share of time spent outside evaluation.
 #include <chrono>
 #include <cstdio>
 #include <sstream>
 #include <thread>
 #include <vector>
 
+#include <atomic>
+
 #include "apps/commands.h"
 #include "engine/record.h"
+#include "nn/checkpoint.h"
 #include "search/baselines.h"
 #include "search/fixed_cost_evaluator.h"
 #include "search/mcts.h"
@@ -30,6 +33,25 @@ struct Options {
   int pitch_length = 10;
   std::string variant = "standard";
   uint64_t seed = 1;
+  std::vector<std::string> nets = {"tiny", "medium"};  // real networks (random weights)
+  int64_t net_visits = 200;
+};
+
+// Measures the time callers spend inside evaluate() (the network, its service queue included).
+class TimedEvaluator final : public Evaluator {
+ public:
+  explicit TimedEvaluator(Evaluator& inner) : inner_(inner) {}
+  void evaluate(const Position& pos, Evaluation& out) override {
+    const auto t0 = Clock::now();
+    inner_.evaluate(pos, out);
+    ns_.fetch_add(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count());
+  }
+  std::string name() const override { return inner_.name(); }
+  double busy_seconds() const { return double(ns_.load()) * 1e-9; }
+
+ private:
+  Evaluator& inner_;
+  std::atomic<int64_t> ns_{0};
 };
 
 // Turn starts of random games (uniformly random turns), spread over the games.
@@ -136,6 +158,26 @@ void bench_search(const Options& o) {
                   (long long)cost, f.visits / f.wall_s, 100.0 * outside);
     }
   }
+  for (const std::string& preset : o.nets) {
+    // A real network with random weights: the cost of a forward pass does not depend on them.
+    nn::NetConfig nc = nn::NetConfig::preset(preset);
+    nn::PolicyValueNet net(nc);
+    nn::CheckpointMeta meta;
+    meta.net = nc;
+    nn::ServiceOptions so;
+    so.torch_threads = 1;
+    so.batch_timeout_us = 0;  // one searcher per tree: never wait for a batch to fill
+    so.max_batch = 8;
+    auto service = nn::make_net_evaluator(net, meta, so, "net:" + preset);
+    for (int threads : {1, 2}) {
+      TimedEvaluator ev(*service);
+      const Figures f = run_tree(ev, ps, o.net_visits, threads);
+      const double outside = 1.0 - ev.busy_seconds() / (threads * f.wall_s);
+      std::printf("  %s net (%s), torch threads 1, %d thread(s) on one tree: %.0f visits/s, "
+                  "%.1f%% of thread time outside the network\n",
+                  preset.c_str(), nc.summary().c_str(), threads, f.visits / f.wall_s, 100.0 * outside);
+    }
+  }
   {
     UctPlayer uct(UctPlayer::Options{o.uct_playouts, 1.4142135623730951, 1000}, o.seed);
     int64_t playouts = 0;
@@ -166,6 +208,10 @@ void register_bench_search_command(CLI::App& app) {
   cmd->add_option("--length", o.pitch_length, "pitch length (8 x length)")->capture_default_str();
   cmd->add_option("--variant", o.variant, "standard, single-bounce or no-bounce")->capture_default_str();
   cmd->add_option("--seed", o.seed, "seed of the random games")->capture_default_str();
+  cmd->add_option("--nets", o.nets, "network presets to search with (tiny, medium)")
+      ->capture_default_str();
+  cmd->add_option("--net-visits", o.net_visits, "visits per search with a network")
+      ->capture_default_str();
   cmd->callback([] { bench_search(o); });
 }
 
