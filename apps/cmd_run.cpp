@@ -124,7 +124,10 @@ void register_run_commands(CLI::App& app) {
   ex->callback([] {
     nn::LoadedCheckpoint ck = nn::load_checkpoint(ex_in, "cpu");
     nn::CheckpointMeta meta = ck.meta;
-    if (!ex_pitch.empty()) meta.pitches = {Pitch::get(parse_pitch(ex_pitch).width, parse_pitch(ex_pitch).length, parse_pitch(ex_pitch).goal).name()};
+    if (!ex_pitch.empty()) {
+      const PitchChoice pc = parse_pitch(ex_pitch);
+      meta.pitches = {Pitch::get(pc.width, pc.length, pc.goal).name()};
+    }
     if (!ex_variant.empty()) meta.variants = {variant_name(parse_variant(ex_variant))};
     nn::save_checkpoint(ex_out, ck.net, meta);
     std::printf("wrote %s: net %s, step %lld, pitches %zu, variants %zu\n", ex_out.c_str(),

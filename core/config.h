@@ -35,6 +35,10 @@ class ConfigReader {
   ConfigReader child(const std::string& key);
   /// Throws ConfigError naming the first key of this map that was never read.
   void finish() const;
+  /// finish(), then value.validate(); a std::invalid_argument from it becomes a ConfigError
+  /// prefixed with the source. Returns value.
+  template <class T>
+  T finish_validated(T value) const;
 
   const std::string& source() const { return source_; }
   std::string path(const std::string& key) const { return prefix_.empty() ? key : prefix_ + "." + key; }
@@ -59,6 +63,17 @@ T ConfigReader::get(const std::string& key, const T& def) {
     std::string text = n.IsScalar() ? "'" + n.Scalar() + "'" : std::string("a non-scalar value");
     fail(key, n, "wrong type: cannot read " + text + " as the expected type");
   }
+}
+
+template <class T>
+T ConfigReader::finish_validated(T value) const {
+  finish();
+  try {
+    value.validate();
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(source_ + ": " + e.what());
+  }
+  return value;
 }
 
 template <class T>

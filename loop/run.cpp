@@ -58,13 +58,9 @@ EvaluateConfig parse_evaluate(ConfigReader& r) {
     e.gating_threshold = g.get<double>("threshold", e.gating_threshold);
     g.finish();
   }
-  if (r.has("search")) {
+  {
     ConfigReader sr = r.child("search");
-    YAML::Node merged = YAML::Clone(sr.node());
-    if (!merged["root_noise"]) merged["root_noise"] = false;
-    if (!merged["temperature"]) merged["temperature"] = 0.0;
-    ConfigReader m(merged, sr.source(), r.path("search"));
-    e.search = parse_search_params(m);
+    e.search = parse_search_params(sr, e.search);  // no noise, temperature 0 unless given
   }
   r.finish();
   auto bad = [&](const std::string& what) { throw ConfigError(r.source() + ": evaluate." + what); };

@@ -74,13 +74,7 @@ NetConfig parse_net_config(ConfigReader& r) {
   c.value_channels = r.get<int>("value_channels", c.value_channels);
   c.value_hidden = r.get<int>("value_hidden", c.value_hidden);
   c.moves_left_head = r.get<bool>("moves_left_head", c.moves_left_head);
-  r.finish();
-  try {
-    c.validate();
-  } catch (const std::invalid_argument& e) {
-    throw ConfigError(r.source() + ": " + e.what());
-  }
-  return c;
+  return r.finish_validated(c);
 }
 
 }  // namespace ps::nn

@@ -44,8 +44,8 @@ void SearchParams::validate() const {
   if (!why.empty()) throw std::invalid_argument("search params: " + why);
 }
 
-SearchParams parse_search_params(ConfigReader& cfg) {
-  SearchParams p;
+SearchParams parse_search_params(ConfigReader& cfg, const SearchParams& defaults) {
+  SearchParams p = defaults;
   p.visits = cfg.get<int64_t>("visits", p.visits);
   p.time_ms = cfg.get<int64_t>("time_ms", p.time_ms);
   p.num_threads = cfg.get<int>("num_threads", p.num_threads);

@@ -91,6 +91,7 @@ struct SearchParams {
 /// Reads SearchParams from a YAML map (every key optional, defaults above). Unknown keys, wrong
 /// types and out-of-range values throw ps::ConfigError naming the key path and line; finish()
 /// is called on `cfg`, so pass a reader of a map that holds search keys only.
-SearchParams parse_search_params(ConfigReader& cfg);
+/// Keys not given keep their value in `defaults` (e.g. self-play's root noise).
+SearchParams parse_search_params(ConfigReader& cfg, const SearchParams& defaults = {});
 
 }  // namespace ps

@@ -97,24 +97,11 @@ SelfplayConfig parse_selfplay_config(ConfigReader& r) {
     c.resign.playthrough_fraction = rr.get<double>("playthrough_fraction", c.resign.playthrough_fraction);
     rr.finish();
   }
-  if (r.has("search")) {
-    // Keys given override the self-play defaults; parse onto a YAML copy with defaults merged.
+  {
     ConfigReader sr = r.child("search");
-    YAML::Node merged = YAML::Clone(sr.node());
-    if (!merged["root_noise"]) merged["root_noise"] = c.search.root_noise;
-    if (!merged["temperature"]) merged["temperature"] = c.search.temperature;
-    if (!merged["temperature_turns"]) merged["temperature_turns"] = c.search.temperature_turns;
-    if (!merged["temperature_final"]) merged["temperature_final"] = c.search.temperature_final;
-    ConfigReader m(merged, sr.source(), r.path("search"));
-    c.search = parse_search_params(m);
+    c.search = parse_search_params(sr, c.search);  // keys given override self-play's defaults
   }
-  r.finish();
-  try {
-    c.validate();
-  } catch (const std::invalid_argument& e) {
-    throw ConfigError(r.source() + ": " + e.what());
-  }
-  return c;
+  return r.finish_validated(c);
 }
 
 std::string SelfplayStats::summary() const {

@@ -108,13 +108,7 @@ TrainConfig parse_train_config(ConfigReader& r) {
   c.mirror = r.get<bool>("mirror", c.mirror);
   c.checkpoint_interval = r.get<int64_t>("checkpoint_interval", c.checkpoint_interval);
   c.log_interval = r.get<int64_t>("log_interval", c.log_interval);
-  r.finish();
-  try {
-    c.validate();
-  } catch (const std::invalid_argument& e) {
-    throw ConfigError(r.source() + ": " + e.what());
-  }
-  return c;
+  return r.finish_validated(c);
 }
 
 namespace {
