@@ -18,6 +18,8 @@ namespace ps::cmd {
 
 namespace {
 
+constexpr int kMaxPerftDepth = 12;
+
 // Runs fn(row, game) for each data line of stdin; prints "error<TAB>message" for a bad line and
 // goes on. fn prints its own output line.
 template <class Fn>
@@ -124,15 +126,29 @@ void register_engine_commands(CLI::App& app) {
   auto* perft_cmd =
       app.add_subcommand("perft", "For each TSV record on stdin print perft(DEPTH) after it");
   static int depth = -1;
-  perft_cmd->add_option("depth", depth, "depth in turns (default: the 6th column of each line)");
+  perft_cmd->add_option("depth", depth, "depth in turns (default: the 6th column of each line)")
+      ->check(CLI::Range(0, kMaxPerftDepth));
   perft_cmd->callback([] {
     for_each_tsv_line(std::cin, [&](const TsvRow& row, const Game& g) {
       int d = depth;
       if (d < 0) {
         if (row.extra.empty())
           throw std::invalid_argument("no DEPTH argument and no depth column");
-        d = std::stoi(row.extra[0]);
+        size_t used = 0;
+        try {
+          d = std::stoi(row.extra[0], &used);
+        } catch (const std::exception&) {
+          used = 0;
+        }
+        if (used == 0 || used != row.extra[0].size() || d < 0)
+          throw std::invalid_argument("depth column: '" + row.extra[0] +
+                                      "' is not a depth (an integer >= 0)");
       }
+      // Each level keeps its children in memory and the count grows exponentially: a depth
+      // beyond this would exhaust memory long before it finished.
+      if (d > kMaxPerftDepth)
+        throw std::invalid_argument("depth " + std::to_string(d) + " is above the maximum " +
+                                    std::to_string(kMaxPerftDepth));
       std::cout << perft(g.position(), d) << '\n';
     });
   });
