@@ -101,11 +101,9 @@ void ProtocolBot::run(std::istream& in, std::ostream& out, std::ostream* log) {
     std::string len_line, turn_line;
     if (!std::getline(in, len_line)) return;
     ++lineno;
-    if (!std::getline(in, turn_line)) return;
-    ++lineno;
     const auto start = Clock::now();
+    // Checked before reading on, so a bad line followed by the end of input is still reported.
     len_line = trim(len_line);
-    turn_line = trim(turn_line);
     long length = -1;
     try {
       size_t used = 0;
@@ -114,8 +112,11 @@ void ProtocolBot::run(std::istream& in, std::ostream& out, std::ostream* log) {
     } catch (const std::exception&) {
     }
     if (length < 1)
-      throw ProtocolError("protocol line " + std::to_string(lineno - 1) +
+      throw ProtocolError("protocol line " + std::to_string(lineno) +
                           ": expected the length of the opponent's turn, got " + shown(len_line));
+    if (!std::getline(in, turn_line)) return;
+    ++lineno;
+    turn_line = trim(turn_line);
     if (turn_line == "-") {
       if (!(me == 0 && game.kicks().empty()))
         throw ProtocolError("protocol line " + std::to_string(lineno) +

@@ -199,6 +199,14 @@ TEST_CASE("ProtocolBot answers legal turns and reports bad input", "[protocol]")
     std::ostringstream out;
     CHECK_THROWS_WITH(bot.run(in, out), Catch::Contains("protocol line 3"));
   }
+  SECTION("a bad length line right before the end of input is reported, not ignored") {
+    // Regression: `printf '0\nfoo bar\n' | papersoccer bot MODEL` exited 0 without a word.
+    ProtocolBot bot(first);
+    std::istringstream in("0\nfoo bar\n");
+    std::ostringstream out;
+    CHECK_THROWS_WITH(bot.run(in, out),
+                      "protocol line 2: expected the length of the opponent's turn, got 'foo bar'");
+  }
   SECTION("'-' is only for player 0's first turn") {
     ProtocolBot bot(first);
     std::istringstream in("1\n1\n-\n");
