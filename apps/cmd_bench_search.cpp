@@ -35,6 +35,7 @@ struct Options {
   uint64_t seed = 1;
   std::vector<std::string> nets = {"tiny", "medium"};  // real networks (random weights)
   int64_t net_visits = 200;
+  std::string device = "cpu";  // of the networks' service
 };
 
 // Measures the time callers spend inside evaluate() (the network, its service queue included).
@@ -166,6 +167,7 @@ void bench_search(const Options& o) {
     meta.net = nc;
     nn::ServiceOptions so;
     so.torch_threads = 1;
+    so.device = o.device;
     so.batch_timeout_us = 0;  // one searcher per tree: never wait for a batch to fill
     so.max_batch = 8;
     auto service = nn::make_net_evaluator(net, meta, so, "net:" + preset);
@@ -173,9 +175,10 @@ void bench_search(const Options& o) {
       TimedEvaluator ev(*service);
       const Figures f = run_tree(ev, ps, o.net_visits, threads);
       const double outside = 1.0 - ev.busy_seconds() / (threads * f.wall_s);
-      std::printf("  %s net (%s), torch threads 1, %d thread(s) on one tree: %.0f visits/s, "
+      std::printf("  %s net (%s) on %s, torch threads 1, %d thread(s) on one tree: %.0f visits/s, "
                   "%.1f%% of thread time outside the network\n",
-                  preset.c_str(), nc.summary().c_str(), threads, f.visits / f.wall_s, 100.0 * outside);
+                  preset.c_str(), nc.summary().c_str(), o.device.c_str(), threads,
+                  f.visits / f.wall_s, 100.0 * outside);
     }
   }
   {
@@ -211,6 +214,8 @@ void register_bench_search_command(CLI::App& app) {
   cmd->add_option("--nets", o.nets, "network presets to search with (tiny, medium)")
       ->capture_default_str();
   cmd->add_option("--net-visits", o.net_visits, "visits per search with a network")
+      ->capture_default_str();
+  cmd->add_option("--device", o.device, "device of the networks: cpu, cuda or cuda:N")
       ->capture_default_str();
   cmd->callback([] { bench_search(o); });
 }

@@ -10,6 +10,7 @@ void register_bench_command(CLI::App& app);    // bench
 void register_tournament_commands(CLI::App& app);  // tournament, play
 void register_bench_nn_command(CLI::App& app);  // bench nn (after register_bench_command)
 void register_bench_search_command(CLI::App& app);  // bench search (after register_bench_command)
+void register_bench_selfplay_command(CLI::App& app);  // bench selfplay (after register_bench_command)
 void register_report_command(CLI::App& app);  // report RUNDIR
 void register_run_commands(CLI::App& app);  // run, selfplay, train, export
 void register_bot_command(CLI::App& app);   // bot

@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   ps::cmd::register_tournament_commands(app);
   ps::cmd::register_bench_nn_command(app);
   ps::cmd::register_bench_search_command(app);
+  ps::cmd::register_bench_selfplay_command(app);
   ps::cmd::register_report_command(app);
   ps::cmd::register_run_commands(app);
   ps::cmd::register_bot_command(app);

@@ -60,9 +60,10 @@ std::string read_payload(const std::string& path) {
 }
 
 void open_archive(const std::string& path, const std::string& payload,
-                  torch::serialize::InputArchive& ar, CheckpointMeta* meta) {
+                  torch::serialize::InputArchive& ar, CheckpointMeta* meta,
+                  torch::Device map_to = torch::Device(torch::kCPU)) {
   try {
-    ar.load_from(payload.data(), payload.size(), torch::Device(torch::kCPU));
+    ar.load_from(payload.data(), payload.size(), map_to);
   } catch (const std::exception& e) {
     throw CheckpointError("checkpoint " + path + ": unreadable archive: " + e.what());
   }
@@ -255,7 +256,16 @@ void load_optimizer_state(const std::string& path, torch::optim::Optimizer& opti
   const std::string payload = read_payload(path);
   torch::serialize::InputArchive ar;
   CheckpointMeta meta;
-  open_archive(path, payload, ar, &meta);
+  // The optimizer's state tensors (momenta) must live where its parameters live: a file
+  // is mapped onto the parameters' device (else a CUDA run resumed from a file would step with
+  // CPU momenta next to CUDA parameters).
+  torch::Device dev(torch::kCPU);
+  for (const auto& group : optimizer.param_groups())
+    if (!group.params().empty()) {
+      dev = group.params().front().device();
+      break;
+    }
+  open_archive(path, payload, ar, &meta, dev);
   torch::serialize::InputArchive opt;
   if (!ar.try_read("optimizer", opt))
     throw CheckpointError("checkpoint " + path + ": holds no optimizer state");

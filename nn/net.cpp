@@ -1,6 +1,7 @@
 #include "nn/net.h"
 
 #include <cmath>
+#include <optional>
 #include <stdexcept>
 
 namespace ps::nn {
@@ -91,7 +92,7 @@ NetOutput PolicyValueNetImpl::forward(const torch::Tensor& x) {
 }
 
 torch::Device parse_device(const std::string& name) {
-  c10::optional<torch::Device> dev;
+  std::optional<torch::Device> dev;
   try {
     dev = torch::Device(name);
   } catch (const std::exception&) {

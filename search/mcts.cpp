@@ -219,6 +219,7 @@ struct Search::Impl {
     opt.max_turns = max_turns;
     opt.min_remaining_mass = min_mass;
     opt.max_expansions = params.turn_gen_max_expansions;
+    opt.sum_chains = params.sum_chains;
     BestFirstResult res = best_first_turns(pos, logits, opt);
     const uint32_t had = n->num_children.load(std::memory_order_relaxed);
     if (res.turns.empty() && had == 0) {

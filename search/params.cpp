@@ -67,6 +67,7 @@ SearchParams parse_search_params(ConfigReader& cfg, const SearchParams& defaults
   p.widen_min_remaining_mass =
       cfg.get<double>("widen_min_remaining_mass", p.widen_min_remaining_mass);
   p.turn_gen_max_expansions = cfg.get<int64_t>("turn_gen_max_expansions", p.turn_gen_max_expansions);
+  p.sum_chains = cfg.get<bool>("sum_chains", p.sum_chains);
   p.solver = cfg.get<bool>("solver", p.solver);
   cfg.finish();
   std::string why = check(p);

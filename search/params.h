@@ -74,6 +74,10 @@ struct SearchParams {
   double widen_min_remaining_mass = 1e-3;
   /// turn_gen_max_expansions: cap on chain prefixes one best-first generation may pop.
   int64_t turn_gen_max_expansions = 20000;
+  /// sum_chains: the prior of a turn reached by several kick chains is the sum of the chains'
+  /// probabilities (true: the turn's probability under the per-kick policy) or the probability
+  /// of its best chain (false). Measured by `papersoccer bench chains` (see docs/BENCHMARKS.md).
+  bool sum_chains = true;
 
   // --- solver ------------------------------------------------------------------------------
   /// solver: propagate proven wins/losses (MCTS-solver) and stop once the root is proven.

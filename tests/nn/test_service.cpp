@@ -7,30 +7,13 @@
 #include "engine/record.h"
 #include "engine/turns.h"
 #include "nn/checkpoint.h"
+#include "tests/nn/helpers.h"
 
 using namespace ps;
 using namespace ps::nn;
+using ps::testing::mixed_positions;
 
 namespace {
-
-std::vector<Position> mixed_positions(int n, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::vector<Position> out;
-  TurnGenerator gen;
-  while (int(out.size()) < n) {
-    const Pitch& pitch = out.size() % 3 == 2 ? Pitch::get(8, 12, 2) : Pitch::get(8, 10, 2);
-    Position pos(pitch, Variant(out.size() % kNumVariants));
-    const int turns = int(rng() % 9);
-    for (int t = 0; t < turns && !pos.game_over(); ++t) {
-      std::vector<Turn> list = gen.generate(pos);
-      const Turn& pick = list[rng() % list.size()];
-      if (pick.winner >= 0) break;
-      for (char c : pick.kicks) pos.make_kick(c - '0');
-    }
-    if (!pos.game_over()) out.push_back(pos);
-  }
-  return out;
-}
 
 PolicyValueNet random_tiny() {
   torch::manual_seed(9);

@@ -18,7 +18,7 @@ TEST_CASE("params: YAML defaults, overrides and errors", "[search]") {
   {
     auto cfg = ConfigReader::from_string(
         "visits: 64\nnum_threads: 4\nc_puct_init: 2.0\nroot_noise: true\ntemperature_turns: 12\n"
-        "widen_per_sqrt_visit: 1.5\nsolver: false\n",
+        "widen_per_sqrt_visit: 1.5\nsolver: false\nsum_chains: false\n",
         "t.yaml");
     const SearchParams p = parse_search_params(cfg);
     REQUIRE(p.visits == 64);
@@ -30,6 +30,7 @@ TEST_CASE("params: YAML defaults, overrides and errors", "[search]") {
     REQUIRE(p.temperature_at(12) == p.temperature_final);
     REQUIRE(p.widen_per_sqrt_visit == 1.5);
     REQUIRE(!p.solver);
+    REQUIRE(!p.sum_chains);
   }
   {
     auto cfg = ConfigReader::from_string("vists: 64\n", "t.yaml");
@@ -53,5 +54,5 @@ TEST_CASE("params: configs/search.yaml is valid and documents every key", "[sear
   root.finish();
   REQUIRE(p.visits >= 1);
   // Every key of the example is a field: count them against the parser's list.
-  REQUIRE(cfg.node().size() == 21);
+  REQUIRE(cfg.node().size() == 22);
 }

@@ -1,0 +1,215 @@
+// `papersoccer bench selfplay`: self-play positions/s and training samples/s (printed, never
+// asserted), with how the machine's cores were spent.
+//
+// Self-play runs as in `papersoccer run`: concurrent_games single-threaded searches, each in its
+// own thread, all feeding one batched inference service (nn/service.h). CPU time is split by
+// measuring, in every game thread, the thread CPU time spent between evaluate() calls (the
+// search itself); the rest of the process CPU time is the service (forward passes, encoding)
+// and data writing. Training then runs train_network (train/trainer.h) on the games just
+// played, so its samples/s use real data.
+#include <sys/resource.h>
+#include <time.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <thread>
+#include <unistd.h>
+
+#include "apps/commands.h"
+#include "nn/checkpoint.h"
+#include "selfplay/selfplay.h"
+#include "train/trainer.h"
+
+namespace ps::cmd {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Options {
+  std::vector<std::string> nets = {"tiny", "medium"};
+  std::string checkpoint;  // a trained net instead of the presets
+  int64_t games = 12;
+  int concurrent_games = 12;
+  int64_t visits = 64, cheap_visits = 16;
+  double full_search_prob = 0.25;
+  std::string device = "cpu";
+  int torch_threads = 1, workers = 1, max_batch = 32, batch_timeout_us = 500;
+  int64_t train_steps = 60;
+  std::vector<int> train_batches = {64, 256};
+  int train_threads = 2;
+  uint64_t seed = 1;
+};
+
+double thread_cpu_s() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
+}
+
+double process_cpu_s() {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  return double(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+         1e-6 * double(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
+}
+
+// Sums, over all calling threads, the thread CPU time spent between consecutive evaluate()
+// calls of a thread: the search's own work. The first stretch of each thread (before its first
+// call: game set-up) is not counted.
+class SearchCpuMeter final : public Evaluator {
+ public:
+  explicit SearchCpuMeter(Evaluator& inner) : inner_(inner) {}
+  void evaluate(const Position& pos, Evaluation& out) override {
+    thread_local const SearchCpuMeter* owner = nullptr;
+    thread_local double last_exit = 0;
+    const double now = thread_cpu_s();
+    if (owner == this) add(now - last_exit);
+    inner_.evaluate(pos, out);
+    owner = this;
+    last_exit = thread_cpu_s();
+  }
+  std::string name() const override { return inner_.name(); }
+  double search_cpu_s() const { return double(ns_.load()) * 1e-9; }
+
+ private:
+  void add(double s) { ns_.fetch_add(int64_t(s * 1e9), std::memory_order_relaxed); }
+  Evaluator& inner_;
+  std::atomic<int64_t> ns_{0};
+};
+
+void bench_one(const Options& o, const std::string& label, nn::PolicyValueNet net,
+               const nn::CheckpointMeta& meta, const std::filesystem::path& dir) {
+  nn::ServiceOptions so;
+  so.device = o.device;
+  so.torch_threads = o.torch_threads;
+  so.workers = o.workers;
+  so.max_batch = o.max_batch;
+  so.batch_timeout_us = o.batch_timeout_us;
+  const nn::NetConfig net_config = meta.net;
+  auto service = nn::make_net_evaluator(net, meta, so, "net:" + label);
+  SearchCpuMeter meter(*service);
+
+  SelfplayConfig sc;  // the quickstart's self-play settings unless overridden
+  sc.games = o.games;
+  sc.concurrent_games = o.concurrent_games;
+  sc.visits = o.visits;
+  sc.cheap_visits = o.cheap_visits;
+  sc.full_search_prob = o.full_search_prob;
+  sc.seed = o.seed;
+  sc.search.root_initial_turns = 64;
+  sc.search.initial_turns = 12;
+  sc.search.temperature_turns = 8;
+  sc.validate();
+  const std::string data_dir = (dir / label).string();
+  std::filesystem::create_directories(data_dir);
+
+  const double cpu0 = process_cpu_s();
+  const auto t0 = Clock::now();
+  const SelfplayStats st = run_selfplay(sc, meter, label, data_dir, "bench");
+  const double wall = std::chrono::duration<double>(Clock::now() - t0).count();
+  const double cpu = process_cpu_s() - cpu0;
+  const nn::ServiceStats ss = service->stats();
+  const double search_cpu = meter.search_cpu_s();
+  std::printf("%s net (%s), device %s\n", label.c_str(), net_config.summary().c_str(),
+              o.device.c_str());
+  std::printf("  self-play: %s\n", st.summary().c_str());
+  std::printf("  self-play: %.1f positions/s, %.1f net evaluations/s, mean batch %.1f\n",
+              double(st.samples) / wall, double(ss.positions) / wall, ss.mean_batch());
+  std::printf("  cores: %.2f busy of %u (process CPU %.1f s over %.1f s wall): search threads "
+              "%.2f cores (%.0f%%), service + data %.2f cores (%.0f%%)\n",
+              cpu / wall, std::thread::hardware_concurrency(), cpu, wall, search_cpu / wall,
+              cpu > 0 ? 100.0 * search_cpu / cpu : 0.0, (cpu - search_cpu) / wall,
+              cpu > 0 ? 100.0 * (cpu - search_cpu) / cpu : 0.0);
+  service.reset();
+
+  for (int batch : o.train_batches) {
+    TrainConfig tc;
+    tc.net = net_config;
+    tc.device = o.device;
+    tc.threads = o.train_threads;
+    tc.batch_size = batch;
+    tc.steps = o.train_steps;
+    tc.log_interval = std::max<int64_t>(1, o.train_steps);
+    tc.checkpoint_interval = o.train_steps;
+    tc.window.min_samples = 1 << 20;
+    tc.seed = o.seed;
+    const std::string out = (dir / (label + "-b" + std::to_string(batch) + ".ckpt")).string();
+    const TrainResult r = train_network(tc, data_dir, "", out, "");
+    std::printf("  training: batch %d, %lld steps, %d torch thread(s): %.0f samples/s "
+                "(%.2f s, window %lld samples, mirror augmentation on)\n",
+                batch, (long long)(r.end_step - r.start_step), o.train_threads, r.samples_per_s,
+                r.seconds, (long long)r.window_samples);
+  }
+}
+
+void bench_selfplay(const Options& o) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("ps-bench-selfplay-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::printf("bench selfplay: %lld games per net, %d at a time (one search thread each), visits "
+              "%lld full / %lld cheap (full with p=%.2f), pitch 8x10 standard\n",
+              (long long)o.games, o.concurrent_games, (long long)o.visits,
+              (long long)o.cheap_visits, o.full_search_prob);
+  std::printf("service: %d worker(s), torch intra-op threads %d, max batch %d, batch timeout %d us; "
+              "training: %d torch thread(s); hardware threads %u\n",
+              o.workers, o.torch_threads, o.max_batch, o.batch_timeout_us, o.train_threads,
+              std::thread::hardware_concurrency());
+  try {
+    if (!o.checkpoint.empty()) {
+      nn::LoadedCheckpoint ck = nn::load_checkpoint(o.checkpoint, "cpu");
+      bench_one(o, "checkpoint", ck.net, ck.meta, dir);
+    } else {
+      for (const std::string& preset : o.nets) {
+        // Random weights: forward cost does not depend on them, but game lengths do (a trained
+        // net plays shorter, more decisive games); --checkpoint measures a trained one.
+        nn::NetConfig nc = nn::NetConfig::preset(preset);
+        torch::manual_seed(o.seed);
+        nn::PolicyValueNet net(nc);
+        nn::CheckpointMeta meta;
+        meta.net = nc;
+        bench_one(o, preset, net, meta, dir);
+      }
+    }
+  } catch (...) {
+    fs::remove_all(dir);
+    throw;
+  }
+  fs::remove_all(dir);
+}
+
+}  // namespace
+
+void register_bench_selfplay_command(CLI::App& app) {
+  CLI::App* bench = app.get_subcommand("bench");  // registered by register_bench_command
+  auto* cmd = bench->add_subcommand("selfplay", "Self-play positions/s and training samples/s");
+  static Options o;
+  cmd->add_option("--nets", o.nets, "network presets (random weights): tiny, medium")
+      ->capture_default_str();
+  cmd->add_option("--checkpoint", o.checkpoint, "a trained checkpoint instead of --nets");
+  cmd->add_option("--games", o.games, "games per net")->capture_default_str()->check(CLI::Range(int64_t(1), int64_t(100000)));
+  cmd->add_option("--concurrent-games", o.concurrent_games, "games in flight (threads)")
+      ->capture_default_str()->check(CLI::Range(1, 4096));
+  cmd->add_option("--visits", o.visits, "visits of a full search")->capture_default_str()->check(CLI::Range(int64_t(1), int64_t(1) << 30));
+  cmd->add_option("--cheap-visits", o.cheap_visits, "visits of a cheap search")->capture_default_str()->check(CLI::Range(int64_t(1), int64_t(1) << 30));
+  cmd->add_option("--full-search-prob", o.full_search_prob, "share of full searches")
+      ->capture_default_str()->check(CLI::Range(0.0, 1.0));
+  cmd->add_option("--device", o.device, "cpu, cuda or cuda:N (service and training)")->capture_default_str();
+  cmd->add_option("--torch-threads", o.torch_threads, "intra-op threads of the service's forward pass")
+      ->capture_default_str()->check(CLI::Range(1, 1024));
+  cmd->add_option("--workers", o.workers, "service worker threads")->capture_default_str()->check(CLI::Range(1, 64));
+  cmd->add_option("--max-batch", o.max_batch, "service max batch")->capture_default_str()->check(CLI::Range(1, 65536));
+  cmd->add_option("--batch-timeout-us", o.batch_timeout_us, "service batch timeout, us")
+      ->capture_default_str()->check(CLI::Range(0, 10000000));
+  cmd->add_option("--train-steps", o.train_steps, "training steps per batch size")
+      ->capture_default_str()->check(CLI::Range(int64_t(1), int64_t(1) << 30));
+  cmd->add_option("--train-batch", o.train_batches, "training batch sizes")->capture_default_str()->check(CLI::Range(1, 65536));
+  cmd->add_option("--train-threads", o.train_threads, "training torch threads")->capture_default_str()->check(CLI::Range(1, 1024));
+  cmd->add_option("--seed", o.seed, "seed")->capture_default_str();
+  cmd->callback([] { bench_selfplay(o); });
+}
+
+}  // namespace ps::cmd
