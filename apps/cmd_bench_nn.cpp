@@ -193,7 +193,7 @@ void register_bench_nn_command(CLI::App &app) {
     std::printf(
         "LibTorch threads: intra-op %d (at::set_num_threads), inter-op %d "
         "(at::set_num_interop_threads); %d hardware threads\n",
-        at::get_num_threads(), at::get_num_interop_threads(), hw);
+        int(at::get_num_threads()), int(at::get_num_interop_threads()), hw);
     std::vector<int> batches;
     for (const auto &b : split(o.batches)) batches.push_back(std::stoi(b));
     const std::vector<Position> positions = bench_positions(512);

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "apps/commands.h"
+#include "core/fileutil.h"
 #include "nn/checkpoint.h"
 #include "selfplay/selfplay.h"
 #include "train/trainer.h"
@@ -148,7 +149,7 @@ void bench_one(const Options& o, const std::string& label, nn::PolicyValueNet ne
 void bench_selfplay(const Options& o) {
   namespace fs = std::filesystem;
   const fs::path dir = fs::temp_directory_path() / ("ps-bench-selfplay-" + std::to_string(::getpid()));
-  fs::remove_all(dir);
+  ps::remove_tree(fs::path(dir).string());
   fs::create_directories(dir);
   std::printf("bench selfplay: %lld games per net, %d at a time (one search thread each), visits "
               "%lld full / %lld cheap (full with p=%.2f), pitch 8x10 standard\n",
@@ -175,10 +176,10 @@ void bench_selfplay(const Options& o) {
       }
     }
   } catch (...) {
-    fs::remove_all(dir);
+    ps::remove_tree(fs::path(dir).string());
     throw;
   }
-  fs::remove_all(dir);
+  ps::remove_tree(fs::path(dir).string());
 }
 
 }  // namespace
@@ -188,7 +189,7 @@ void register_bench_selfplay_command(CLI::App& app) {
   auto* cmd = bench->add_subcommand("selfplay", "Self-play positions/s and training samples/s");
   static Options o;
   cmd->add_option("--nets", o.nets, "network presets (random weights): tiny, medium")
-      ->capture_default_str();
+      ->delimiter(',')->capture_default_str();
   cmd->add_option("--checkpoint", o.checkpoint, "a trained checkpoint instead of --nets");
   cmd->add_option("--games", o.games, "games per net")->capture_default_str()->check(CLI::Range(int64_t(1), int64_t(100000)));
   cmd->add_option("--concurrent-games", o.concurrent_games, "games in flight (threads)")
@@ -206,7 +207,7 @@ void register_bench_selfplay_command(CLI::App& app) {
       ->capture_default_str()->check(CLI::Range(0, 10000000));
   cmd->add_option("--train-steps", o.train_steps, "training steps per batch size")
       ->capture_default_str()->check(CLI::Range(int64_t(1), int64_t(1) << 30));
-  cmd->add_option("--train-batch", o.train_batches, "training batch sizes")->capture_default_str()->check(CLI::Range(1, 65536));
+  cmd->add_option("--train-batch", o.train_batches, "training batch sizes")->delimiter(',')->capture_default_str()->check(CLI::Range(1, 65536));
   cmd->add_option("--train-threads", o.train_threads, "training torch threads")->capture_default_str()->check(CLI::Range(1, 1024));
   cmd->add_option("--seed", o.seed, "seed")->capture_default_str();
   cmd->callback([] { bench_selfplay(o); });

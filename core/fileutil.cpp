@@ -1,6 +1,8 @@
 #include "core/fileutil.h"
 
 #include <fcntl.h>
+#include <ftw.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -57,6 +59,38 @@ void append_line(const std::string& path, const std::string& line) {
   f << line << '\n';
   f.flush();
   if (!f) throw std::runtime_error(path + ": write failed");
+}
+
+namespace {
+
+thread_local uint64_t tree_removed = 0;
+thread_local std::string tree_error;
+
+int remove_entry(const char* path, const struct stat*, int, struct FTW*) {
+  if (::remove(path) != 0) {
+    tree_error = std::string(path) + ": " + std::strerror(errno);
+    return 1;  // stops the walk
+  }
+  ++tree_removed;
+  return 0;
+}
+
+}  // namespace
+
+uint64_t remove_tree(const std::string& path) {
+  struct stat st{};
+  if (::lstat(path.c_str(), &st) != 0) {
+    if (errno == ENOENT) return 0;
+    throw std::runtime_error("cannot remove " + path + ": " + std::strerror(errno));
+  }
+  tree_removed = 0;
+  tree_error.clear();
+  // Depth first (children before their directory), physical (links are not followed).
+  const int rc = ::nftw(path.c_str(), remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+  if (rc != 0)
+    throw std::runtime_error("cannot remove " +
+                             (tree_error.empty() ? path + ": " + std::strerror(errno) : tree_error));
+  return tree_removed;
 }
 
 }  // namespace ps

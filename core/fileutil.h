@@ -1,6 +1,7 @@
 // Small file helpers: atomic writes (temp file + fsync + rename), whole-file reads.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 namespace ps {
@@ -12,5 +13,11 @@ void write_file_atomic(const std::string& path, const std::string& data);
 std::string read_file(const std::string& path);
 /// Appends one line (adds '\n') and flushes; for logs (CSV/JSONL). Throws on failure.
 void append_line(const std::string& path, const std::string& line);
+/// Removes path and everything below it (no error when it does not exist; symbolic links are
+/// removed, not followed). Returns the number of entries removed; throws std::runtime_error
+/// naming the first entry that could not be removed. Plain POSIX (nftw), not
+/// std::filesystem::remove_all: in a build against the CUDA LibTorch 2.11 wheel that call
+/// crashed (docs/BENCHMARKS.md, "CUDA").
+uint64_t remove_tree(const std::string& path);
 
 }  // namespace ps

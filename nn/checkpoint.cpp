@@ -175,10 +175,20 @@ void save_checkpoint(const std::string& path, PolicyValueNet& net, const Checkpo
   try {
     torch::serialize::OutputArchive root, model;
     root.write("meta", c10::IValue(meta.to_json()));
-    // Parameters are stored on the CPU so any machine can load the file.
-    const torch::Device dev = net->parameters().front().device();
-    if (!dev.is_cpu()) net->to(torch::kCPU);
-    net->save(model);
+    // Parameters are stored on the CPU so any machine can load the file. A net on another
+    // device is copied into a CPU twin rather than moved: moving the live net would swap the
+    // storage under a training run's optimizer and autograd state.
+    if (net->parameters().front().device().is_cpu()) {
+      net->save(model);
+    } else {
+      PolicyValueNet twin(net->config());
+      torch::NoGradGuard no_grad;
+      auto src_p = net->named_parameters(), dst_p = twin->named_parameters();
+      for (const auto& item : src_p) dst_p[item.key()].copy_(item.value());
+      auto src_b = net->named_buffers(), dst_b = twin->named_buffers();
+      for (const auto& item : src_b) dst_b[item.key()].copy_(item.value());
+      twin->save(model);
+    }
     root.write("model", model);
     if (optimizer) {
       torch::serialize::OutputArchive opt;
@@ -186,7 +196,6 @@ void save_checkpoint(const std::string& path, PolicyValueNet& net, const Checkpo
       root.write("optimizer", opt);
     }
     root.save_to(payload);
-    if (!dev.is_cpu()) net->to(dev);
   } catch (const std::exception& e) {
     throw CheckpointError("checkpoint " + path + ": cannot serialise: " + e.what());
   }

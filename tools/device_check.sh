@@ -55,25 +55,51 @@ fi
 stamp "built"
 
 stamp "tests: CUDA cases, then the whole nn suite (CPU) on this LibTorch"
-"$B/tests/nn/test_nn" "[cuda]" -s 2>&1 | grep -E "warning|max \||passed|failed|FAILED|REQUIRE|CHECK|with expansion" | head -40
-"$B/tests/nn/test_nn" 2>&1 | tail -3
-"$B/tests/train/test_train" "[cuda]" 2>&1 | tail -15
+export CUBLAS_WORKSPACE_CONFIG=:4096:8
+"$B/tests/nn/test_nn" "[cuda]" 2>&1 | grep -vE "^\s*$" | tail -40
+"$B/tests/nn/test_nn" 2>&1 | tail -2
+if ! "$B/tests/train/test_train" "[cuda]" >"$OUT/test_train.log" 2>&1; then
+  tail -60 "$OUT/test_train.log"
+  if command -v cuda-gdb >/dev/null; then
+    stamp "test_train failed: once more under cuda-gdb for a backtrace"
+    timeout 120 cuda-gdb -q -batch -ex run -ex bt -ex "x/32a \$sp" -ex "info threads" \
+        --args "$B/tests/train/test_train" "[cuda]" 2>&1 | grep -vE "^\[(New|Thread .* exited)" | tail -60
+  fi
+else
+  grep -E "warning|largest|policy|passed" "$OUT/test_train.log" | tail -20
+fi
 
-stamp "bench nn (GPU)"
-"$B/papersoccer" bench nn --device cuda --nets tiny,medium --batches 1,8,32,128,512 \
-    --submitters 64 --seconds 0.5 --rounds 2 --threads 4 2>&1 | tail -30
+stamp "CLI pipeline on the GPU: selfplay -> train (cuda, optimizer state saved) -> export"
+cat >/tmp/gpu-pipeline.yaml <<'YAML'
+service: {device: cuda, max_batch: 64, batch_timeout_us: 500}
+selfplay: {games: 16, concurrent_games: 16, visits: 32, cheap_visits: 8, games_per_chunk: 8}
+train: {net: {preset: tiny}, device: cuda, threads: 4, steps: 60, batch_size: 128,
+        checkpoint_interval: 20, log_interval: 20, window: {min_samples: 1000}}
+YAML
+"$B/papersoccer" init-net /tmp/gpu-init.ckpt --preset tiny 2>&1 | tail -1
+"$B/papersoccer" selfplay /tmp/gpu-pipeline.yaml --net /tmp/gpu-init.ckpt --out /tmp/gpu-data 2>&1 | tail -1
+"$B/papersoccer" train /tmp/gpu-pipeline.yaml --data /tmp/gpu-data --out "$OUT/cuda-trained.ckpt" 2>&1 | tail -2
+"$B/papersoccer" export "$OUT/cuda-trained.ckpt" /tmp/gpu.model --pitch 8x10 --variant standard 2>&1 | tail -1
+[ "${PS_DEVICE_QUICK:-0}" = 1 ] && { stamp "done (quick)"; exit 0; }
+
+stamp "bench nn (GPU, 4 service workers)"
+"$B/papersoccer" bench nn --device cuda --nets tiny,medium --batches 32,128,512 \
+    --submitters 64 --seconds 0.5 --rounds 2 --threads 4 --workers 4 2>&1 | tail -12
 stamp "bench selfplay (GPU)"
 "$B/papersoccer" bench selfplay --device cuda --nets tiny,medium --games 32 \
     --concurrent-games 32 --max-batch 64 --workers 2 --train-steps 50 \
     --train-batch 256,1024 --train-threads 4 2>&1 | tail -14
-stamp "bench search (GPU nets)"
-"$B/papersoccer" bench search --device cuda --positions 8 --visits 400 --cost-us 100 \
-    --net-visits 400 --uct-playouts 500 2>&1 | tail -12
+if [ -f .devdeps/match.ckpt ]; then
+  stamp "bench selfplay (GPU, trained tiny checkpoint)"
+  "$B/papersoccer" bench selfplay --device cuda --checkpoint .devdeps/match.ckpt --games 32 \
+      --concurrent-games 32 --max-batch 64 --workers 2 --train-steps 50 --train-batch 256 \
+      --train-threads 4 2>&1 | tail -7
+fi
 if [ -f .devdeps/match.ckpt ]; then
   stamp "match: sum_chains true vs false (GPU)"
-  sed "s#@CKPT@#.devdeps/match.ckpt#; s#@DEVICE@#cuda#g; s#@OUT@#/tmp/match#; s#@CONCURRENCY@#$JOBS#" \
+  sed "s#@CKPT@#.devdeps/match.ckpt#; s#@DEVICE@#cuda#g; s#@OUT@#/tmp/match#; s#@CONCURRENCY@#$JOBS#; s#^seed: 11#seed: ${PS_MATCH_SEED:-11}#" \
       configs/experiments/chains-sum-vs-best.yaml >/tmp/match.yaml
-  timeout "${PS_MATCH_SECONDS:-120}" "$B/papersoccer" tournament /tmp/match.yaml 2>&1 | tail -12
+  timeout "${PS_MATCH_SECONDS:-100}" "$B/papersoccer" tournament /tmp/match.yaml 2>&1 | tail -12
   cp /tmp/match/games.tsv "$OUT/match-games.tsv"
   stamp "match games finished: $(($(wc -l </tmp/match/games.tsv) - 1))"
   awk -F'\t' 'NR > 1 { n[$4]++ } END { for (w in n) print "  winner", w, n[w] }' /tmp/match/games.tsv

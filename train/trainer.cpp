@@ -9,6 +9,7 @@
 #include <iostream>
 #include <map>
 #include <random>
+#include <stdlib.h>
 
 #include <nlohmann/json.hpp>
 
@@ -106,6 +107,7 @@ TrainConfig parse_train_config(ConfigReader& r) {
     l.finish();
   }
   c.mirror = r.get<bool>("mirror", c.mirror);
+  c.deterministic = r.get<bool>("deterministic", c.deterministic);
   c.checkpoint_interval = r.get<int64_t>("checkpoint_interval", c.checkpoint_interval);
   c.log_interval = r.get<int64_t>("log_interval", c.log_interval);
   return r.finish_validated(c);
@@ -355,6 +357,13 @@ TrainResult train_network(const TrainConfig& cfg, const std::string& data_dir,
   cfg.validate();
   if (cfg.threads > 0) at::set_num_threads(cfg.threads);
   const torch::Device device = nn::parse_device(cfg.device);
+  if (cfg.deterministic) {
+    // cuBLAS reads this once, when its first handle is made (so set it before any CUDA matmul).
+    ::setenv("CUBLAS_WORKSPACE_CONFIG", ":4096:8", /*overwrite=*/0);
+    at::globalContext().setDeterministicAlgorithms(true, /*warn_only=*/false);
+    at::globalContext().setDeterministicCuDNN(true);
+    at::globalContext().setBenchmarkCuDNN(false);
+  }
   const std::string partial = checkpoint_out + ".partial";
   TrainResult result;
 

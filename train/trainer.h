@@ -28,6 +28,10 @@
 //   loss: {policy: 1.0, value: 1.0, moves_left: 0.05, value_loss: mse, cheap_value_weight: 1.0}
 //              cheap_value_weight weights the value loss of cheap-search (value-only) samples
 //   mirror: true             left-right mirror augmentation
+//   deterministic: false     deterministic kernels (at::globalContext().setDeterministicAlgorithms
+//                            and cuDNN's deterministic mode; sets CUBLAS_WORKSPACE_CONFIG if
+//                            unset): on a GPU a resumed run then repeats an uninterrupted one
+//                            exactly, at some speed cost. The CPU path is deterministic anyway.
 //   checkpoint_interval: 200 steps between resumable partial checkpoints
 //   log_interval: 25         steps between metric lines (JSONL)
 #pragma once
@@ -71,6 +75,7 @@ struct TrainConfig {
     std::string value_loss = "mse";
   } loss;
   bool mirror = true;
+  bool deterministic = false;
   int64_t checkpoint_interval = 200;
   int64_t log_interval = 25;
 

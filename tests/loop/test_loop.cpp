@@ -53,7 +53,7 @@ TEST_CASE("Wilson interval") {
 
 TEST_CASE("a tiny loop runs end to end and a second call resumes without redoing work") {
   const fs::path dir = fs::temp_directory_path() / ("ps_loop_" + std::to_string(::getpid()));
-  fs::remove_all(dir);
+  ps::remove_tree(fs::path(dir).string());
   const std::string yaml =
       "run: {name: tiny, generations: 2, pitch: 6x8, dir: " + dir.string() + "}\n"
       "service: {max_batch: 8, batch_timeout_us: 200}\n"
@@ -87,5 +87,5 @@ TEST_CASE("a tiny loop runs end to end and a second call resumes without redoing
   CHECK(meta.pitches == std::vector<std::string>{"6x8"});
   CHECK(std::isfinite(meta.rating_elo));
   CHECK(fs::exists(dir / "data" / "gen0001-000000.psd"));
-  fs::remove_all(dir);
+  ps::remove_tree(fs::path(dir).string());
 }

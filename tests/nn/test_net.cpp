@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <unistd.h>
 
 #include "core/fileutil.h"
 #include "engine/record.h"

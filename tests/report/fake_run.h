@@ -26,12 +26,14 @@ struct TempDir {
     static int counter = 0;
     path = fs::temp_directory_path() /
            ("ps_report_" + tag + "_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
-    fs::remove_all(path);
+    ps::remove_tree(path.string());
     fs::create_directories(path);
   }
   ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
+    try {
+      ps::remove_tree(path.string());
+    } catch (...) {  // never throw from a destructor; a leftover temp dir is harmless
+    }
   }
   std::string str() const { return path.string(); }
   std::string operator/(const std::string& rel) const { return (path / rel).string(); }

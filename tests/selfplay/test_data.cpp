@@ -57,7 +57,12 @@ struct TempDir {
     path = fs::temp_directory_path() / ("ps_data_test_" + std::to_string(::getpid()));
     fs::create_directories(path);
   }
-  ~TempDir() { fs::remove_all(path); }
+  ~TempDir() {
+    try {
+      ps::remove_tree(path.string());
+    } catch (...) {  // never throw from a destructor; a leftover temp dir is harmless
+    }
+  }
 };
 
 }  // namespace
@@ -126,4 +131,22 @@ TEST_CASE("truncated, corrupted and foreign files are reported by name") {
   CHECK_THROWS_WITH(read_chunk(vers), Catch::Contains("data format version 9"));
 
   CHECK_THROWS_AS(read_chunk((dir.path / "missing.psd").string()), DataError);
+}
+
+TEST_CASE("remove_tree removes a directory tree and does not follow links") {
+  TempDir dir;
+  const fs::path outside = dir.path / "outside.txt";
+  write_file_atomic(outside.string(), "keep me\n");
+  const fs::path tree = dir.path / "tree";
+  fs::create_directories(tree / "a" / "b");
+  write_file_atomic((tree / "a" / "b" / "x.psd").string(), "x");
+  write_file_atomic((tree / "y.tsv").string(), "y");
+  fs::create_symlink(outside, tree / "link");
+  // tree, a, b, x.psd, y.tsv, link
+  CHECK(remove_tree(tree.string()) == 6);
+  CHECK_FALSE(fs::exists(tree));
+  CHECK(read_file(outside.string()) == "keep me\n");
+  CHECK(remove_tree(tree.string()) == 0);  // absent: nothing to do, no error
+  CHECK(remove_tree(outside.string()) == 1);  // a plain file
+  CHECK_FALSE(fs::exists(outside));
 }

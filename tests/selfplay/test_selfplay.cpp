@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "selfplay/selfplay.h"
+#include "core/fileutil.h"
 
 using namespace ps;
 namespace fs = std::filesystem;
@@ -61,7 +62,7 @@ TEST_CASE("a self-play game records every turn with a consistent result") {
 
 TEST_CASE("run_selfplay writes chunks atomically and resumes without replaying games") {
   fs::path dir = fs::temp_directory_path() / ("ps_selfplay_" + std::to_string(::getpid()));
-  fs::remove_all(dir);
+  ps::remove_tree(fs::path(dir).string());
   UniformEvaluator eval;
   SelfplayConfig cfg = small_config();
   int calls = 0;
@@ -89,7 +90,7 @@ TEST_CASE("run_selfplay writes chunks atomically and resumes without replaying g
   SelfplayStats more = run_selfplay(cfg, eval, "uniform", dir.string(), "gen0000");
   CHECK(more.games == 2);
   CHECK(count_stored_games(dir.string(), "gen0000") == 8);
-  fs::remove_all(dir);
+  ps::remove_tree(fs::path(dir).string());
 }
 
 TEST_CASE("self-play config: keys parse, bad keys and values are named") {

