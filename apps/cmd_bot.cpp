@@ -1,6 +1,8 @@
 // `papersoccer bot MODEL`: plays the CodinGame Paper Soccer protocol on stdin/stdout with a
 // network model (from `export` or a checkpoint) and the PUCT search, within a time budget.
+#include <algorithm>
 #include <iostream>
+#include <stdexcept>
 
 #include "apps/commands.h"
 #include "loop/players.h"
@@ -19,13 +21,26 @@ void register_bot_command(CLI::App& app) {
   bot->add_option("--device", device, "cpu | cuda | cuda:N")->capture_default_str();
   bot->add_option("--pitch", pitch_text, "pitch (default: the model's first pitch, else 8x10)");
   bot->add_option("--variant", variant_text, "variant (default: the model's first variant)");
-  bot->add_option("--first-ms", first_ms, "time limit of the first answer, ms")->capture_default_str();
-  bot->add_option("--turn-ms", turn_ms, "time limit of later answers, ms")->capture_default_str();
-  bot->add_option("--safety-ms", safety_ms, "answer this long before the limit, ms")
-      ->capture_default_str();
-  bot->add_option("--visits", visits, "also cap the search at this many visits per turn");
+  bot->add_option("--first-ms", first_ms, "time limit of the first answer, ms (>= 1)")
+      ->capture_default_str()
+      ->check(integer_at_least(1));
+  bot->add_option("--turn-ms", turn_ms, "time limit of later answers, ms (>= 1)")
+      ->capture_default_str()
+      ->check(integer_at_least(1));
+  bot->add_option("--safety-ms", safety_ms,
+                  "answer this long before the limit, ms (>= 0, below --first-ms and --turn-ms)")
+      ->capture_default_str()
+      ->check(integer_at_least(0));
+  bot->add_option("--visits", visits, "also cap the search at this many visits per turn (>= 1; "
+                                      "-1: no cap)")
+      ->check(integer_at_least(1, true));
   bot->add_option("--config", config, "YAML with a search: map (search/params.h)");
   bot->callback([] {
+    // With no time left after the safety margin every answer would be the fallback turn.
+    if (safety_ms >= std::min(first_ms, turn_ms))
+      throw std::invalid_argument("bot: --safety-ms " + std::to_string(safety_ms) +
+                                  " must be below --first-ms (" + std::to_string(first_ms) +
+                                  ") and --turn-ms (" + std::to_string(turn_ms) + ")");
     nn::CheckpointMeta meta = nn::read_checkpoint_meta(model);
     std::string p = pitch_text.empty() ? (meta.pitches.empty() ? "8x10" : meta.pitches[0]) : pitch_text;
     std::string v = variant_text.empty() ? (meta.variants.empty() ? "standard" : meta.variants[0])
@@ -38,12 +53,15 @@ void register_bot_command(CLI::App& app) {
     if (!config.empty()) {
       ConfigReader top = ConfigReader::from_file(config);
       ConfigReader s = top.child("search");
-      sp = parse_search_params(s);
+      sp = parse_search_params(s, sp);  // keys not given keep the bot's defaults above
       top.finish();
     }
+    // One search, num_threads evaluations in flight at most: a batch never needs to wait for
+    // more (a batch timeout would add its full length to every evaluation of a 1-thread search).
     nn::ServiceOptions so;
     so.device = device;
-    so.max_batch = 16;
+    so.max_batch = std::max(1, sp.num_threads);
+    so.batch_timeout_us = 0;
     auto player = make_net_player(model, so, sp, 1, "bot");
     tour::ProtocolBotOptions o;
     o.pitch = &pitch;

@@ -1,16 +1,15 @@
-// Engine commands over the test-vector TSV form (stdin) and single records:
-//   replay       per line: winner<TAB>reason<TAB>kicks | ongoing<TAB>mover | error<TAB>message
-//   turns        per line: distinct_turns<TAB>chains for the position after the record
-//   perft [D]    per line: perft count (depth from the argument or the 6th column)
-//   show         ASCII board (and optional SVG) of a record or PGN file
-#include <fstream>
+// Engine commands over the test-vector TSV form (stdin), one output line per input line:
+//   replay       winner<TAB>reason<TAB>kicks | ongoing<TAB>mover
+//   turns        distinct_turns<TAB>chains for the position after the record
+//   perft [D]    perft count (depth from the argument or the 6th column)
+// A bad line prints error<TAB>line N: message and the command goes on; it then exits with
+// status 1 (after the last line) when any line was an error. (show, analyse: cmd_analyse.cpp.)
 #include <iostream>
-#include <memory>
-#include <sstream>
+#include <stdexcept>
 
 #include "apps/commands.h"
+#include "core/text.h"
 #include "engine/record.h"
-#include "engine/render.h"
 #include "engine/tsv.h"
 #include "engine/turns.h"
 
@@ -20,75 +19,33 @@ namespace {
 
 constexpr int kMaxPerftDepth = 12;
 
-// Runs fn(row, game) for each data line of stdin; prints "error<TAB>message" for a bad line and
-// goes on. fn prints its own output line.
+// Runs fn(row, game) for each data line of stdin; prints "error<TAB>line N: message" for a bad
+// line and goes on. fn prints its own output line. After the last line, throws
+// std::runtime_error (exit status 1) when any line was an error.
 template <class Fn>
 void for_each_tsv_line(std::istream& in, Fn&& fn) {
   std::string line;
-  int lineno = 0;
+  int lineno = 0, lines = 0, errors = 0;
   while (std::getline(in, line)) {
     ++lineno;
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.empty() || is_tsv_header(line)) continue;
+    ++lines;
     try {
       TsvRow row = parse_tsv_row(line);
-      const Pitch& pitch = Pitch::get(row.width, row.length, row.goal);
-      Game game = parse_record(pitch, row.variant, row.record);
-      fn(row, game);
+      fn(row, tsv_row_game(row));
     } catch (const std::exception& e) {
+      ++errors;
       std::cout << "error\tline " << lineno << ": " << e.what() << "\n";
     }
     std::cout.flush();
   }
-}
-
-struct PositionArgs {
-  std::string pitch = "8x10";
-  int goal = 2;
-  std::string variant = "standard";
-  std::string record;
-  std::string kicks;
-  std::string pgn;
-  int pgn_index = 1;
-};
-
-const Pitch& pitch_from(const std::string& spec, int goal) {
-  int w = 0, l = 0;
-  char x = 0;
-  std::istringstream ss(spec);
-  if (!(ss >> w >> x >> l) || (x != 'x' && x != 'X') || !ss.eof())
-    throw std::invalid_argument("--pitch '" + spec + "': expected WxL, e.g. 8x10");
-  return Pitch::get(w, l, goal);
-}
-
-Game game_from(const PositionArgs& a) {
-  const Pitch& pitch = pitch_from(a.pitch, a.goal);
-  Variant v = parse_variant(a.variant);
-  if (!a.pgn.empty()) {
-    std::ifstream f(a.pgn);
-    if (!f) throw std::runtime_error("cannot open PGN file '" + a.pgn + "'");
-    auto games = read_pgn(f, a.pgn, pitch, v);
-    if (a.pgn_index < 1 || a.pgn_index > int(games.size()))
-      throw std::runtime_error(a.pgn + ": has " + std::to_string(games.size()) +
-                               " game(s), asked for game " + std::to_string(a.pgn_index));
-    return games[size_t(a.pgn_index - 1)].game;
-  }
-  if (!a.kicks.empty()) return parse_kicks(pitch, v, a.kicks);
-  return parse_record(pitch, v, a.record);
+  if (errors > 0)
+    throw std::runtime_error(std::to_string(errors) + " of " + std::to_string(lines) +
+                             " input line(s) were errors (the error lines above)");
 }
 
 }  // namespace
-
-void add_position_options(CLI::App* c, PositionArgs& a) {
-  c->add_option("--pitch", a.pitch, "pitch size WxL (8x10, 8x12, ...)")->capture_default_str();
-  c->add_option("--goal", a.goal, "goal width G")->capture_default_str();
-  c->add_option("--variant", a.variant, "standard | single-bounce | no-bounce")
-      ->capture_default_str();
-  c->add_option("--record", a.record, "game record: turns of digits separated by spaces");
-  c->add_option("--kicks", a.kicks, "flat list of kick digits, split into turns by the rules");
-  c->add_option("--pgn", a.pgn, "PGN-like file with tags and numbered turns");
-  c->add_option("--game", a.pgn_index, "which game of the PGN file (1-based)");
-}
 
 void register_engine_commands(CLI::App& app) {
   auto* replay = app.add_subcommand(
@@ -141,8 +98,8 @@ void register_engine_commands(CLI::App& app) {
           used = 0;
         }
         if (used == 0 || used != row.extra[0].size() || d < 0)
-          throw std::invalid_argument("depth column: '" + row.extra[0] +
-                                      "' is not a depth (an integer >= 0)");
+          throw std::invalid_argument("depth column: " + quoted_text(row.extra[0]) +
+                                      " is not a depth (an integer >= 0)");
       }
       // Each level keeps its children in memory and the count grows exponentially: a depth
       // beyond this would exhaust memory long before it finished.
@@ -151,26 +108,6 @@ void register_engine_commands(CLI::App& app) {
                                     std::to_string(kMaxPerftDepth));
       std::cout << perft(g.position(), d) << '\n';
     });
-  });
-
-  static PositionArgs show_args;
-  static std::string svg_out;
-  static bool coords = false;
-  auto* show = app.add_subcommand("show", "Print the ASCII board of a position; optionally SVG");
-  add_position_options(show, show_args);
-  show->add_option("--svg", svg_out, "write an SVG picture to this file");
-  show->add_flag("--coords", coords, "label coordinates in the SVG");
-  show->callback([] {
-    Game g = game_from(show_args);
-    std::cout << render_ascii(g.position());
-    if (!svg_out.empty()) {
-      SvgOptions o;
-      o.show_coordinates = coords;
-      std::ofstream f(svg_out);
-      if (!f) throw std::runtime_error("cannot write '" + svg_out + "'");
-      f << render_svg(g, o);
-      std::cout << "wrote " << svg_out << "\n";
-    }
   });
 }
 

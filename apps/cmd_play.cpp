@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "apps/commands.h"
+#include "core/text.h"
 #include "engine/render.h"
 #include "tournament/external_engine.h"
 #include "tournament/registry.h"
@@ -162,7 +163,7 @@ int run_play(const PlayArgs& a, std::istream& in, std::ostream& out) {
     bool bad = false;
     for (char c : digits)
       if (c < '0' || c > '7') {
-        out << "'" << c << "' is not a direction digit: use 0-7 (0 N, 1 NE, 2 E, 3 SE, 4 S, 5 SW, 6 W, 7 NW), "
+        out << quoted_text(std::string_view(&c, 1)) << " is not a direction digit: use 0-7 (0 N, 1 NE, 2 E, 3 SE, 4 S, 5 SW, 6 W, 7 NW), "
             << "or undo / quit / help.\n";
         bad = true;
         break;
@@ -210,8 +211,12 @@ void register_play_command(CLI::App& app) {
   c->add_option("--pitch", a->pitch, "pitch WxL")->capture_default_str();
   c->add_option("--goal", a->goal, "goal width")->capture_default_str();
   c->add_option("--variant", a->variant, "standard, single-bounce or no-bounce")->capture_default_str();
-  c->add_option("--time-ms", a->time_ms, "opponent's time per turn, ms (-1: no limit)")->capture_default_str();
-  c->add_option("--visits", a->visits, "opponent's visits per turn (-1: no limit)")->capture_default_str();
+  c->add_option("--time-ms", a->time_ms, "opponent's time per turn, ms (-1: no limit)")
+      ->capture_default_str()
+      ->check(integer_at_least(1, true));
+  c->add_option("--visits", a->visits, "opponent's visits per turn (-1: no limit)")
+      ->capture_default_str()
+      ->check(integer_at_least(1, true));
   c->add_option("--seed", a->seed, "seed for the opponent")->capture_default_str();
   c->callback([a] { run_play(*a, std::cin, std::cout); });
 }

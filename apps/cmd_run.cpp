@@ -3,6 +3,7 @@
 //   selfplay CONFIG     self-play games only (selfplay: and service: maps; --net CHECKPOINT)
 //   train CONFIG        training only (train: map; --data DIR --from CKPT --out CKPT)
 //   export CKPT OUT     a self-contained model file for `bot`
+//   init-net OUT        a freshly initialised network checkpoint (generation 0: random weights)
 #include <unistd.h>
 
 #include <csignal>
@@ -130,9 +131,45 @@ void register_run_commands(CLI::App& app) {
     }
     if (!ex_variant.empty()) meta.variants = {variant_name(parse_variant(ex_variant))};
     nn::save_checkpoint(ex_out, ck.net, meta);
-    std::printf("wrote %s: net %s, step %lld, pitches %zu, variants %zu\n", ex_out.c_str(),
-                meta.net.summary().c_str(), (long long)meta.training_step, meta.pitches.size(),
-                meta.variants.size());
+    auto list = [](const std::vector<std::string>& v) {
+      if (v.empty()) return std::string("any");
+      std::string out;
+      for (const auto& x : v) out += (out.empty() ? "" : ",") + x;
+      return out;
+    };
+    std::printf("wrote %s: net %s, step %lld, pitches %s, variants %s\n", ex_out.c_str(),
+                meta.net.summary().c_str(), (long long)meta.training_step,
+                list(meta.pitches).c_str(), list(meta.variants).c_str());
+  });
+
+  static std::string in_out, in_preset = "tiny", in_net, in_note;
+  static uint64_t in_seed = 1;
+  auto* in = app.add_subcommand(
+      "init-net", "Write a freshly initialised network checkpoint (random weights, step 0), as "
+                  "`run` starts generation 0");
+  in->add_option("out", in_out, "checkpoint to write")->required();
+  auto* preset = in->add_option("--preset", in_preset, "network preset: tiny | medium")
+                     ->capture_default_str();
+  in->add_option("--net", in_net, "YAML file of network keys (configs/net-*.yaml) instead of a preset")
+      ->excludes(preset);
+  in->add_option("--seed", in_seed, "seed of the initial weights")->capture_default_str();
+  in->add_option("--note", in_note, "free text stored in the checkpoint");
+  in->callback([] {
+    TrainConfig cfg;
+    if (!in_net.empty()) {
+      ConfigReader r = ConfigReader::from_file(in_net);
+      cfg.net = nn::parse_net_config(r);
+    } else {
+      try {
+        cfg.net = nn::NetConfig::preset(in_preset);
+      } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument(std::string("--preset: ") + e.what());
+      }
+    }
+    cfg.seed = in_seed;
+    write_initial_checkpoint(cfg, in_out, in_note);
+    std::printf("wrote %s: net %s, step 0, seed %llu\n", in_out.c_str(), cfg.net.summary().c_str(),
+                (unsigned long long)in_seed);
   });
 }
 

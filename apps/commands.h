@@ -3,16 +3,42 @@
 
 #include <CLI/CLI.hpp>
 
+#include <string>
+
+#include "core/text.h"
+
 namespace ps::cmd {
 
-void register_engine_commands(CLI::App& app);  // replay, turns, perft, show
+void register_engine_commands(CLI::App& app);  // replay, turns, perft
+void register_analyse_commands(CLI::App& app);  // show, analyse
 void register_bench_command(CLI::App& app);    // bench
 void register_tournament_commands(CLI::App& app);  // tournament, play
 void register_bench_nn_command(CLI::App& app);  // bench nn (after register_bench_command)
 void register_bench_search_command(CLI::App& app);  // bench search (after register_bench_command)
 void register_bench_selfplay_command(CLI::App& app);  // bench selfplay (after register_bench_command)
 void register_report_command(CLI::App& app);  // report RUNDIR
-void register_run_commands(CLI::App& app);  // run, selfplay, train, export
+void register_run_commands(CLI::App& app);  // run, selfplay, train, export, init-net
 void register_bot_command(CLI::App& app);   // bot
+
+/// CLI11 checks of integer options that give clear messages (CLI11's own number checks print
+/// the range as doubles). `unlimited`: also accept -1, meaning "no limit".
+inline CLI::Validator integer_at_least(long long minimum, bool unlimited = false) {
+  const std::string want =
+      "an integer >= " + std::to_string(minimum) + (unlimited ? ", or -1 for no limit" : "");
+  return CLI::Validator(
+      [minimum, unlimited, want](std::string& s) -> std::string {
+        long long v = 0;
+        size_t used = 0;
+        try {
+          v = std::stoll(s, &used);
+        } catch (const std::exception&) {
+          used = 0;
+        }
+        if (used == 0 || used != s.size() || (v < minimum && !(unlimited && v == -1)))
+          return quoted_text(s) + " is not allowed here: expected " + want;
+        return "";
+      },
+      unlimited ? "-1 or >= " + std::to_string(minimum) : ">= " + std::to_string(minimum));
+}
 
 }  // namespace ps::cmd

@@ -9,6 +9,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   ps::register_builtin_players();  // random, greedy, uct, mcts for tournament and play
   ps::cmd::register_engine_commands(app);
+  ps::cmd::register_analyse_commands(app);
   ps::cmd::register_bench_command(app);
   ps::cmd::register_tournament_commands(app);
   ps::cmd::register_bench_nn_command(app);

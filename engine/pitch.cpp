@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "core/text.h"
+
 namespace ps {
 
 const char* variant_name(Variant v) {
@@ -21,8 +23,8 @@ Variant parse_variant(const std::string& name) {
   if (name == "standard") return Variant::kStandard;
   if (name == "single-bounce") return Variant::kSingleBounce;
   if (name == "no-bounce") return Variant::kNoBounce;
-  throw std::invalid_argument("unknown variant '" + name +
-                              "' (expected standard, single-bounce or no-bounce)");
+  throw std::invalid_argument("unknown variant " + quoted_text(name) +
+                              " (expected standard, single-bounce or no-bounce)");
 }
 
 namespace {

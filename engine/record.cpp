@@ -3,6 +3,8 @@
 #include <cctype>
 #include <sstream>
 
+#include "core/text.h"
+
 namespace ps {
 
 namespace {
@@ -10,7 +12,7 @@ namespace {
 const char* kDirNames[kNumDirs] = {"N", "NE", "E", "SE", "S", "SW", "W", "NW"};
 
 std::string turn_label(int turn, std::string_view digits) {
-  return "turn " + std::to_string(turn) + " ('" + std::string(digits) + "')";
+  return "turn " + std::to_string(turn) + " (" + quoted_text(digits) + ")";
 }
 
 // Why kick d is not legal in pos (pos must not be finished).
@@ -81,8 +83,8 @@ void Game::play_turn(std::string_view digits) {
     char c = digits[i];
     if (c < '0' || c > '7')
       throw RecordError(turn_label(turn, digits) + ", kick " + std::to_string(i + 1) +
-                            ": bad character '" + std::string(1, c) +
-                            "' (expected a direction digit 0-7)",
+                            ": bad character " + quoted_text(std::string_view(&c, 1)) +
+                            " (expected a direction digit 0-7)",
                         turn, int(i) + 1);
   }
   if (digits.empty()) throw RecordError("turn " + std::to_string(turn) + ": empty turn", turn, 0);
@@ -148,8 +150,8 @@ Game parse_kicks(const Pitch& pitch, Variant variant, std::string_view kicks) {
     const std::string where = "turn " + std::to_string(turn) + ", kick " + std::to_string(k) +
                               " (character " + std::to_string(i + 1) + ")";
     if (c < '0' || c > '7')
-      throw RecordError(where + ": bad character '" + std::string(1, c) +
-                            "' (expected a direction digit 0-7)",
+      throw RecordError(where + ": bad character " + quoted_text(std::string_view(&c, 1)) +
+                            " (expected a direction digit 0-7)",
                         turn, k);
     if (g.position().game_over())
       throw RecordError(where + ": kick after the end: " + end_text(g.position()), turn, k);
@@ -186,9 +188,14 @@ PgnGame finish_pgn(PendingGame& pg, const std::string& name, const Pitch& defaul
       char x = 0;
       std::istringstream ss(it->second);
       if (!(ss >> w >> x >> l) || (x != 'x' && x != 'X'))
-        throw std::invalid_argument("bad Pitch tag '" + it->second + "' (expected e.g. 8x10)");
+        throw std::invalid_argument("bad Pitch tag " + quoted_text(it->second) + " (expected e.g. 8x10)");
     }
-    if (auto it = pg.tags.find("Goal"); it != pg.tags.end()) g = std::stoi(it->second);
+    if (auto it = pg.tags.find("Goal"); it != pg.tags.end()) {
+      std::istringstream ss(it->second);
+      std::string rest;
+      if (!(ss >> g) || (ss >> rest))
+        throw std::invalid_argument("bad Goal tag " + quoted_text(it->second) + " (expected a width, e.g. 2)");
+    }
     pitch = &Pitch::get(w, l, g);
     if (auto it = pg.tags.find("Variant"); it != pg.tags.end()) variant = parse_variant(it->second);
   } catch (const std::exception& e) {

@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "core/text.h"
+
 namespace ps {
 
 std::vector<std::string> split_tabs(const std::string& line) {
@@ -28,7 +30,7 @@ int parse_int(const std::string& s, const char* column) {
     used = 0;
   }
   if (used == 0 || used != s.size())
-    throw std::invalid_argument(std::string("column ") + column + ": '" + s + "' is not an integer");
+    throw std::invalid_argument(std::string("column ") + column + ": " + quoted_text(s) + " is not an integer");
   return v;
 }
 }  // namespace
@@ -48,6 +50,10 @@ TsvRow parse_tsv_row(const std::string& raw) {
   if (f.size() > 4) row.record = f[4];
   for (size_t i = 5; i < f.size(); ++i) row.extra.push_back(f[i]);
   return row;
+}
+
+Game tsv_row_game(const TsvRow& row) {
+  return parse_record(Pitch::get(row.width, row.length, row.goal), row.variant, row.record);
 }
 
 }  // namespace ps

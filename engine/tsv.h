@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/pitch.h"
+#include "engine/record.h"
 
 namespace ps {
 
@@ -21,6 +22,9 @@ struct TsvRow {
 bool is_tsv_header(const std::string& line);
 /// Parses one line. Throws std::invalid_argument saying which column is wrong and why.
 TsvRow parse_tsv_row(const std::string& line);
+/// The game of the row's record on the row's pitch and variant. Throws std::invalid_argument for
+/// a bad pitch, RecordError for a bad record.
+Game tsv_row_game(const TsvRow& row);
 /// Splits on tabs (empty fields kept).
 std::vector<std::string> split_tabs(const std::string& line);
 

@@ -3,6 +3,8 @@
 #include <chrono>
 #include <sstream>
 
+#include "core/text.h"
+
 namespace ps::tour {
 
 const char* EngineFailure::kind_name() const {
@@ -79,16 +81,16 @@ std::string ExternalEnginePlayer::choose_turn(const Game& game, const TurnBudget
       throw EngineFailure(EngineFailure::Kind::kTime,
                           "no answer within " + std::to_string(limit) + " ms" +
                               (options_.margin_ms ? " (+" + std::to_string(options_.margin_ms) + " ms margin)" : "") +
-                              (line.empty() ? "" : "; partial line '" + line.substr(0, 40) + "'"));
+                              (line.empty() ? "" : "; partial line " + quoted_text(line, 40)));
     case ChildProcess::ReadStatus::kTooLong:
       throw EngineFailure(EngineFailure::Kind::kGarbage,
-                          "answer line longer than 64 KiB, starting '" + line.substr(0, 40) + "'");
+                          "answer line longer than 64 KiB, starting " + quoted_text(line, 40));
     case ChildProcess::ReadStatus::kEof: {
       const std::string how = process_->kill(int(options_.exit_grace_ms));
       throw EngineFailure(EngineFailure::Kind::kCrash,
                           std::string(written ? "output closed" : "input closed") +
                               " before an answer (" + how + ")" +
-                              (line.empty() ? "" : "; partial line '" + line.substr(0, 40) + "'"));
+                              (line.empty() ? "" : "; partial line " + quoted_text(line, 40)));
     }
   }
   size_t a = 0, b = line.size();

@@ -4,6 +4,7 @@
 #include <istream>
 #include <ostream>
 
+#include "core/text.h"
 #include "engine/turns.h"
 
 namespace ps::tour {
@@ -15,10 +16,6 @@ std::string trim(const std::string& s) {
   while (a < b && std::isspace(static_cast<unsigned char>(s[a]))) ++a;
   while (b > a && std::isspace(static_cast<unsigned char>(s[b - 1]))) --b;
   return s.substr(a, b - a);
-}
-
-std::string shown(const std::string& s) {
-  return "'" + (s.size() > 60 ? s.substr(0, 60) + "..." : s) + "'";
 }
 
 }  // namespace
@@ -92,7 +89,7 @@ void ProtocolBot::run(std::istream& in, std::ostream& out, std::ostream* log) {
   ++lineno;
   const std::string id_text = trim(line);
   if (id_text != "0" && id_text != "1")
-    throw ProtocolError("protocol line 1: expected the player id 0 or 1, got " + shown(id_text));
+    throw ProtocolError("protocol line 1: expected the player id 0 or 1, got " + quoted_text(id_text, 60));
   const int me = id_text[0] - '0';
   Game game(*options_.pitch, options_.variant);
   player_.new_game(*options_.pitch, options_.variant);
@@ -113,7 +110,7 @@ void ProtocolBot::run(std::istream& in, std::ostream& out, std::ostream* log) {
     }
     if (length < 1)
       throw ProtocolError("protocol line " + std::to_string(lineno) +
-                          ": expected the length of the opponent's turn, got " + shown(len_line));
+                          ": expected the length of the opponent's turn, got " + quoted_text(len_line, 60));
     if (!std::getline(in, turn_line)) return;
     ++lineno;
     turn_line = trim(turn_line);
@@ -127,20 +124,20 @@ void ProtocolBot::run(std::istream& in, std::ostream& out, std::ostream* log) {
         for (size_t i = 0; i < turn_line.size(); ++i) {
           const char c = turn_line[i];
           if (c < '0' || c > '7')
-            throw RecordError("kick " + std::to_string(i + 1) + ": bad character '" +
-                                  std::string(1, c) + "'", 0, int(i) + 1);
+            throw RecordError("kick " + std::to_string(i + 1) + ": bad character " +
+                                  quoted_text(std::string_view(&c, 1)), 0, int(i) + 1);
           game.kick(c - '0');
         }
       } catch (const RecordError& e) {
         throw ProtocolError("protocol line " + std::to_string(lineno) + ": opponent turn " +
-                            shown(turn_line) + " is not legal here: " + e.what());
+                            quoted_text(turn_line, 60) + " is not legal here: " + e.what());
       }
       if (!game.position().game_over() && !game.position().turn_start())
         throw ProtocolError("protocol line " + std::to_string(lineno) + ": opponent turn " +
-                            shown(turn_line) + " is not finished (the ball bounced)");
+                            quoted_text(turn_line, 60) + " is not finished (the ball bounced)");
     }
     if (log && size_t(length) != turn_line.size())
-      *log << "bot: length line says " << length << " but the turn " << shown(turn_line)
+      *log << "bot: length line says " << length << " but the turn " << quoted_text(turn_line, 60)
            << " has " << turn_line.size() << " characters; using the turn\n";
     if (game.position().game_over())
       throw ProtocolError("protocol line " + std::to_string(lineno) +
@@ -195,7 +192,7 @@ void ProtocolBot::run(std::istream& in, std::ostream& out, std::ostream* log) {
         check.play_turn(trim(answer));
         answer = trim(answer);
       } catch (const RecordError& e) {
-        why = "the player's turn " + shown(answer) + " is not legal: " + e.what();
+        why = "the player's turn " + quoted_text(answer, 60) + " is not legal: " + e.what();
       }
     }
     if (!why.empty()) {

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/fileutil.h"
+#include "core/text.h"
 #include "tournament/external_engine.h"
 #include "tournament/openings.h"
 
@@ -32,10 +33,6 @@ uint64_t splitmix64(uint64_t x) {
 
 bool all_digits(const std::string& s) {
   return std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '7'; });
-}
-
-std::string shown_text(const std::string& s) {
-  return "'" + (s.size() > 60 ? s.substr(0, 60) + "..." : s) + "'";
 }
 
 std::unique_ptr<Player> make_player(const PlayerSpec& ps, const PlayerContext& ctx) {
@@ -100,7 +97,7 @@ GameResult play_game(Player& player0, Player& player1, const Pitch& pitch, Varia
     try {
       game.play_turn(opening[i]);
     } catch (const RecordError& e) {
-      throw std::invalid_argument("opening turn " + std::to_string(i + 1) + " " + shown_text(opening[i]) +
+      throw std::invalid_argument("opening turn " + std::to_string(i + 1) + " " + quoted_text(opening[i], 60) +
                                   ": " + e.what());
     }
     if (game.position().game_over())
@@ -143,7 +140,7 @@ GameResult play_game(Player& player0, Player& player1, const Pitch& pitch, Varia
     try {
       next.play_turn(answer);
     } catch (const RecordError& e) {
-      const std::string detail = "answered " + shown_text(answer) + ": " + e.what();
+      const std::string detail = "answered " + quoted_text(answer, 60) + ": " + e.what();
       if (answer.empty() || !all_digits(answer))
         lose(s, "garbage output", detail);
       else if (std::string(e.what()).find("turn not finished") != std::string::npos)

@@ -147,6 +147,13 @@ TEST_CASE("PGN errors name the file and line") {
   std::istringstream pitch("[Pitch \"9x10\"]\n1. 4\n");
   CHECK_THROWS_WITH(read_pgn(pitch, "p.pgn", std8x10(), Variant::kStandard),
                     Catch::Contains("width must be even"));
+  // Regression: a non-numeric Goal tag gave the bare message "stoi".
+  std::istringstream goal("[Goal \"x\"]\n1. 4\n");
+  CHECK_THROWS_WITH(read_pgn(goal, "g.pgn", std8x10(), Variant::kStandard),
+                    Catch::StartsWith("g.pgn:1: bad Goal tag 'x'"));
+  std::istringstream goal2("[Goal \"2x\"]\n1. 4\n");
+  CHECK_THROWS_WITH(read_pgn(goal2, "g.pgn", std8x10(), Variant::kStandard),
+                    Catch::Contains("bad Goal tag"));
 }
 
 TEST_CASE("rendering: ASCII board and SVG picture") {

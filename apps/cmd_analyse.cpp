@@ -1,0 +1,348 @@
+// Looking at one position of a game record:
+//   show      ASCII board (and optional SVG) of a position of a record, kick list, TSV row or PGN
+//   analyse   the same, plus with --model the network's raw value and turn priors and a PUCT
+//             search (value, visits, priors, Q of the top turns); --raw prints the network's
+//             numbers only, with 9 significant digits, so two models can be compared exactly
+// Both take the same inputs and pick any position of the game with --turn N (after N complete
+// turns) or --kick K (after K kicks); the default is the final position.
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "apps/commands.h"
+#include "core/text.h"
+#include "engine/record.h"
+#include "engine/render.h"
+#include "engine/tsv.h"
+#include "nn/checkpoint.h"
+#include "nn/turn_priors.h"
+#include "search/mcts.h"
+
+namespace ps::cmd {
+
+namespace {
+
+// Where the game comes from: exactly one of record, kicks, tsv, pgn (none: the start position).
+struct PositionArgs {
+  std::string pitch = "8x10";
+  int goal = 2;
+  std::string variant = "standard";
+  std::string record;
+  std::string kicks;
+  std::string tsv;  // one test-vector line, or "-": the first data line of stdin
+  std::string pgn;
+  int pgn_index = 1;
+  int turn = -1;  // after this many complete turns (-1: not given)
+  int kick = -1;  // after this many kicks (-1: not given)
+  // Set when the options are registered; count() > 0 when given on the command line.
+  const CLI::Option* pitch_opt = nullptr;
+  const CLI::Option* goal_opt = nullptr;
+  const CLI::Option* variant_opt = nullptr;
+};
+
+void add_position_options(CLI::App* c, PositionArgs& a) {
+  // A --tsv row and PGN tags carry their own rules: given explicitly, these must agree.
+  a.pitch_opt = c->add_option("--pitch", a.pitch, "pitch size WxL (8x10, 8x12, ...); with --tsv "
+                                                  "or --pgn it must agree with the input's")
+                    ->capture_default_str();
+  a.goal_opt = c->add_option("--goal", a.goal, "goal width G")->capture_default_str();
+  a.variant_opt = c->add_option("--variant", a.variant, "standard | single-bounce | no-bounce")
+                      ->capture_default_str();
+  auto* record = c->add_option("--record", a.record, "game record: turns of digits separated by spaces");
+  auto* kicks = c->add_option("--kicks", a.kicks, "flat list of kick digits, split into turns by the rules");
+  auto* tsv = c->add_option("--tsv", a.tsv,
+                            "one test-vector line W<TAB>L<TAB>G<TAB>variant<TAB>record (as `replay` "
+                            "reads), or - for the first data line of stdin");
+  auto* pgn = c->add_option("--pgn", a.pgn, "PGN-like file with tags and numbered turns");
+  c->add_option("--game", a.pgn_index, "which game of the PGN file (1-based)")
+      ->capture_default_str()
+      ->check(integer_at_least(1))
+      ->needs(pgn);
+  record->excludes(kicks)->excludes(tsv)->excludes(pgn);
+  kicks->excludes(tsv)->excludes(pgn);
+  tsv->excludes(pgn);
+  auto* turn = c->add_option("--turn", a.turn, "the position after this many complete turns "
+                                               "(default: the final position)")
+                   ->check(integer_at_least(0));
+  c->add_option("--kick", a.kick, "the position after this many kicks (default: the final position)")
+      ->check(integer_at_least(0))
+      ->excludes(turn);
+}
+
+const Pitch& pitch_from(const std::string& spec, int goal) {
+  int w = 0, l = 0;
+  char x = 0;
+  std::istringstream ss(spec);
+  if (!(ss >> w >> x >> l) || (x != 'x' && x != 'X') || !ss.eof())
+    throw std::invalid_argument("--pitch " + quoted_text(spec) + ": expected WxL, e.g. 8x10");
+  return Pitch::get(w, l, goal);
+}
+
+// The first data line of `in` (blank lines and the header skipped).
+std::string first_tsv_line(std::istream& in) {
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (!line.empty() && !is_tsv_header(line)) return line;
+  }
+  throw std::runtime_error("--tsv -: no data line on stdin");
+}
+
+// A game read from a TSV row or a PGN file carries its own rules. Pitch, goal or variant given
+// explicitly on the command line must agree with them: a silent override would show another
+// game than the user asked for.
+void check_explicit_rules(const PositionArgs& a, const Game& g, const std::string& source,
+                          const std::string& whose) {
+  const Pitch& p = g.start().pitch();
+  const auto given = [](const CLI::Option* o) { return o && o->count() > 0; };
+  const auto fail = [&](const std::string& what, const std::string& option, const std::string& value) {
+    throw std::invalid_argument(source + " is " + what + ", but " + option + " " + value +
+                                " was given; leave " + option + " out to use " + whose);
+  };
+  if (given(a.pitch_opt)) {
+    const Pitch& want = pitch_from(a.pitch, p.goal());
+    if (want.width() != p.width() || want.length() != p.length())
+      fail("on pitch " + std::to_string(p.width()) + "x" + std::to_string(p.length()), "--pitch", a.pitch);
+  }
+  if (given(a.goal_opt) && a.goal != p.goal())
+    fail("played with goal width " + std::to_string(p.goal()), "--goal", std::to_string(a.goal));
+  if (given(a.variant_opt) && parse_variant(a.variant) != g.start().variant())
+    fail(std::string("variant ") + variant_name(g.start().variant()), "--variant", a.variant);
+}
+
+Game game_from(const PositionArgs& a) {
+  if (!a.tsv.empty()) {
+    const std::string line = a.tsv == "-" ? first_tsv_line(std::cin) : a.tsv;
+    Game g = tsv_row_game(parse_tsv_row(line));
+    check_explicit_rules(a, g, "the --tsv row", "the row's columns");
+    return g;
+  }
+  const Pitch& pitch = pitch_from(a.pitch, a.goal);
+  const Variant v = parse_variant(a.variant);
+  if (!a.pgn.empty()) {
+    std::ifstream f(a.pgn);
+    if (!f) throw std::runtime_error("cannot open PGN file " + quoted_text(a.pgn));
+    auto games = read_pgn(f, a.pgn, pitch, v);
+    if (a.pgn_index > int(games.size()))
+      throw std::runtime_error(a.pgn + ": has " + std::to_string(games.size()) +
+                               " game(s), asked for game " + std::to_string(a.pgn_index));
+    const PgnGame& pg = games[size_t(a.pgn_index - 1)];
+    check_explicit_rules(a, pg.game, a.pgn + ":" + std::to_string(pg.line) + ": game " +
+                                         std::to_string(a.pgn_index), "the file's tags");
+    return pg.game;
+  }
+  if (!a.kicks.empty()) return parse_kicks(pitch, v, a.kicks);
+  return parse_record(pitch, v, a.record);
+}
+
+// The game cut after --turn complete turns or --kick kicks (the whole game when neither is
+// given). Throws std::out_of_range naming the index and the record's length.
+Game select_position(const Game& full, const PositionArgs& a) {
+  if (a.turn < 0 && a.kick < 0) return full;
+  Game g(full.start().pitch(), full.start().variant());
+  if (a.turn >= 0) {
+    const int n = full.num_complete_turns();
+    if (a.turn > n)
+      throw std::out_of_range("--turn " + std::to_string(a.turn) + " is out of range: the record has " +
+                              std::to_string(n) + " complete turn(s), so 0.." + std::to_string(n));
+    for (int i = 0; i < a.turn; ++i) g.play_turn(full.turns()[size_t(i)]);
+    return g;
+  }
+  const int n = int(full.kicks().size());
+  if (a.kick > n)
+    throw std::out_of_range("--kick " + std::to_string(a.kick) + " is out of range: the record has " +
+                            std::to_string(n) + " kick(s), so 0.." + std::to_string(n));
+  for (int i = 0; i < a.kick; ++i) g.kick(full.kicks()[size_t(i)].dir);
+  return g;
+}
+
+// Options of show and analyse.
+struct ViewArgs {
+  PositionArgs pos;
+  std::string svg;
+  bool coords = false;
+};
+
+// Options of analyse only.
+struct ModelArgs {
+  std::string model;
+  std::string device = "cpu";
+  int64_t visits = 400;
+  int top = 10;
+  bool raw = false;
+};
+
+void add_view_options(CLI::App* c, ViewArgs& a) {
+  add_position_options(c, a.pos);
+  c->add_option("--svg", a.svg, "write an SVG picture of the position to this file");
+  c->add_flag("--coords", a.coords, "label coordinates in the SVG");
+}
+
+// Writes the SVG of g's position to a.svg; says so on stdout when `announce`.
+void write_svg(const Game& g, const ViewArgs& a, bool announce = true) {
+  SvgOptions o;
+  o.show_coordinates = a.coords;
+  std::ofstream f(a.svg);
+  if (f) f << render_svg(g, o);
+  if (!f) throw std::runtime_error("cannot write SVG file " + quoted_text(a.svg));
+  if (announce) std::cout << "wrote " << a.svg << "\n";
+}
+
+std::string list_or_any(const std::vector<std::string>& v) {
+  if (v.empty()) return "any";
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : ",") + x;
+  return s;
+}
+
+// "after 5 of 24 turns (12 of 47 kicks)".
+std::string where_text(const Game& g, const Game& full) {
+  return "after " + std::to_string(g.num_complete_turns()) + " of " +
+         std::to_string(full.num_complete_turns()) + " turns (" + std::to_string(g.kicks().size()) +
+         " of " + std::to_string(full.kicks().size()) + " kicks)";
+}
+
+// Why the network cannot analyse pos ("" when it can): finished, or in the middle of a turn.
+std::string not_analysable(const Position& pos, const std::string& where) {
+  if (pos.game_over())
+    return "the position " + where + " is finished (player " + std::to_string(pos.winner()) +
+           " won by " + reason_name(pos.reason()) +
+           "): nothing to analyse; pick an earlier one with --turn or --kick";
+  if (!pos.turn_start())
+    return "the position " + where + " is in the middle of player " +
+           std::to_string(pos.side_to_move()) +
+           "'s turn (the ball bounced); the network and the search start at turn starts: use "
+           "--turn, or a --kick that ends a turn";
+  return "";
+}
+
+std::string signed_text(double v, int decimals = 4) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%+.*f", decimals, v);
+  return buf;
+}
+
+// The network's value and turn priors (raw), then the search, for pos (a turn start).
+void analyse_with_model(const Position& pos, const ModelArgs& a) {
+  const nn::CheckpointMeta meta = nn::read_checkpoint_meta(a.model);
+  if (!meta.supports(pos.pitch(), pos.variant()))
+    throw std::invalid_argument("model " + a.model + " is for pitches " + list_or_any(meta.pitches) +
+                                " and variants " + list_or_any(meta.variants) +
+                                "; the position is on " + pos.pitch().name() + " " +
+                                variant_name(pos.variant()));
+  nn::ServiceOptions so;
+  so.device = a.device;
+  so.max_batch = 1;  // one search thread: a request never waits for a batch to fill
+  auto eval = nn::make_net_evaluator(a.model, so);
+
+  // The search's defaults (one thread, no root noise); the turns are generated (and their priors
+  // computed) as the search does at its root.
+  const SearchParams sp;
+  Evaluation ev;
+  eval->evaluate(pos, ev);
+  BestFirstOptions bo;
+  bo.max_turns = sp.root_initial_turns;
+  bo.min_remaining_mass = sp.widen_min_remaining_mass;
+  bo.max_expansions = sp.turn_gen_max_expansions;
+  bo.sum_chains = sp.sum_chains;
+  const BestFirstResult priors = nn::turn_priors(pos, ev, bo);
+
+  if (a.raw) {
+    std::printf("value\t%.9g\n", double(ev.value));
+    for (const Turn& t : priors.turns) std::printf("turn\t%s\t%.9g\n", t.kicks.c_str(), double(t.prior));
+    return;
+  }
+  const int mover = pos.side_to_move();
+  std::printf("model: %s (net %s, step %lld, pitches %s, variants %s) on %s\n", a.model.c_str(),
+              meta.net.summary().c_str(), (long long)meta.training_step,
+              list_or_any(meta.pitches).c_str(), list_or_any(meta.variants).c_str(),
+              a.device.c_str());
+  std::printf("network: value %s for player %d (the side to move; +1 = a win), %zu turns generated%s\n",
+              signed_text(ev.value).c_str(), mover, priors.turns.size(),
+              priors.complete ? " (all)" : "");
+  const size_t top = size_t(a.top);
+  if (a.visits == 0) {
+    std::vector<Turn> by_prior = priors.turns;
+    std::stable_sort(by_prior.begin(), by_prior.end(),
+                     [](const Turn& x, const Turn& y) { return x.prior > y.prior; });
+    std::printf("%4s  %-16s %8s\n", "#", "turn", "prior");
+    for (size_t i = 0; i < std::min(top, by_prior.size()); ++i)
+      std::printf("%4zu  %-16s %8.4f\n", i + 1, by_prior[i].kicks.c_str(), double(by_prior[i].prior));
+    return;
+  }
+
+  Search search(*eval, sp, 1);
+  SearchLimits lim;
+  lim.visits = a.visits;
+  const SearchResult r = search.run(pos, lim);
+  std::string pv;
+  for (const std::string& t : r.principal_variation) pv += (pv.empty() ? "" : " ") + t;
+  std::printf("search: %lld visits in %.2f s, value %s for player %d%s, best turn %s, "
+              "principal variation: %s\n",
+              (long long)r.new_visits, r.elapsed_ms / 1000.0, signed_text(r.root_value).c_str(),
+              mover, r.root_proven > 0 ? " (proven win)" : r.root_proven < 0 ? " (proven loss)" : "",
+              r.best_turn.c_str(), pv.c_str());
+  std::vector<RootChild> kids = r.children;
+  std::stable_sort(kids.begin(), kids.end(), [](const RootChild& x, const RootChild& y) {
+    return x.visits != y.visits ? x.visits > y.visits : x.prior > y.prior;
+  });
+  std::printf("%4s  %-16s %8s %8s %8s  %s\n", "#", "turn", "visits", "prior", "Q", "proven");
+  for (size_t i = 0; i < std::min(top, kids.size()); ++i) {
+    const RootChild& c = kids[i];
+    std::printf("%4zu  %-16s %8lld %8.4f %8s%s\n", i + 1, c.kicks.c_str(), (long long)c.visits,
+                double(c.prior), c.visits > 0 ? signed_text(c.q).c_str() : "-",
+                c.proven > 0 ? "  win" : c.proven < 0 ? "  loss" : "");
+  }
+  if (kids.size() > top)
+    std::printf("(%zu more turns; --top to see them)\n", kids.size() - top);
+  std::printf("(values and Q for player %d, the side to move, in [-1, 1])\n", mover);
+}
+
+}  // namespace
+
+void register_analyse_commands(CLI::App& app) {
+  static ViewArgs show_args;
+  auto* show = app.add_subcommand(
+      "show", "Print the ASCII board of a position of a game; optionally SVG (see also analyse)");
+  add_view_options(show, show_args);
+  show->callback([] {
+    const Game g = select_position(game_from(show_args.pos), show_args.pos);
+    std::cout << render_ascii(g.position());
+    if (!show_args.svg.empty()) write_svg(g, show_args);
+  });
+
+  static ViewArgs view;
+  static ModelArgs an;
+  auto* analyse = app.add_subcommand(
+      "analyse", "Show any position of a game and, with --model, the network's value and "
+                 "priors and a PUCT search of it");
+  add_view_options(analyse, view);
+  auto* model = analyse->add_option("--model", an.model, "model file (export) or training checkpoint");
+  analyse->add_option("--device", an.device, "cpu | cuda | cuda:N")->capture_default_str();
+  analyse->add_option("--visits", an.visits, "search visits (0: no search, the network's priors only)")
+      ->capture_default_str()
+      ->check(integer_at_least(0));
+  analyse->add_option("--top", an.top, "turns listed")->capture_default_str()->check(integer_at_least(1));
+  analyse->add_flag("--raw", an.raw,
+                    "print only the network's output, machine-readable: value<TAB>V (for the side "
+                    "to move), then turn<TAB>KICKS<TAB>PRIOR per generated turn (generation "
+                    "order, priors renormalised over them), numbers as %.9g; no board, no search")
+      ->needs(model);
+  analyse->callback([] {
+    const Game full = game_from(view.pos);
+    const Game g = select_position(full, view.pos);
+    const std::string where = where_text(g, full);
+    if (!an.model.empty()) {
+      const std::string why = not_analysable(g.position(), where);
+      if (!why.empty()) throw std::invalid_argument(why);
+    }
+    if (!an.raw) std::cout << where << "\n" << render_ascii(g.position());
+    if (!view.svg.empty()) write_svg(g, view, !an.raw);  // --raw: nothing but the numbers on stdout
+    std::cout.flush();
+    if (!an.model.empty()) analyse_with_model(g.position(), an);
+  });
+}
+
+}  // namespace ps::cmd
