@@ -216,3 +216,33 @@ TEST_CASE("corrupted or mismatching checkpoints give clear errors", "[nn]") {
   }
   std::remove(path.c_str());
 }
+
+TEST_CASE("a checkpoint trained on a GPU with another LibTorch loads here, optimizer included",
+          "[nn]") {
+  // Written by tools/device_check.sh on an H200 (LibTorch 2.11 + CUDA 13, `papersoccer train`
+  // with device cuda, SGD, 60 steps): its optimizer momenta were CUDA tensors when saved.
+  const std::string path =
+      std::string(PS_SOURCE_DIR) + "/tests/nn/data/cuda-libtorch2.11-sgd-step60.ckpt";
+  LoadedCheckpoint ck = load_checkpoint(path, "cpu");
+  CHECK(ck.meta.training_step == 60);
+  CHECK(ck.meta.net == NetConfig::tiny());
+  REQUIRE(ck.has_optimizer);
+  torch::optim::SGD opt(ck.net->parameters(),
+                        torch::optim::SGDOptions(0.02).momentum(0.9).nesterov(true));
+  load_optimizer_state(path, opt);
+  size_t states = 0;
+  for (const auto& kv : opt.state()) {
+    (void)kv;
+    ++states;
+  }
+  CHECK(states == ck.net->parameters().size());
+  // One training step on the CPU with the restored momenta.
+  ck.net->train();
+  opt.zero_grad();
+  ck.net->forward(encode_batch(sample_positions(Pitch::standard()))).value.sum().backward();
+  opt.step();
+  torch::InferenceMode guard;
+  ck.net->eval();
+  NetOutput o = ck.net->forward(encode_batch(sample_positions(Pitch::standard())));
+  CHECK(o.value.abs().max().item<float>() <= 1.0f);
+}
