@@ -13,7 +13,12 @@ inline uint64_t remap(uint64_t key) { return key == kEmpty ? 0x9E3779B97F4A7C15U
 
 void HashMap64::clear() {
   if (size_ == 0) return;
-  std::fill(keys_.begin(), keys_.end(), kEmpty);
+  if (used_.size() * 8 < keys_.size()) {
+    for (uint32_t j : used_) keys_[j] = kEmpty;
+  } else {
+    std::fill(keys_.begin(), keys_.end(), kEmpty);
+  }
+  used_.clear();
   size_ = 0;
 }
 
@@ -24,12 +29,14 @@ void HashMap64::grow() {
   values_.assign(cap, 0);
   mask_ = cap - 1;
   size_ = 0;
+  used_.clear();
   for (size_t i = 0; i < old_keys.size(); ++i) {
     if (old_keys[i] == kEmpty) continue;
     size_t j = (old_keys[i] * 0x9E3779B97F4A7C15ULL) >> 7 & mask_;
     while (keys_[j] != kEmpty) j = (j + 1) & mask_;
     keys_[j] = old_keys[i];
     values_[j] = old_values[i];
+    used_.push_back(uint32_t(j));
     ++size_;
   }
 }
@@ -46,6 +53,7 @@ uint64_t* HashMap64::find_or_insert(uint64_t key, bool* inserted) {
     if (keys_[j] == kEmpty) {
       keys_[j] = key;
       values_[j] = 0;
+      used_.push_back(uint32_t(j));
       ++size_;
       *inserted = true;
       return &values_[j];
@@ -186,15 +194,33 @@ BestFirstResult best_first_turns(const Position& root, const float* logits,
     res.complete = true;
     return res;
   }
-  std::vector<Prefix> arena;
+  // Scratch buffers reused by every call of this thread (a search expands many nodes; fresh
+  // tables and vectors per call cost allocations and clearing).
+  struct Scratch {
+    std::vector<Prefix> arena;
+    std::vector<QueueEntry> heap;  // max-heap by QueueEntry::operator<
+    HashMap64 index;               // end hash -> index in res.turns
+    HashMap64 expanded;            // mid-turn positions already expanded
+    std::vector<uint8_t> path;
+  };
+  thread_local Scratch scratch;
+  std::vector<Prefix>& arena = scratch.arena;
+  std::vector<QueueEntry>& heap = scratch.heap;
+  HashMap64& index = scratch.index;
+  HashMap64& expanded = scratch.expanded;
+  std::vector<uint8_t>& path = scratch.path;
+  arena.clear();
+  heap.clear();
+  index.clear();
+  expanded.clear();
+  auto push = [&heap](const QueueEntry& q) {
+    heap.push_back(q);
+    std::push_heap(heap.begin(), heap.end());
+  };
   arena.push_back({-1, 0});
-  std::priority_queue<QueueEntry> queue;
   int64_t seq = 0;
-  queue.push({1.0, seq++, 0});
+  push({1.0, seq++, 0});
   double frontier_mass = 1.0;
-  HashMap64 index;     // end hash -> index in res.turns
-  HashMap64 expanded;  // mid-turn positions already expanded
-  std::vector<uint8_t> path;
 
   auto kicks_of = [&](int32_t node, std::string& out) {
     out.clear();
@@ -203,12 +229,13 @@ BestFirstResult best_first_turns(const Position& root, const float* logits,
     std::reverse(out.begin(), out.end());
   };
   std::string kicks;
-  while (!queue.empty()) {
+  while (!heap.empty()) {
     if (int(res.turns.size()) >= opt.max_turns) break;
     if (frontier_mass < opt.min_remaining_mass) break;
     if (res.expansions >= opt.max_expansions) break;
-    const QueueEntry e = queue.top();
-    queue.pop();
+    std::pop_heap(heap.begin(), heap.end());
+    const QueueEntry e = heap.back();
+    heap.pop_back();
     frontier_mass -= e.prob;
     // Rebuild the prefix's position from the root.
     path.clear();
@@ -273,7 +300,7 @@ BestFirstResult best_first_turns(const Position& root, const float* logits,
         if (d == follow) continue;
         const double p = prob * w[d] / z;
         arena.push_back({node, uint8_t(d)});
-        queue.push({p, seq++, int32_t(arena.size() - 1)});
+        push({p, seq++, int32_t(arena.size() - 1)});
         frontier_mass += p;
       }
       if (follow < 0) break;
@@ -283,7 +310,7 @@ BestFirstResult best_first_turns(const Position& root, const float* logits,
       pos.make_kick(follow);
     }
   }
-  res.complete = queue.empty();
+  res.complete = heap.empty();
   res.remaining_mass = res.complete ? 0.0 : std::max(0.0, frontier_mass);
   return res;
 }

@@ -27,7 +27,8 @@ struct Turn {
 };
 
 /// Open-addressing hash map from 64-bit position hashes to 64-bit values, reused across calls
-/// (clear() keeps the capacity). Key 0 is remapped internally.
+/// (clear() keeps the capacity and costs O(entries), not O(capacity): a table grown by one
+/// huge enumeration does not slow every later small one). Key 0 is remapped internally.
 class HashMap64 {
  public:
   void clear();
@@ -39,6 +40,7 @@ class HashMap64 {
  private:
   void grow();
   std::vector<uint64_t> keys_, values_;
+  std::vector<uint32_t> used_;  // occupied slots, in insertion order (for a cheap clear)
   size_t size_ = 0, mask_ = 0;
 };
 
