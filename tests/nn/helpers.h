@@ -3,9 +3,11 @@
 #pragma once
 
 #include <random>
+#include <thread>
 #include <vector>
 
 #include "engine/turns.h"
+#include "nn/evaluator.h"
 
 namespace ps::testing {
 
@@ -27,6 +29,23 @@ inline std::vector<Position> mixed_positions(int n, uint32_t seed) {
     if (!pos.game_over()) out.push_back(pos);
   }
   return out;
+}
+
+/// `threads` threads each evaluate every position once through `ev`, in staggered orders, all
+/// at the same time; result[t][i] is thread t's evaluation of positions[i].
+inline std::vector<std::vector<Evaluation>> evaluate_concurrently(
+    Evaluator& ev, const std::vector<Position>& positions, int threads) {
+  std::vector<std::vector<Evaluation>> got(size_t(threads), std::vector<Evaluation>(positions.size()));
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t)
+    pool.emplace_back([&, t] {
+      for (size_t k = 0; k < positions.size(); ++k) {
+        const size_t i = (k + size_t(t) * 5) % positions.size();
+        ev.evaluate(positions[i], got[size_t(t)][i]);
+      }
+    });
+  for (auto& th : pool) th.join();
+  return got;
 }
 
 }  // namespace ps::testing

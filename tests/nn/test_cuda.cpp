@@ -120,16 +120,7 @@ TEST_CASE("CUDA: the service on the GPU matches a direct GPU forward for 16 subm
   auto service = make_net_evaluator(net, meta, opt);
   CHECK(service->name().find("@cuda") != std::string::npos);
   constexpr int kThreads = 16;
-  std::vector<std::vector<Evaluation>> got(kThreads, std::vector<Evaluation>(positions.size()));
-  std::vector<std::thread> threads;
-  for (int t = 0; t < kThreads; ++t)
-    threads.emplace_back([&, t] {
-      for (size_t k = 0; k < positions.size(); ++k) {
-        const size_t i = (k + size_t(t) * 5) % positions.size();
-        service->evaluate(positions[i], got[size_t(t)][i]);
-      }
-    });
-  for (auto& th : threads) th.join();
+  const auto got = ps::testing::evaluate_concurrently(*service, positions, kThreads);
   double worst_v = 0, worst_p = 0;
   for (int t = 0; t < kThreads; ++t)
     for (size_t i = 0; i < positions.size(); ++i) {

@@ -55,16 +55,7 @@ TEST_CASE("service matches a direct forward pass for 16 concurrent submitters", 
   meta.net = net->config();
   auto service = make_net_evaluator(net, meta, opt);
   constexpr int kThreads = 16;
-  std::vector<std::vector<Evaluation>> got(kThreads, std::vector<Evaluation>(positions.size()));
-  std::vector<std::thread> threads;
-  for (int t = 0; t < kThreads; ++t)
-    threads.emplace_back([&, t] {
-      for (size_t k = 0; k < positions.size(); ++k) {
-        const size_t i = (k + size_t(t) * 5) % positions.size();
-        service->evaluate(positions[i], got[size_t(t)][i]);
-      }
-    });
-  for (auto& th : threads) th.join();
+  const auto got = ps::testing::evaluate_concurrently(*service, positions, kThreads);
   for (int t = 0; t < kThreads; ++t)
     for (size_t i = 0; i < positions.size(); ++i) require_same(got[size_t(t)][i], expected[i]);
   const ServiceStats st = service->stats();

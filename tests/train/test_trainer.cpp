@@ -199,18 +199,30 @@ TEST_CASE("no data is a clear error") {
 }
 
 // Hidden on machines without a GPU (tag [.]): tools/device_check.sh runs `test_train "[cuda]"`.
+namespace {
+
+bool have_cuda() {
+  if (torch::cuda::is_available()) return true;
+  WARN("CUDA is not available in this LibTorch build or machine: nothing checked");
+  return false;
+}
+
+TrainConfig cuda_config(const std::string& optimizer) {
+  TrainConfig cfg = small_config();
+  cfg.device = "cuda";
+  cfg.optimizer.type = optimizer;
+  if (optimizer == "adamw") cfg.optimizer.lr = 3e-3;
+  return cfg;
+}
+
+}  // namespace
+
 TEST_CASE("CUDA: training on the GPU lowers both losses", "[.][cuda]") {
-  if (!torch::cuda::is_available()) {
-    WARN("CUDA is not available in this LibTorch build or machine: nothing checked");
-    return;
-  }
+  if (!have_cuda()) return;
   TempDir dir("cuda_loss");
   write_dataset(dir.path.string(), 20, 11);
   for (const std::string type : {"sgd", "adamw"}) {
-    TrainConfig cfg = small_config();
-    cfg.device = "cuda";
-    cfg.optimizer.type = type;
-    if (type == "adamw") cfg.optimizer.lr = 3e-3;
+    TrainConfig cfg = cuda_config(type);
     cfg.steps = 200;
     const std::string out = (dir.path / (type + ".ckpt")).string();
     TrainResult r = train_network(cfg, dir.path.string(), "", out, "");
@@ -227,19 +239,13 @@ TEST_CASE("CUDA: training on the GPU lowers both losses", "[.][cuda]") {
 }
 
 TEST_CASE("CUDA: a cut run resumes exactly on the GPU with deterministic kernels", "[.][cuda]") {
-  if (!torch::cuda::is_available()) {
-    WARN("CUDA is not available in this LibTorch build or machine: nothing checked");
-    return;
-  }
+  if (!have_cuda()) return;
   TempDir dir("cuda_resume");
   write_dataset(dir.path.string(), 6, 3);
   for (const std::string type : {"sgd", "adamw"}) {
     INFO("optimizer " << type);
-    TrainConfig cfg = small_config();
-    cfg.device = "cuda";
+    TrainConfig cfg = cuda_config(type);
     cfg.deterministic = true;
-    cfg.optimizer.type = type;
-    if (type == "adamw") cfg.optimizer.lr = 3e-3;
     cfg.steps = 40;
     cfg.checkpoint_interval = 10;
     cfg.log_interval = 5;
