@@ -173,6 +173,17 @@ namespace {
 struct Prefix {
   int32_t parent;  // index into the arena, -1 for the root
   uint8_t dir;
+  uint8_t depth;   // kicks from the root (every kick draws a segment, so < 256)
+  float edge;      // probability of the last kick given the parent (softmax share)
+};
+
+// A chain that reached a position already reached by an earlier chain (a mid-turn position
+// already expanded, or the end of a turn already emitted): its last kick, from `parent`, with
+// probability `edge`, into the arena node `target` of the first chain.
+struct Arrival {
+  int32_t parent;
+  float edge;
+  int32_t target;
 };
 
 struct QueueEntry {
@@ -200,8 +211,12 @@ BestFirstResult best_first_turns(const Position& root, const float* logits,
     std::vector<Prefix> arena;
     std::vector<QueueEntry> heap;  // max-heap by QueueEntry::operator<
     HashMap64 index;               // end hash -> index in res.turns
-    HashMap64 expanded;            // mid-turn positions already expanded
+    HashMap64 expanded;            // mid-turn position hash -> its first arena node
     std::vector<uint8_t> path;
+    std::vector<Arrival> merges;   // later chains into already reached positions (sum_chains)
+    std::vector<int32_t> turn_node;  // res.turns[i] -> arena node of its first chain
+    std::vector<double> mass;      // per arena node: summed probability of reaching it
+    std::vector<int32_t> order;    // arena nodes by depth
   };
   thread_local Scratch scratch;
   std::vector<Prefix>& arena = scratch.arena;
@@ -209,15 +224,19 @@ BestFirstResult best_first_turns(const Position& root, const float* logits,
   HashMap64& index = scratch.index;
   HashMap64& expanded = scratch.expanded;
   std::vector<uint8_t>& path = scratch.path;
+  std::vector<Arrival>& merges = scratch.merges;
+  std::vector<int32_t>& turn_node = scratch.turn_node;
   arena.clear();
   heap.clear();
   index.clear();
   expanded.clear();
+  merges.clear();
+  turn_node.clear();
   auto push = [&heap](const QueueEntry& q) {
     heap.push_back(q);
     std::push_heap(heap.begin(), heap.end());
   };
-  arena.push_back({-1, 0});
+  arena.push_back({-1, 0, 0, 1.0f});
   int64_t seq = 0;
   push({1.0, seq++, 0});
   double frontier_mass = 1.0;
@@ -261,8 +280,10 @@ BestFirstResult best_first_turns(const Position& root, const float* logits,
           t.reason = pos.reason();
           t.prior = float(prob);
           res.turns.push_back(std::move(t));
+          turn_node.push_back(node);
         } else if (opt.sum_chains) {
-          res.turns[*slot].prior += float(prob);
+          const Prefix& last = arena[size_t(node)];
+          merges.push_back({last.parent, last.edge, turn_node[*slot]});
         }
         break;
       }
@@ -271,9 +292,15 @@ BestFirstResult best_first_turns(const Position& root, const float* logits,
       // mass is dropped, which keeps the work bounded by the distinct mid-turn positions.
       if (node != 0) {
         bool fresh;
-        expanded.find_or_insert(pos.hash(), &fresh);
-        if (!fresh) {
+        uint64_t* first = expanded.find_or_insert(pos.hash(), &fresh);
+        if (fresh) {
+          *first = uint64_t(node);
+        } else {
           res.dropped_mass += prob;
+          if (opt.sum_chains) {
+            const Prefix& last = arena[size_t(node)];
+            merges.push_back({last.parent, last.edge, int32_t(*first)});
+          }
           break;
         }
       }
@@ -299,19 +326,51 @@ BestFirstResult best_first_turns(const Position& root, const float* logits,
         const int d = __builtin_ctz(m);
         if (d == follow) continue;
         const double p = prob * w[d] / z;
-        arena.push_back({node, uint8_t(d)});
+        arena.push_back({node, uint8_t(d), uint8_t(arena[size_t(node)].depth + 1), float(w[d] / z)});
         push({p, seq++, int32_t(arena.size() - 1)});
         frontier_mass += p;
       }
       if (follow < 0) break;
       prob *= w[follow] / z;
-      arena.push_back({node, uint8_t(follow)});
+      arena.push_back({node, uint8_t(follow), uint8_t(arena[size_t(node)].depth + 1),
+                       float(w[follow] / z)});
       node = int32_t(arena.size() - 1);
       pos.make_kick(follow);
     }
   }
   res.complete = heap.empty();
   res.remaining_mass = res.complete ? 0.0 : std::max(0.0, frontier_mass);
+  if (opt.sum_chains && !merges.empty()) {
+    // Summed chain probabilities over the explored part of the turn's DAG. Every chain into a
+    // position has the same number of kicks (each kick draws one segment), so arrivals into a
+    // node at depth d come from depth d - 1: one pass in order of depth is exact.
+    std::vector<double>& mass = scratch.mass;
+    std::vector<int32_t>& order = scratch.order;
+    mass.assign(arena.size(), 0.0);
+    order.resize(arena.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = int32_t(i);
+    std::stable_sort(order.begin(), order.end(), [&arena](int32_t a, int32_t b) {
+      return arena[size_t(a)].depth < arena[size_t(b)].depth;
+    });
+    std::sort(merges.begin(), merges.end(), [&arena](const Arrival& a, const Arrival& b) {
+      return arena[size_t(a.target)].depth < arena[size_t(b.target)].depth;
+    });
+    size_t next_merge = 0;
+    mass[0] = 1.0;
+    for (size_t k = 1; k < order.size(); ++k) {
+      const Prefix& pr = arena[size_t(order[k])];
+      mass[size_t(order[k])] = mass[size_t(pr.parent)] * pr.edge;
+      // Merges into nodes of the depth about to be finished: their parents (one kick less)
+      // are final once the first node of this depth is reached.
+      if (k + 1 == order.size() || arena[size_t(order[k + 1])].depth != pr.depth) {
+        while (next_merge < merges.size() && arena[size_t(merges[next_merge].target)].depth <= pr.depth) {
+          const Arrival& m = merges[next_merge++];
+          mass[size_t(m.target)] += mass[size_t(m.parent)] * m.edge;
+        }
+      }
+    }
+    for (size_t i = 0; i < res.turns.size(); ++i) res.turns[i].prior = float(mass[size_t(turn_node[i])]);
+  }
   return res;
 }
 

@@ -129,8 +129,11 @@ struct BestFirstOptions {
   int max_turns = 64;               ///< stop after this many distinct turns
   double min_remaining_mass = 0.0;  ///< stop once the unexplored probability mass is below
   int64_t max_expansions = 2000000; ///< hard cap on popped chain prefixes (bounded work)
-  /// How a turn reached by several chains gets its prior: true sums the chains' probability
-  /// (the turn's probability under the per-kick policy), false keeps the best chain.
+  /// How a turn reached by several chains gets its prior. true: the sum of the probabilities
+  /// of all explored chains into it, merges in the middle of a turn included (a chain reaching
+  /// an already expanded mid-turn position adds its probability to everything explored below
+  /// it; exact when the enumeration is complete). false: the probability of the first chain
+  /// found, which is the best chain in strict best-first order.
   bool sum_chains = true;
   /// true: every popped prefix is completed greedily (the most probable kick at each step,
   /// the other kicks queued), so each pop yields a turn in O(chain length) even where chains
@@ -143,9 +146,10 @@ struct BestFirstOptions {
 struct BestFirstResult {
   std::vector<Turn> turns;        ///< in the order found (strict mode: non-increasing chain probability)
   double remaining_mass = 0.0;    ///< probability of chains not yet finished when it stopped
-  /// Probability of chains that reached a mid-turn position already expanded through a more
-  /// probable chain: not followed again (so the work stays bounded by the distinct mid-turn
-  /// positions). With sum_chains the priors of the turns below such positions undercount it.
+  /// Probability (of their own chain) of chains that reached a mid-turn position already
+  /// expanded through an earlier chain: not followed again, so the work stays bounded by the
+  /// distinct mid-turn positions. With sum_chains it is merged into the turns below such
+  /// positions (see BestFirstOptions::sum_chains); without, it is lost to the priors.
   double dropped_mass = 0.0;
   int64_t expansions = 0;         ///< mid-turn positions expanded (the max_expansions budget)
   bool complete = false;          ///< every chain was explored (turns is the full list)
