@@ -137,6 +137,11 @@ TEST_CASE("training a tiny net on a fixed data set lowers both losses") {
   TempDir dir("loss");
   write_dataset(dir.path.string(), 20, 11);
   TrainConfig cfg = small_config();
+  // AdamW: with SGD (lr 0.05) the value loss of this data set sits on a plateau near 1.0 for a
+  // few hundred steps and leaves it at a point that depends on rounding: the test passed with
+  // Debian's reference BLAS (1.03 -> 0.90) and failed with OpenBLAS (1.03 -> 1.01).
+  cfg.optimizer.type = "adamw";
+  cfg.optimizer.lr = 3e-3;
   const std::string out = (dir.path / "net.ckpt").string();
   TrainResult r = train_network(cfg, dir.path.string(), "", out, (dir.path / "log.jsonl").string());
   REQUIRE(r.metrics.size() == 6);
