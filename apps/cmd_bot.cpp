@@ -1,7 +1,13 @@
 // `papersoccer bot MODEL`: plays the CodinGame Paper Soccer protocol on stdin/stdout with a
 // network model (from `export` or a checkpoint) and the PUCT search, within a time budget.
+#include <time.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <chrono>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 #include <stdexcept>
 
 #include "apps/commands.h"
@@ -11,6 +17,32 @@
 #include "tournament/protocol.h"
 
 namespace ps::cmd {
+
+namespace {
+
+// When this process started, on the steady clock: /proc/self/stat's start time (clock ticks
+// after boot) against CLOCK_BOOTTIME. Falls back to `fallback` when either is unavailable.
+std::chrono::steady_clock::time_point process_start(std::chrono::steady_clock::time_point fallback) {
+  std::ifstream f("/proc/self/stat");
+  std::string line;
+  if (!std::getline(f, line)) return fallback;
+  const size_t close = line.rfind(')');  // the command name may hold spaces
+  if (close == std::string::npos) return fallback;
+  std::istringstream rest(line.substr(close + 1));
+  std::string field;
+  // Fields after the name start at 3 (state); the start time is field 22.
+  for (int i = 3; i < 22; ++i) rest >> field;
+  long long ticks = 0;
+  const long hz = ::sysconf(_SC_CLK_TCK);
+  timespec now{};
+  if (!(rest >> ticks) || hz <= 0 || ::clock_gettime(CLOCK_BOOTTIME, &now) != 0) return fallback;
+  const double age_s = double(now.tv_sec) + 1e-9 * double(now.tv_nsec) - double(ticks) / double(hz);
+  if (age_s < 0 || age_s > 3600) return fallback;
+  return std::chrono::steady_clock::now() -
+         std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(age_s));
+}
+
+}  // namespace
 
 void register_bot_command(CLI::App& app) {
   static std::string model, device = "cpu", pitch_text, variant_text, config;
@@ -47,6 +79,19 @@ void register_bot_command(CLI::App& app) {
                                          : variant_text;
     PitchChoice pc = parse_pitch(p);
     const Pitch& pitch = Pitch::get(pc.width, pc.length, pc.goal);
+    // A model that lists its pitches/variants would refuse every evaluation on another one:
+    // say so now rather than play fallback turns all game.
+    auto listed = [](const std::vector<std::string>& v, const std::string& x) {
+      return v.empty() || std::find(v.begin(), v.end(), x) != v.end();
+    };
+    if (!listed(meta.pitches, pitch.name()))
+      throw std::invalid_argument("bot: " + model + " is not trained for pitch " + pitch.name() +
+                                  " (its pitches: " + meta.pitches[0] +
+                                  (meta.pitches.size() > 1 ? ", ..." : "") + ")");
+    if (!listed(meta.variants, variant_name(parse_variant(v))))
+      throw std::invalid_argument("bot: " + model + " is not trained for variant " + v +
+                                  " (its variants: " + meta.variants[0] +
+                                  (meta.variants.size() > 1 ? ", ..." : "") + ")");
     SearchParams sp;
     sp.temperature = 0;
     sp.root_noise = false;
@@ -70,6 +115,9 @@ void register_bot_command(CLI::App& app) {
     o.turn_ms = turn_ms;
     o.safety_ms = safety_ms;
     o.visits = visits;
+    // The referee's clock for the first answer may have started with this process (it writes
+    // the first lines at once); loading LibTorch and the model took part of it.
+    o.first_turn_clock_start = process_start(std::chrono::steady_clock::now());
     std::cerr << "bot: " << model << " (" << meta.net.summary() << ", step " << meta.training_step
               << ") on " << pitch.name() << " " << v << ", " << turn_ms << " ms per turn\n";
     tour::ProtocolBot runner(*player, o);

@@ -147,7 +147,13 @@ void ProtocolBot::run(std::istream& in, std::ostream& out, std::ostream* log) {
                           std::to_string(game.position().side_to_move()) +
                           "'s turn, not ours (id " + std::to_string(me) + ")");
 
-    const int64_t limit = first ? options_.first_turn_ms : options_.turn_ms;
+    int64_t limit = first ? options_.first_turn_ms : options_.turn_ms;
+    if (first && options_.first_turn_clock_start != Clock::time_point{} &&
+        options_.first_turn_clock_start < start) {
+      const int64_t spent = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                start - options_.first_turn_clock_start).count();
+      limit = std::max(options_.turn_ms, limit - spent);
+    }
     first = false;
     const auto deadline = start + std::chrono::milliseconds(std::max<int64_t>(1, limit - options_.safety_ms));
     TurnBudget budget{std::max<int64_t>(1, limit - 2 * options_.safety_ms), options_.visits};

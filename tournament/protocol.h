@@ -12,6 +12,8 @@
 // subprocess, is ExternalEnginePlayer (external_engine.h).
 #pragma once
 
+#include <chrono>
+
 #include <condition_variable>
 #include <cstdint>
 #include <exception>
@@ -49,6 +51,12 @@ struct ProtocolBotOptions {
   int64_t safety_ms = 40;
   /// Visits passed to the player in its TurnBudget (-1 = not limited by visits).
   int64_t visits = -1;
+  /// A referee may start its clock for the first answer before the bot can read the line: it
+  /// writes the first lines as soon as it starts the engine, while LibTorch and the model are
+  /// still loading (about 0.5 s). When set (e.g. to the process start), the first limit counts
+  /// from this time point instead of from the read, but never leaves less than turn_ms.
+  /// Default (epoch): from the read.
+  std::chrono::steady_clock::time_point first_turn_clock_start{};
 };
 
 /// Plays one protocol game for a Player on the given streams. Incoming turns are applied kick by
