@@ -45,7 +45,8 @@ void register_run_commands(CLI::App& app) {
       "run", "Self-play -> train -> evaluate loop; resumable (without CONFIG: built-in quickstart)");
   run->add_option("config", run_config, "YAML config (see configs/quickstart.yaml)");
   run->add_option("--dir", run_dir, "run directory (overrides run.dir)");
-  run->add_option("--generations", generations, "number of generations (overrides run.generations)");
+  run->add_option("--generations", generations, "number of generations (overrides run.generations; >= 1)")
+      ->check(integer_at_least(1));
   run->callback([] {
     RunConfig cfg = run_config.empty()
                         ? parse_run_config(quickstart_config_text(), "<built-in quickstart>")
@@ -56,7 +57,7 @@ void register_run_commands(CLI::App& app) {
     run_training_loop(cfg, &g_cancel);
     if (g_cancel) {
       std::cerr << "stopped; run the same command again to resume\n";
-      throw std::runtime_error("interrupted");
+      throw StoppedOnRequest{};
     }
   });
 

@@ -9,6 +9,12 @@
 
 namespace ps::cmd {
 
+/// Thrown by a command that stopped cleanly on request (Ctrl-C, SIGTERM) after saving its
+/// state: main prints nothing more and exits with `code` (130, as shells report SIGINT).
+struct StoppedOnRequest {
+  int code = 130;
+};
+
 void register_engine_commands(CLI::App& app);  // replay, turns, perft
 void register_analyse_commands(CLI::App& app);  // show, analyse
 void register_bench_command(CLI::App& app);    // bench

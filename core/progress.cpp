@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 
 namespace ps {
@@ -40,8 +41,10 @@ void ProgressLine::finish() {
 
 std::string format_duration(double s) {
   char buf[64];
-  if (s < 0) s = 0;
-  if (s >= 3600) std::snprintf(buf, sizeof buf, "%d h %02d min", int(s / 3600), int(s / 60) % 60);
+  if (!(s >= 0)) s = 0;  // also NaN
+  if (s >= 3600.0 * 1e9) return "more than 10^9 h";
+  if (s >= 3600)
+    std::snprintf(buf, sizeof buf, "%lld h %02d min", (long long)(s / 3600), int(std::fmod(s / 60, 60.0)));
   else if (s >= 60) std::snprintf(buf, sizeof buf, "%d min %02d s", int(s / 60), int(s) % 60);
   else std::snprintf(buf, sizeof buf, "%.0f s", s);
   return buf;

@@ -269,6 +269,15 @@ RunConfig parse_run_config(const std::string& text, const std::string& source) {
     c.evaluate = parse_evaluate(r);
   }
   top.finish();
+  // Values that are valid for the single commands but leave the loop nothing to do, caught
+  // before the run directory is made.
+  if (c.selfplay.games < 1)
+    throw ConfigError(source + ": selfplay.games must be >= 1 in a run (every generation trains on new games)");
+  if (c.train.steps < 1) throw ConfigError(source + ": train.steps must be >= 1 in a run");
+  for (const auto& [key, device] : {std::pair<const char*, const std::string&>{"service.device", c.service.device},
+                                    {"train.device", c.train.device}})
+    if (!nn::is_device_name(device))
+      throw ConfigError(source + ": " + key + ": '" + device + "' is not a device (cpu, cuda or cuda:N)");
   if (c.dir.empty()) c.dir = "runs/" + c.name;
   return c;
 }

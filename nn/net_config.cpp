@@ -77,4 +77,10 @@ NetConfig parse_net_config(ConfigReader& r) {
   return r.finish_validated(c);
 }
 
+bool is_device_name(const std::string& name) {
+  if (name == "cpu" || name == "cuda") return true;
+  if (name.rfind("cuda:", 0) != 0 || name.size() == 5 || name.size() > 8) return false;
+  return name.find_first_not_of("0123456789", 5) == std::string::npos;
+}
+
 }  // namespace ps::nn

@@ -56,4 +56,8 @@ struct NetConfig {
 /// Throws ps::ConfigError naming the key.
 NetConfig parse_net_config(ConfigReader& r);
 
+/// True for the device names LibTorch code here accepts: "cpu", "cuda", "cuda:N" (N digits).
+/// Only the spelling: whether the device exists is checked when it is opened.
+bool is_device_name(const std::string& name);
+
 }  // namespace ps::nn

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/progress.h"
 #include "core/fileutil.h"
 #include "loop/run.h"
 #include "nn/checkpoint.h"
@@ -40,6 +41,17 @@ TEST_CASE("run config errors name the key") {
   CHECK_THROWS_WITH(parse_run_config("trainn: {}\n", "r.yaml"),
                     Catch::Contains("trainn") && Catch::Contains("unknown key"));
   CHECK_THROWS_WITH(load_run_config("/nonexistent/x.yaml"), Catch::Contains("cannot open"));
+  // Regressions: these were accepted and failed (or did nothing) only after the run directory
+  // and its state were written.
+  CHECK_THROWS_WITH(parse_run_config("selfplay: {games: 0}\n", "r.yaml"),
+                    Catch::Contains("r.yaml: selfplay.games must be >= 1"));
+  CHECK_THROWS_WITH(parse_run_config("train: {steps: 0}\n", "r.yaml"),
+                    Catch::Contains("r.yaml: train.steps must be >= 1"));
+  CHECK_THROWS_WITH(parse_run_config("service: {device: tpu}\n", "r.yaml"),
+                    Catch::Contains("r.yaml: service.device: 'tpu' is not a device"));
+  CHECK_THROWS_WITH(parse_run_config("train: {device: 'cuda:x'}\n", "r.yaml"),
+                    Catch::Contains("train.device"));
+  CHECK(parse_run_config("service: {device: 'cuda:1'}\n", "r.yaml").service.device == "cuda:1");
 }
 
 TEST_CASE("Wilson interval") {
@@ -88,4 +100,14 @@ TEST_CASE("a tiny loop runs end to end and a second call resumes without redoing
   CHECK(std::isfinite(meta.rating_elo));
   CHECK(fs::exists(dir / "data" / "gen0001-000000.psd"));
   ps::remove_tree(fs::path(dir).string());
+}
+
+TEST_CASE("durations for progress lines, huge ones included") {
+  CHECK(ps::format_duration(42.4) == "42 s");
+  CHECK(ps::format_duration(125) == "2 min 05 s");
+  CHECK(ps::format_duration(7322) == "2 h 02 min");
+  // Regression: an ETA for 99999999999 games printed "245146770 h -8 min" (int overflow).
+  CHECK(ps::format_duration(882526000000.0) == "245146111 h 06 min");
+  CHECK(ps::format_duration(1e300) == "more than 10^9 h");
+  CHECK(ps::format_duration(-5) == "0 s");
 }
