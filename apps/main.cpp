@@ -6,7 +6,9 @@
 
 int main(int argc, char** argv) {
   CLI::App app{"papersoccer: Paper Soccer engine, search and self-play training toolkit"};
-  app.require_subcommand(1);
+  // At most one command; an unknown word is then named ("not expected: nosuch") instead of the
+  // misleading "A subcommand is required". No command at all prints the help.
+  app.require_subcommand(0, 1);
   ps::register_builtin_players();  // random, greedy, uct, mcts for tournament and play
   ps::cmd::register_engine_commands(app);
   ps::cmd::register_analyse_commands(app);
@@ -20,6 +22,10 @@ int main(int argc, char** argv) {
   ps::cmd::register_bot_command(app);
   try {
     app.parse(argc, argv);
+    if (app.get_subcommands().empty()) {
+      std::cerr << app.help() << "\nerror: a command is required\n";
+      return 1;
+    }
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   } catch (const ps::cmd::StoppedOnRequest& s) {
