@@ -4,7 +4,7 @@
 // at each kick, all read from the one Evaluation at the start of the turn (engine frame). A turn
 // reached by several chains either sums its chains' probability (sum_chains: true, the turn's
 // exact probability under the per-kick policy) or keeps its best chain (false). Which of the two
-// makes the stronger search is NOT settled here: the training loop will measure it later; until
+// makes the stronger search is not settled: 120 games, 55% for summing (docs/BENCHMARKS.md); until
 // then the default is sum_chains: true.
 //
 // Config keys (a map, e.g. `turn_priors:` in a search config), defaults as BestFirstOptions:
