@@ -98,7 +98,7 @@ void register_engine_commands(CLI::App& app) {
           used = 0;
         }
         if (used == 0 || used != row.extra[0].size() || d < 0)
-          throw std::invalid_argument("depth column: " + quoted_text(row.extra[0]) +
+          throw std::invalid_argument("depth column: " + quoted_text(row.extra[0], 60) +
                                       " is not a depth (an integer >= 0)");
       }
       // Each level keeps its children in memory and the count grows exponentially: a depth

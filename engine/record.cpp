@@ -12,7 +12,7 @@ namespace {
 const char* kDirNames[kNumDirs] = {"N", "NE", "E", "SE", "S", "SW", "W", "NW"};
 
 std::string turn_label(int turn, std::string_view digits) {
-  return "turn " + std::to_string(turn) + " (" + quoted_text(digits) + ")";
+  return "turn " + std::to_string(turn) + " (" + quoted_text(digits, 60) + ")";
 }
 
 // Why kick d is not legal in pos (pos must not be finished).
@@ -188,13 +188,13 @@ PgnGame finish_pgn(PendingGame& pg, const std::string& name, const Pitch& defaul
       char x = 0;
       std::istringstream ss(it->second);
       if (!(ss >> w >> x >> l) || (x != 'x' && x != 'X'))
-        throw std::invalid_argument("bad Pitch tag " + quoted_text(it->second) + " (expected e.g. 8x10)");
+        throw std::invalid_argument("bad Pitch tag " + quoted_text(it->second, 60) + " (expected e.g. 8x10)");
     }
     if (auto it = pg.tags.find("Goal"); it != pg.tags.end()) {
       std::istringstream ss(it->second);
       std::string rest;
       if (!(ss >> g) || (ss >> rest))
-        throw std::invalid_argument("bad Goal tag " + quoted_text(it->second) + " (expected a width, e.g. 2)");
+        throw std::invalid_argument("bad Goal tag " + quoted_text(it->second, 60) + " (expected a width, e.g. 2)");
     }
     pitch = &Pitch::get(w, l, g);
     if (auto it = pg.tags.find("Variant"); it != pg.tags.end()) variant = parse_variant(it->second);

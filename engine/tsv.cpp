@@ -30,7 +30,7 @@ int parse_int(const std::string& s, const char* column) {
     used = 0;
   }
   if (used == 0 || used != s.size())
-    throw std::invalid_argument(std::string("column ") + column + ": " + quoted_text(s) + " is not an integer");
+    throw std::invalid_argument(std::string("column ") + column + ": " + quoted_text(s, 60) + " is not an integer");
   return v;
 }
 }  // namespace

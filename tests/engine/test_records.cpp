@@ -167,3 +167,17 @@ TEST_CASE("rendering: ASCII board and SVG picture") {
   CHECK(svg.find("#e0457b") != std::string::npos);  // player 0's segments
   CHECK(svg.find("#2f6fd0") != std::string::npos);  // player 1's segments
 }
+
+TEST_CASE("an error about a huge turn quotes only its start") {
+  // Regression: a 5 MB turn fed to `turns` produced a 5 MB error line.
+  const std::string huge = "0 " + std::string(100000, '4');
+  try {
+    parse_record(std8x10(), Variant::kStandard, huge);
+    FAIL("no error");
+  } catch (const RecordError& e) {
+    const std::string what = e.what();
+    CHECK(what.size() < 300);
+    CHECK(what.find("turn 2 ('444444") != std::string::npos);
+    CHECK(what.find("...'") != std::string::npos);
+  }
+}
