@@ -1,6 +1,7 @@
 #include "core/config.h"
 
 #include <fstream>
+#include <set>
 #include <sstream>
 
 namespace ps {
@@ -42,8 +43,12 @@ ConfigReader ConfigReader::child(const std::string& key) {
 
 void ConfigReader::finish() const {
   if (!node_ || !node_.IsMap()) return;
+  std::set<std::string> seen;
   for (auto it = node_.begin(); it != node_.end(); ++it) {
     std::string key = it->first.as<std::string>();
+    // YAML forbids duplicate keys, but yaml-cpp keeps both and lookups see the first: the
+    // second would be ignored without a word.
+    if (!seen.insert(key).second) fail(key, it->first, "duplicate key (an earlier line sets it too)");
     if (!used_.count(key)) fail(key, it->first, "unknown key");
   }
 }

@@ -52,6 +52,11 @@ TEST_CASE("run config errors name the key") {
   CHECK_THROWS_WITH(parse_run_config("train: {device: 'cuda:x'}\n", "r.yaml"),
                     Catch::Contains("train.device"));
   CHECK(parse_run_config("service: {device: 'cuda:1'}\n", "r.yaml").service.device == "cuda:1");
+  // Regression: a repeated key was silently ignored (yaml-cpp keeps both, lookups see the first).
+  CHECK_THROWS_WITH(parse_run_config("run: {generations: 1}\nrun: {generations: 2}\n", "r.yaml"),
+                    Catch::Contains("r.yaml: run (line 2): duplicate key"));
+  CHECK_THROWS_WITH(parse_run_config("train: {steps: 5, steps: 6}\n", "r.yaml"),
+                    Catch::Contains("train.steps") && Catch::Contains("duplicate key"));
 }
 
 TEST_CASE("Wilson interval") {
