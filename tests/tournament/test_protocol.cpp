@@ -236,46 +236,50 @@ TEST_CASE("ProtocolBot enforces its own time budget with a fallback turn", "[pro
   CHECK_NOTHROW(g.play_turn(out.str().substr(0, out.str().size() - 1)));
 }
 
+namespace {
+
+// Milliseconds until a ProtocolBot, as player 0 with an always-too-slow player, answers its
+// first turn (so the answer is the fallback at the bot's own deadline).
+int64_t first_answer_ms(const ProtocolBotOptions& o) {
+  test::SlowPlayer slow(2000);
+  ProtocolBot bot(slow, o);
+  std::istringstream in("0\n1\n-\n");
+  std::ostringstream out;
+  const auto t0 = std::chrono::steady_clock::now();
+  bot.run(in, out);  // returns at EOF, after the answer
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                      std::chrono::steady_clock::now() - t0).count();
+  CHECK(bot.fallback_turns() == 1);
+  return ms;
+}
+
+}  // namespace
+
 TEST_CASE("ProtocolBot counts the first limit from the referee's clock start when given",
           "[protocol]") {
   // Regression: `bot` with the default 1000 ms first limit lost every game on time, because the
   // referee's clock started when it launched the engine and LibTorch + the model took ~0.5 s
   // before the bot read its first line; the bot then still thought for 960 ms.
-  test::SlowPlayer slow(2000);  // always too slow: the fallback shows when the bot answered
   ProtocolBotOptions o;
   o.first_turn_ms = 1000;
   o.turn_ms = 200;
   o.safety_ms = 50;
   o.first_turn_clock_start = std::chrono::steady_clock::now() - std::chrono::milliseconds(700);
-  ProtocolBot bot(slow, o);
-  std::istringstream in("0\n1\n-\n");
-  std::ostringstream out;
-  const auto t0 = std::chrono::steady_clock::now();
-  bot.run(in, out);
-  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                      std::chrono::steady_clock::now() - t0).count();
   // 1000 - 700 = 300 ms left of the first limit, less the 50 ms safety: answered after ~250 ms
   // (before the fix: after ~950 ms).
+  const int64_t ms = first_answer_ms(o);
   CHECK(ms >= 200);
   CHECK(ms < 600);
-  CHECK(bot.fallback_turns() == 1);
 }
 
 TEST_CASE("ProtocolBot's first limit never drops below a later turn's", "[protocol]") {
-  test::SlowPlayer slow(2000);
   ProtocolBotOptions o;
   o.first_turn_ms = 1000;
   o.turn_ms = 300;
   o.safety_ms = 50;
   // Started long ago (player 1 waits for player 0's first answer): still a full turn_ms.
   o.first_turn_clock_start = std::chrono::steady_clock::now() - std::chrono::milliseconds(5000);
-  ProtocolBot bot(slow, o);
-  std::istringstream in("0\n1\n-\n");
-  std::ostringstream out;
-  const auto t0 = std::chrono::steady_clock::now();
-  bot.run(in, out);
-  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                      std::chrono::steady_clock::now() - t0).count();
+  const int64_t ms = first_answer_ms(o);
   CHECK(ms >= 200);  // 300 - 50
   CHECK(ms < 700);
 }

@@ -82,6 +82,40 @@ TrainConfig small_config() {
   return c;
 }
 
+// Trains cfg (40 steps) uninterrupted into `<tag>-full.ckpt`, and again cancelled after step 25
+// (as a kill would, but deterministic) and resumed from the partial checkpoint into
+// `<tag>-cut.ckpt`. Checks the cut and the resume; returns the largest weight difference
+// between the two results.
+double cut_and_resume(const TrainConfig& base, const fs::path& dir, const std::string& tag) {
+  TrainConfig cfg = base;
+  cfg.steps = 40;
+  cfg.checkpoint_interval = 10;
+  cfg.log_interval = 5;
+  const std::string full = (dir / (tag + "-full.ckpt")).string();
+  train_network(cfg, dir.string(), "", full, "");
+  const std::string cut = (dir / (tag + "-cut.ckpt")).string();
+  std::atomic<bool> cancel{false};
+  TrainResult a = train_network(cfg, dir.string(), "", cut, "", "",
+                                [&](const TrainMetrics& m, int64_t) {
+                                  if (m.step >= 25) cancel = true;
+                                },
+                                &cancel);
+  CHECK(a.end_step == 25);
+  CHECK(fs::exists(cut + ".partial"));
+  CHECK_FALSE(fs::exists(cut));
+  TrainResult b = train_network(cfg, dir.string(), "", cut, "");
+  CHECK(b.resumed);
+  CHECK(b.start_step == 25);
+  CHECK(b.end_step == 40);
+  auto x = nn::load_checkpoint(full), y = nn::load_checkpoint(cut);
+  auto px = x.net->parameters(), py = y.net->parameters();
+  REQUIRE(px.size() == py.size());
+  double worst = 0;
+  for (size_t i = 0; i < px.size(); ++i)
+    worst = std::max(worst, (px[i] - py[i]).abs().max().item<double>());
+  return worst;
+}
+
 }  // namespace
 
 TEST_CASE("trainer config: every documented key parses; wrong keys and types are named") {
@@ -166,32 +200,9 @@ TEST_CASE("a training run killed mid-way resumes exactly") {
   TempDir dir("resume");
   write_dataset(dir.path.string(), 6, 3);
   TrainConfig cfg = small_config();
-  cfg.steps = 40;
-  cfg.checkpoint_interval = 10;
-  cfg.log_interval = 5;
   cfg.deterministic = true;  // a no-op on the CPU path, which must accept it
-  const std::string full = (dir.path / "full.ckpt").string();
-  train_network(cfg, dir.path.string(), "", full, "");
-  // Interrupted run: cancelled after step 25 (as a kill would, but deterministic), then resumed.
-  const std::string cut = (dir.path / "cut.ckpt").string();
-  std::atomic<bool> cancel{false};
-  TrainResult a = train_network(cfg, dir.path.string(), "", cut, "", "",
-                                [&](const TrainMetrics& m, int64_t) {
-                                  if (m.step >= 25) cancel = true;
-                                },
-                                &cancel);
-  CHECK(a.end_step == 25);
-  CHECK(fs::exists(cut + ".partial"));
-  CHECK_FALSE(fs::exists(cut));
-  TrainResult b = train_network(cfg, dir.path.string(), "", cut, "");
-  CHECK(b.resumed);
-  CHECK(b.start_step == 25);
-  CHECK(b.end_step == 40);
   // Same weights as the uninterrupted run.
-  auto x = nn::load_checkpoint(full), y = nn::load_checkpoint(cut);
-  auto px = x.net->parameters(), py = y.net->parameters();
-  REQUIRE(px.size() == py.size());
-  for (size_t i = 0; i < px.size(); ++i) CHECK(torch::allclose(px[i], py[i], 1e-5, 1e-6));
+  CHECK(cut_and_resume(cfg, dir.path, "cpu") < 1e-6);
 }
 
 TEST_CASE("no data is a clear error") {
@@ -251,32 +262,8 @@ TEST_CASE("CUDA: a cut run resumes exactly on the GPU with deterministic kernels
     INFO("optimizer " << type);
     TrainConfig cfg = cuda_config(type);
     cfg.deterministic = true;
-    cfg.steps = 40;
-    cfg.checkpoint_interval = 10;
-    cfg.log_interval = 5;
-    const std::string full = (dir.path / (type + "-full.ckpt")).string();
-    train_network(cfg, dir.path.string(), "", full, "");
-    // Cut after step 25, then resume from the partial file: the optimizer's momenta must come
-    // back onto the GPU next to the parameters.
-    const std::string cut = (dir.path / (type + "-cut.ckpt")).string();
-    std::atomic<bool> cancel{false};
-    TrainResult a = train_network(cfg, dir.path.string(), "", cut, "", "",
-                                  [&](const TrainMetrics& m, int64_t) {
-                                    if (m.step >= 25) cancel = true;
-                                  },
-                                  &cancel);
-    CHECK(a.end_step == 25);
-    REQUIRE(fs::exists(cut + ".partial"));
-    TrainResult b = train_network(cfg, dir.path.string(), "", cut, "");
-    CHECK(b.resumed);
-    CHECK(b.start_step == 25);
-    CHECK(b.end_step == 40);
-    auto x = nn::load_checkpoint(full), y = nn::load_checkpoint(cut);
-    auto px = x.net->parameters(), py = y.net->parameters();
-    REQUIRE(px.size() == py.size());
-    double worst = 0;
-    for (size_t i = 0; i < px.size(); ++i)
-      worst = std::max(worst, (px[i] - py[i]).abs().max().item<double>());
+    // The optimizer's momenta must come back onto the GPU next to the parameters.
+    const double worst = cut_and_resume(cfg, dir.path, type);
     WARN(type << ": largest weight difference, resumed vs uninterrupted: " << worst);
     CHECK(worst < 1e-5);
   }
