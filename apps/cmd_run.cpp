@@ -153,7 +153,9 @@ void register_run_commands(CLI::App& app) {
                      ->capture_default_str();
   in->add_option("--net", in_net, "YAML file of network keys (configs/net-*.yaml) instead of a preset")
       ->excludes(preset);
-  in->add_option("--seed", in_seed, "seed of the initial weights")->capture_default_str();
+  in->add_option("--seed", in_seed, "seed of the initial weights (>= 0)")
+      ->capture_default_str()
+      ->check(integer_at_least(0));
   in->add_option("--note", in_note, "free text stored in the checkpoint");
   in->callback([] {
     TrainConfig cfg;

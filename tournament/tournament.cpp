@@ -405,7 +405,9 @@ TournamentConfig parse_tournament_config(ConfigReader& r) {
   s.concurrency = r.get<int>("concurrency", s.concurrency);
   if (s.concurrency < 1) fail("concurrency", "must be >= 1");
   s.budget.time_ms = r.get<int64_t>("time_ms", s.budget.time_ms);
+  if (s.budget.time_ms < 1 && s.budget.time_ms != -1) fail("time_ms", "must be >= 1 ms, or -1 for no limit");
   s.budget.visits = r.get<int64_t>("visits", s.budget.visits);
+  if (s.budget.visits < 1 && s.budget.visits != -1) fail("visits", "must be >= 1, or -1 for no limit");
   s.anchor = r.get<std::string>("anchor", "");
   s.prior_draws = r.get<double>("prior_draws", s.prior_draws);
   s.out_dir = r.get<std::string>("out_dir", "");
@@ -423,6 +425,10 @@ TournamentConfig parse_tournament_config(ConfigReader& r) {
     p.name = pr.get<std::string>("name", p.type);
     if (pr.has("time_ms")) p.time_ms = pr.get<int64_t>("time_ms", -1);
     if (pr.has("visits")) p.visits = pr.get<int64_t>("visits", -1);
+    for (const auto& [key, v] : {std::pair<const char*, std::optional<int64_t>>{"time_ms", p.time_ms},
+                                 {"visits", p.visits}})
+      if (v && *v < 1 && *v != -1)
+        throw ConfigError(r.source() + ": " + where + "." + key + ": must be >= 1, or -1 for no limit");
     p.options = list[i];
     if (!has_player_type(p.type)) {
       std::string known;

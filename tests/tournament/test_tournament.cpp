@@ -254,6 +254,11 @@ TEST_CASE("bad specs and configs fail with clear messages", "[tournament]") {
   CHECK_THROWS_WITH(load("players:\n  - {name: a, type: test-first}\n  - {name: b, type: nope}\n"),
                     Catch::Contains("players[1].type: unknown player type 'nope'"));
   CHECK_THROWS_WITH(load("players:\n  - {name: a, type: test-first}\n"), Catch::Contains("at least 2"));
+  // Regression: time_ms 0 was accepted (only -1 means no limit).
+  CHECK_THROWS_WITH(load("time_ms: 0\n" + players), Catch::Contains("time_ms") && Catch::Contains("-1 for no limit"));
+  CHECK_THROWS_WITH(load("players:\n  - {name: a, type: test-first, visits: 0}\n  - {name: b, type: test-first}\n"),
+                    Catch::Contains("t.yaml: players[0].visits: must be >= 1"));
+  CHECK(load("time_ms: -1\nvisits: 10\n" + players).spec.budget.visits == 10);
 }
 
 TEST_CASE("cancelling skips the games not yet started", "[tournament]") {
