@@ -76,7 +76,8 @@ struct SearchParams {
   int64_t turn_gen_max_expansions = 20000;
   /// sum_chains: the prior of a turn reached by several kick chains is the sum of the chains'
   /// probabilities (true: the turn's probability under the per-kick policy) or the probability
-  /// of its best chain (false). Measured by `papersoccer bench chains` (see docs/BENCHMARKS.md).
+  /// of its best chain (false). A match of the two (configs/experiments/chains-sum-vs-best.yaml)
+  /// found no difference in 240 games; see docs/BENCHMARKS.md.
   bool sum_chains = true;
 
   // --- solver ------------------------------------------------------------------------------
