@@ -173,7 +173,7 @@ namespace {
 struct Prefix {
   int32_t parent;  // index into the arena, -1 for the root
   uint8_t dir;
-  uint8_t depth;   // kicks from the root (every kick draws a segment, so < 256)
+  uint16_t depth;  // kicks from the root (each draws a new segment: bounded by the pitch's)
   float edge;      // probability of the last kick given the parent (softmax share)
 };
 
@@ -326,13 +326,13 @@ BestFirstResult best_first_turns(const Position& root, const float* logits,
         const int d = __builtin_ctz(m);
         if (d == follow) continue;
         const double p = prob * w[d] / z;
-        arena.push_back({node, uint8_t(d), uint8_t(arena[size_t(node)].depth + 1), float(w[d] / z)});
+        arena.push_back({node, uint8_t(d), uint16_t(arena[size_t(node)].depth + 1), float(w[d] / z)});
         push({p, seq++, int32_t(arena.size() - 1)});
         frontier_mass += p;
       }
       if (follow < 0) break;
       prob *= w[follow] / z;
-      arena.push_back({node, uint8_t(follow), uint8_t(arena[size_t(node)].depth + 1),
+      arena.push_back({node, uint8_t(follow), uint16_t(arena[size_t(node)].depth + 1),
                        float(w[follow] / z)});
       node = int32_t(arena.size() - 1);
       pos.make_kick(follow);
@@ -360,8 +360,8 @@ BestFirstResult best_first_turns(const Position& root, const float* logits,
     for (size_t k = 1; k < order.size(); ++k) {
       const Prefix& pr = arena[size_t(order[k])];
       mass[size_t(order[k])] = mass[size_t(pr.parent)] * pr.edge;
-      // Merges into nodes of the depth about to be finished: their parents (one kick less)
-      // are final once the first node of this depth is reached.
+      // Last node of this depth: add the merges into this depth's nodes (their parents, one
+      // kick up, are final).
       if (k + 1 == order.size() || arena[size_t(order[k + 1])].depth != pr.depth) {
         while (next_merge < merges.size() && arena[size_t(merges[next_merge].target)].depth <= pr.depth) {
           const Arrival& m = merges[next_merge++];
