@@ -71,15 +71,6 @@ void add_position_options(CLI::App* c, PositionArgs& a) {
       ->excludes(turn);
 }
 
-const Pitch& pitch_from(const std::string& spec, int goal) {
-  int w = 0, l = 0;
-  char x = 0;
-  std::istringstream ss(spec);
-  if (!(ss >> w >> x >> l) || (x != 'x' && x != 'X') || !ss.eof())
-    throw std::invalid_argument("--pitch " + quoted_text(spec) + ": expected WxL, e.g. 8x10");
-  return Pitch::get(w, l, goal);
-}
-
 // The first data line of `in` (blank lines and the header skipped).
 std::string first_tsv_line(std::istream& in) {
   std::string line;
@@ -102,7 +93,7 @@ void check_explicit_rules(const PositionArgs& a, const Game& g, const std::strin
                                 " was given; leave " + option + " out to use " + whose);
   };
   if (given(a.pitch_opt)) {
-    const Pitch& want = pitch_from(a.pitch, p.goal());
+    const Pitch& want = pitch_option(a.pitch, p.goal());
     if (want.width() != p.width() || want.length() != p.length())
       fail("on pitch " + std::to_string(p.width()) + "x" + std::to_string(p.length()), "--pitch", a.pitch);
   }
@@ -119,7 +110,7 @@ Game game_from(const PositionArgs& a) {
     check_explicit_rules(a, g, "the --tsv row", "the row's columns");
     return g;
   }
-  const Pitch& pitch = pitch_from(a.pitch, a.goal);
+  const Pitch& pitch = pitch_option(a.pitch, a.goal);
   const Variant v = parse_variant(a.variant);
   if (!a.pgn.empty()) {
     std::ifstream f(a.pgn);

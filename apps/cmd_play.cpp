@@ -53,12 +53,7 @@ struct PlayArgs {
 };
 
 int run_play(const PlayArgs& a, std::istream& in, std::ostream& out) {
-  int w = 0, l = 0;
-  char x = 0;
-  std::istringstream ss(a.pitch);
-  if (!(ss >> w >> x >> l) || (x != 'x' && x != 'X') || !ss.eof())
-    throw std::invalid_argument("--pitch '" + a.pitch + "': expected WxL, e.g. 8x10");
-  const Pitch& pitch = Pitch::get(w, l, a.goal);
+  const Pitch& pitch = pitch_option(a.pitch, a.goal);
   const Variant variant = parse_variant(a.variant);
   if (a.side != 0 && a.side != 1) throw std::invalid_argument("--side must be 0 or 1");
   YAML::Node opts;

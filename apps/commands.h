@@ -3,9 +3,12 @@
 
 #include <CLI/CLI.hpp>
 
+#include <sstream>
+#include <stdexcept>
 #include <string>
 
 #include "core/text.h"
+#include "engine/pitch.h"
 
 namespace ps::cmd {
 
@@ -25,6 +28,17 @@ void register_bench_selfplay_command(CLI::App& app);  // bench selfplay (after r
 void register_report_command(CLI::App& app);  // report RUNDIR
 void register_run_commands(CLI::App& app);  // run, selfplay, train, export, init-net
 void register_bot_command(CLI::App& app);   // bot
+
+/// The pitch of a `--pitch WxL` option with goal width `goal`. Throws std::invalid_argument
+/// naming the option for bad text, and Pitch::get's error for an impossible pitch.
+inline const Pitch& pitch_option(const std::string& spec, int goal) {
+  int w = 0, l = 0;
+  char x = 0;
+  std::istringstream ss(spec);
+  if (!(ss >> w >> x >> l) || (x != 'x' && x != 'X') || !ss.eof())
+    throw std::invalid_argument("--pitch " + quoted_text(spec) + ": expected WxL, e.g. 8x10");
+  return Pitch::get(w, l, goal);
+}
 
 /// CLI11 checks of integer options that give clear messages (CLI11's own number checks print
 /// the range as doubles). `unlimited`: also accept -1, meaning "no limit".
