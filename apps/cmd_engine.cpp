@@ -61,22 +61,37 @@ void register_engine_commands(CLI::App& app) {
   });
 
   auto* turns = app.add_subcommand(
-      "turns", "For each TSV record on stdin print distinct_turns\\tchains after it");
+      "turns", "For each TSV record on stdin print distinct_turns\tchains after it");
   static bool list_turns = false;
+  static int64_t max_states = kDefaultPerftStates;
   turns->add_flag("--list", list_turns, "also print each turn's representative kick string");
+  turns->add_option("--max-states", max_states,
+                    "state limit: mid-turn positions + turn ends held at once (about 50 bytes "
+                    "each; the default is about 1 GiB); a line over it is an error")
+      ->check(CLI::Range(int64_t(1), int64_t(1) << 40));
   turns->callback([] {
     TurnGenerator gen;
+    gen.set_enumeration_limit(max_states);
+    std::string listed;
     for_each_tsv_line(std::cin, [&](const TsvRow&, const Game& g) {
-      if (!list_turns) {
-        auto st = gen.count(g.position());
-        std::cout << st.distinct << '\t' << st.chains << '\n';
-        return;
-      }
-      TurnGenerator::Stats st;
-      auto list = gen.generate(g.position(), &st);
-      std::cout << st.distinct << '\t' << st.chains;
-      for (auto& t : list) std::cout << '\t' << t.kicks;
-      std::cout << '\n';
+      listed.clear();
+      // The kick strings of --list count against the limit too (32 bytes per state).
+      const size_t max_listed = size_t(max_states) * 32;
+      bool too_long = false;
+      auto st = gen.for_each_turn(g.position(), [&](const Position&, const uint8_t* k, int n) {
+        if (!list_turns || too_long) return;
+        if (listed.size() + size_t(n) + 1 > max_listed) {
+          too_long = true;
+          return;
+        }
+        listed.push_back('\t');
+        for (int i = 0; i < n; ++i) listed.push_back(char('0' + k[i]));
+      });
+      if (!st.complete || too_long)
+        throw StateLimitError("more than " + std::to_string(max_states) +
+                              " mid-turn positions and turn ends (--max-states " +
+                              std::to_string(max_states) + ", about 50 bytes each); no answer");
+      std::cout << st.distinct << '\t' << st.chains << listed << '\n';
     });
   });
 
@@ -85,6 +100,12 @@ void register_engine_commands(CLI::App& app) {
   static int depth = -1;
   perft_cmd->add_option("depth", depth, "depth in turns (default: the 6th column of each line)")
       ->check(CLI::Range(0, kMaxPerftDepth));
+  static int64_t perft_states = kDefaultPerftStates;
+  perft_cmd->add_option("--max-states", perft_states,
+                        "state limit: mid-turn positions + turn ends held at once over all "
+                        "levels (about 50 bytes each; the default is about 1 GiB); a line over "
+                        "it is an error")
+      ->check(CLI::Range(int64_t(1), int64_t(1) << 40));
   perft_cmd->callback([] {
     for_each_tsv_line(std::cin, [&](const TsvRow& row, const Game& g) {
       int d = depth;
@@ -101,12 +122,12 @@ void register_engine_commands(CLI::App& app) {
           throw std::invalid_argument("depth column: " + quoted_text(row.extra[0], 60) +
                                       " is not a depth (an integer >= 0)");
       }
-      // Each level keeps its children in memory and the count grows exponentially: a depth
-      // beyond this would exhaust memory long before it finished.
+      // Memory is bounded by --max-states; time grows exponentially with the depth, so a depth
+      // beyond this would not finish.
       if (d > kMaxPerftDepth)
         throw std::invalid_argument("depth " + std::to_string(d) + " is above the maximum " +
                                     std::to_string(kMaxPerftDepth));
-      std::cout << perft(g.position(), d) << '\n';
+      std::cout << perft(g.position(), d, nullptr, perft_states) << '\n';
     });
   });
 }

@@ -93,4 +93,24 @@ uint64_t remove_tree(const std::string& path) {
   return tree_removed;
 }
 
+namespace {
+uint64_t g_stale_removed = 0;
+int remove_if_stale_temp(const char* path, const struct stat*, int type, struct FTW* ftw) {
+  if (type != FTW_F) return 0;
+  const std::string name(path + ftw->base);
+  const size_t at = name.rfind(".tmp.");
+  if (at == std::string::npos || at + 5 >= name.size()) return 0;
+  for (size_t i = at + 5; i < name.size(); ++i)
+    if (name[i] < '0' || name[i] > '9') return 0;
+  if (::unlink(path) == 0) ++g_stale_removed;
+  return 0;
+}
+}  // namespace
+
+uint64_t remove_stale_temp_files(const std::string& dir) {
+  g_stale_removed = 0;
+  ::nftw(dir.c_str(), remove_if_stale_temp, 16, FTW_PHYS);
+  return g_stale_removed;
+}
+
 }  // namespace ps

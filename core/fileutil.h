@@ -19,5 +19,9 @@ void append_line(const std::string& path, const std::string& line);
 /// std::filesystem::remove_all: in a build against the CUDA LibTorch 2.11 wheel that call
 /// crashed (docs/BENCHMARKS.md, "CUDA").
 uint64_t remove_tree(const std::string& path);
+/// Removes the temporary files write_file_atomic leaves when its process is killed between
+/// creating and renaming one (`NAME.tmp.PID`), anywhere below dir. Only for a directory no other
+/// process writes to at the moment (a resumed run's own directory). Returns how many it removed.
+uint64_t remove_stale_temp_files(const std::string& dir);
 
 }  // namespace ps

@@ -1,5 +1,7 @@
 #include "core/progress.h"
 
+#include <sys/resource.h>
+
 #include <unistd.h>
 
 #include <cmath>
@@ -48,6 +50,12 @@ std::string format_duration(double s) {
   else if (s >= 60) std::snprintf(buf, sizeof buf, "%d min %02d s", int(s / 60), int(s) % 60);
   else std::snprintf(buf, sizeof buf, "%.0f s", s);
   return buf;
+}
+
+double peak_rss_mib() {
+  rusage ru{};
+  if (getrusage(RUSAGE_SELF, &ru) != 0) return 0.0;
+  return double(ru.ru_maxrss) / 1024.0;  // KiB on Linux
 }
 
 }  // namespace ps

@@ -29,4 +29,8 @@ class ProgressLine {
 /// "1 h 02 min", "3 min 05 s", "42 s".
 std::string format_duration(double seconds);
 
+/// Peak resident set size of this process so far, in MiB (getrusage ru_maxrss); 0 where the
+/// platform does not report it. Printed by `run` per generation and by every `bench`.
+double peak_rss_mib();
+
 }  // namespace ps

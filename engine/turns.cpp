@@ -135,35 +135,85 @@ bool TurnGenerator::all_turns_lose(const Position& pos) {
 
 namespace {
 
+// Recursion inside the enumeration callback: level d's generator is paused in its callback
+// while level d - 1's enumerates, so no list of children is stored. `others` is the number of
+// states the shallower levels hold meanwhile; each level gets what is left of max_states.
 uint64_t perft_rec(const Position& pos, int depth, std::vector<TurnGenerator>& gens,
-                   std::vector<std::vector<Position>>& children) {
+                   int64_t max_states, int64_t others) {
   if (pos.game_over() || depth == 0) return 1;
-  std::vector<Position>& kids = children[size_t(depth)];
-  kids.clear();
-  gens[size_t(depth)].for_each_turn(pos, [&](const Position& end, const uint8_t*, int) {
-    kids.push_back(end);
-  });
-  if (depth == 1) return kids.size();
+  TurnGenerator& gen = gens[size_t(depth)];
+  const int64_t left = max_states - others;
+  if (left < 1) throw StateLimitError("");
+  gen.set_enumeration_limit(left);
   uint64_t total = 0;
-  for (size_t i = 0; i < kids.size(); ++i) {
-    // children[depth] is not touched by deeper levels, so the reference stays valid.
-    total += perft_rec(kids[i], depth - 1, gens, children);
-  }
-  return total;
+  TurnGenerator::Stats st = gen.for_each_turn(pos, [&](const Position& end, const uint8_t*, int) {
+    if (depth > 1) total += perft_rec(end, depth - 1, gens, max_states, others + gen.states_held());
+  });
+  if (!st.complete) throw StateLimitError("");
+  return depth == 1 ? st.distinct : total;
 }
 
 }  // namespace
 
-uint64_t perft(const Position& pos, int depth, uint64_t* kicks_made) {
+uint64_t perft(const Position& pos, int depth, uint64_t* kicks_made, int64_t max_states) {
   if (depth < 0) return 0;
   std::vector<TurnGenerator> gens(size_t(depth) + 1);
-  std::vector<std::vector<Position>> children(size_t(depth) + 1);
-  const uint64_t leaves = perft_rec(pos, depth, gens, children);
+  uint64_t leaves = 0;
+  try {
+    leaves = perft_rec(pos, depth, gens, max_states, 0);
+  } catch (const StateLimitError&) {
+    throw StateLimitError("perft: more than " + std::to_string(max_states) +
+                          " mid-turn positions and turn ends held at once (the state limit, "
+                          "about 50 bytes each); no result");
+  }
   if (kicks_made) {
     *kicks_made = 0;
     for (auto& g : gens) *kicks_made += g.kicks_made();
   }
   return leaves;
+}
+
+namespace {
+
+// Does kick d from pos lose at once for the mover (own goal, or a blocked ball)?
+bool kick_loses(Position& pos, int d, int mover) {
+  const KickUndo u = pos.make_kick(d);
+  const bool loses = pos.game_over() && pos.winner() != mover;
+  pos.unmake_kick(u);
+  return loses;
+}
+
+template <class Pick>
+std::string walk_turn(const Position& start, Position* end, Pick&& pick, const char* who) {
+  if (start.game_over()) throw std::invalid_argument(std::string(who) + ": the game is over");
+  Position pos = start;
+  const int mover = pos.side_to_move();
+  std::string kicks;
+  do {
+    unsigned safe = 0;
+    const unsigned legal = pos.legal_kicks();
+    for (unsigned m = legal; m; m &= m - 1)
+      if (!kick_loses(pos, __builtin_ctz(m), mover)) safe |= m & (~m + 1);
+    const int d = pick(safe ? safe : legal);
+    pos.make_kick(d);
+    kicks.push_back(char('0' + d));
+  } while (!pos.game_over() && !pos.turn_start() && pos.side_to_move() == mover);
+  if (end) *end = pos;
+  return kicks;
+}
+
+}  // namespace
+
+std::string random_turn(const Position& pos, std::mt19937_64& rng, Position* end) {
+  return walk_turn(pos, end, [&rng](unsigned set) {
+    int k = std::uniform_int_distribution<int>(0, __builtin_popcount(set) - 1)(rng);
+    while (k--) set &= set - 1;
+    return __builtin_ctz(set);
+  }, "random_turn");
+}
+
+std::string first_turn(const Position& pos, Position* end) {
+  return walk_turn(pos, end, [](unsigned set) { return __builtin_ctz(set); }, "first_turn");
 }
 
 // --- best-first ---------------------------------------------------------------------------

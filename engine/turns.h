@@ -6,10 +6,14 @@
 //
 // Chains can explode combinatorially; every enumerator here memoises the mid-turn positions it
 // has expanded (by hash), so the work grows with the number of distinct mid-turn positions,
-// not with the number of chains.
+// not with the number of chains. That number is itself unbounded in practice (a dense tangle of
+// drawn segments holds millions), so every enumerator also has a state limit and a defined way
+// to degrade when it is reached (see each function); nothing here grows without bound.
 #pragma once
 
 #include <cstdint>
+#include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -44,17 +48,30 @@ class HashMap64 {
   size_t size_ = 0, mask_ = 0;
 };
 
-/// Enumerates complete turns. Holds reusable buffers: keep one per thread.
+/// Thrown by exact enumerations that must not degrade (perft, the `turns` command) when a
+/// position holds more distinct mid-turn positions and turn ends than their state limit.
+class StateLimitError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Enumerates complete turns. Holds reusable buffers: keep one per thread. Not thread-safe.
 class TurnGenerator {
  public:
   struct Stats {
-    uint64_t distinct = 0;  ///< distinct turns (end positions)
+    uint64_t distinct = 0;  ///< distinct turns (end positions) found
     uint64_t chains = 0;    ///< kick chains (orderings), counted exactly via memoisation
+                            ///< (a lower bound when !complete)
+    bool complete = true;   ///< false: the enumeration limit stopped it (turns are a subset)
   };
 
   /// Calls fn(const Position& end, const uint8_t* kicks, int num_kicks) once per distinct turn
   /// from `pos` (which should be at a turn start; from a mid-turn position the remaining part of
   /// the turn is enumerated). A finished position has no turns.
+  /// Bounded: stops once the distinct mid-turn positions plus turn ends it holds exceed
+  /// enumeration_limit() (Stats::complete is then false and fn has seen a subset of the turns,
+  /// the lexicographically first ones). Memory is about 50 bytes per state, time about 0.3 us
+  /// per kick made; the default limit (kDefaultEnumerationLimit) keeps one call under ~64 MB.
   template <class Fn>
   Stats for_each_turn(const Position& pos, Fn&& fn);
 
@@ -63,7 +80,8 @@ class TurnGenerator {
     return for_each_turn(pos, [](const Position&, const uint8_t*, int) {});
   }
 
-  /// All distinct turns, in depth-first (lexicographic representative) order.
+  /// All distinct turns, in depth-first (lexicographic representative) order; a subset when the
+  /// enumeration limit stopped it (stats->complete false).
   std::vector<Turn> generate(const Position& pos, Stats* stats = nullptr);
 
   /// The first turn (depth-first order) whose end position satisfies pred(const Position&).
@@ -94,6 +112,12 @@ class TurnGenerator {
   void set_state_budget(int64_t states) { budget_ = states; }
   int64_t state_budget() const { return budget_; }
   static constexpr int64_t kDefaultStateBudget = int64_t(1) << 16;
+  /// Most states (distinct mid-turn positions + distinct turn ends) one for_each_turn may hold.
+  void set_enumeration_limit(int64_t states) { limit_ = states < 1 ? 1 : states; }
+  int64_t enumeration_limit() const { return limit_; }
+  static constexpr int64_t kDefaultEnumerationLimit = int64_t(1) << 20;
+  /// States the current (or last) for_each_turn holds.
+  int64_t states_held() const { return int64_t(memo_.size() + finals_.size()); }
 
   /// Kicks made (and unmade) by this generator since construction; for benchmarks.
   uint64_t kicks_made() const { return kicks_made_; }
@@ -110,8 +134,23 @@ class TurnGenerator {
   int depth_ = 0;
   uint64_t kicks_made_ = 0;
   int64_t budget_ = kDefaultStateBudget;
+  int64_t limit_ = kDefaultEnumerationLimit;
   bool complete_ = true;
+  bool enum_complete_ = true;
 };
+
+/// A random complete turn in O(chain length) time and no memory beyond the chain: from `pos`
+/// (a turn start), kicks a uniformly random legal direction until the turn ends, preferring a
+/// kick that does not lose at once (an own goal, or a dead end that blocks the ball) when there
+/// is one. Every chain ends (each kick draws a new segment). The fallback of the players when a
+/// full enumeration would exceed its limit. Writes the end position to *end when given.
+/// Throws std::invalid_argument for a finished position.
+std::string random_turn(const Position& pos, std::mt19937_64& rng, Position* end = nullptr);
+
+/// The first turn in direction order that does not lose at once if any chain does not (a greedy
+/// walk: the lowest legal direction whose kick does not lose at once, else the lowest), in
+/// O(chain length). Deterministic; for fallbacks that must answer immediately.
+std::string first_turn(const Position& pos, Position* end = nullptr);
 
 /// Relaxed reachability (segments are not used up): can the ball still reach a point of the
 /// goal the side to move attacks by kicking along undrawn segments, landing only on touched
@@ -121,8 +160,12 @@ bool attacked_goal_reachable(const Position& pos);
 
 /// perft(d): leaf positions reached by expanding distinct turns d levels deep; a finished game
 /// is a leaf and is not expanded (RULES.md). kicks_made, when given, receives the number of
-/// kicks made during the enumeration.
-uint64_t perft(const Position& pos, int depth, uint64_t* kicks_made = nullptr);
+/// kicks made during the enumeration. Exact or nothing: throws StateLimitError when the
+/// enumeration tables of all levels together would hold more than max_states states (about 50
+/// bytes each: the default, kDefaultPerftStates, is about 1 GiB).
+constexpr int64_t kDefaultPerftStates = int64_t(20) << 20;
+uint64_t perft(const Position& pos, int depth, uint64_t* kicks_made = nullptr,
+               int64_t max_states = kDefaultPerftStates);
 
 /// Options of best_first_turns.
 struct BestFirstOptions {
@@ -168,6 +211,7 @@ BestFirstResult best_first_turns(const Position& pos, const float* logits,
 template <class Fn>
 TurnGenerator::Stats TurnGenerator::for_each_turn(const Position& start, Fn&& fn) {
   Stats st;
+  enum_complete_ = true;
   if (start.game_over()) return st;
   memo_.clear();
   finals_.clear();
@@ -176,6 +220,7 @@ TurnGenerator::Stats TurnGenerator::for_each_turn(const Position& start, Fn&& fn
   Position pos = start;
   st.chains = dfs(pos, fn);
   st.distinct = finals_.size();
+  st.complete = enum_complete_;
   return st;
 }
 
@@ -183,7 +228,7 @@ template <class Fn>
 uint64_t TurnGenerator::dfs(Position& pos, Fn& fn) {
   uint64_t chains = 0;
   const int mover = pos.side_to_move();
-  for (unsigned m = pos.legal_kicks(); m; m &= m - 1) {
+  for (unsigned m = pos.legal_kicks(); m && enum_complete_; m &= m - 1) {
     const int d = __builtin_ctz(m);
     kicks_[depth_++] = uint8_t(d);
     const KickUndo u = pos.make_kick(d);
@@ -192,11 +237,19 @@ uint64_t TurnGenerator::dfs(Position& pos, Fn& fn) {
       ++chains;
       bool inserted;
       finals_.find_or_insert(pos.hash(), &inserted);
-      if (inserted) fn(static_cast<const Position&>(pos), kicks_.data(), depth_);
+      if (inserted) {
+        if (int64_t(memo_.size() + finals_.size()) > limit_) {
+          enum_complete_ = false;  // this end is over the limit: not reported
+        } else {
+          fn(static_cast<const Position&>(pos), kicks_.data(), depth_);
+        }
+      }
     } else {
       bool inserted;
       uint64_t* c = memo_.find_or_insert(pos.hash(), &inserted);
-      if (inserted) {
+      if (inserted && int64_t(memo_.size() + finals_.size()) > limit_) {
+        enum_complete_ = false;
+      } else if (inserted) {
         const uint64_t sub = dfs(pos, fn);
         // The table may have grown during the recursion: look the slot up again.
         *memo_.find_or_insert(pos.hash(), &inserted) = sub;

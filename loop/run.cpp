@@ -303,6 +303,10 @@ void run_training_loop(const RunConfig& cfg, const std::atomic<bool>* cancel) {
   fs::create_directories(ckpt_dir);
   fs::create_directories(eval_dir);
   fs::create_directories(logs);
+  // A run killed while writing a file leaves its temporary (the file itself is intact: writes
+  // are atomic); the run's directory belongs to this process, so clear them.
+  if (const uint64_t stale = remove_stale_temp_files(root.string()))
+    std::printf("removed %llu temporary file(s) left by an interrupted run\n", (unsigned long long)stale);
   const std::string state_path = (root / "state.json").string();
   const std::string config_copy = (root / "config.yaml").string();
   if (!fs::exists(config_copy)) {
@@ -510,13 +514,16 @@ void run_training_loop(const RunConfig& cfg, const std::atomic<bool>* cancel) {
       text += buf;
     }
     text += promoted ? " | promoted" : " | not promoted (gating)";
+    std::snprintf(buf, sizeof buf, " | peak RSS %.0f MiB", peak_rss_mib());
+    text += buf;
     std::printf("%s\n", text.c_str());
     std::fflush(stdout);
     json gen_line = {{"generation", g},       {"network", net},
                      {"elo", std::isfinite(elo) ? elo : 0.0},
                      {"ci95", std::isfinite(ci) ? ci : 0.0},
                      {"promoted", promoted},  {"best", state.best},
-                     {"scores", outcome.at("scores")}, {"seconds", elapsed()}};
+                     {"scores", outcome.at("scores")}, {"seconds", elapsed()},
+                     {"peak_rss_mib", peak_rss_mib()}};
     append_line(logs + "/generations.jsonl", gen_line.dump());
     const int bi = ratings.index(state.best);
     export_model(ckpt_of(state.best), (root / "best.model").string(), cfg,

@@ -27,15 +27,22 @@ std::string digits(const uint8_t* kicks, int n) {
 
 // --- RandomPlayer ---------------------------------------------------------------------------
 
+RandomPlayer::RandomPlayer(uint64_t seed) : rng_(seed) {
+  gen_.set_enumeration_limit(kEnumerationLimit);
+}
+
 std::string RandomPlayer::choose_turn(const Game& game, const TurnBudget&) {
   check_playable(game, "random player");
   std::string chosen;
   uint64_t seen = 0;
-  gen_.for_each_turn(game.position(), [&](const Position&, const uint8_t* kicks, int n) {
-    ++seen;
-    // Reservoir sampling of size one: keep the seen-th turn with probability 1/seen.
-    if (std::uniform_int_distribution<uint64_t>(0, seen - 1)(rng_) == 0) chosen = digits(kicks, n);
-  });
+  const TurnGenerator::Stats st =
+      gen_.for_each_turn(game.position(), [&](const Position&, const uint8_t* kicks, int n) {
+        ++seen;
+        // Reservoir sampling of size one: keep the seen-th turn with probability 1/seen.
+        if (std::uniform_int_distribution<uint64_t>(0, seen - 1)(rng_) == 0) chosen = digits(kicks, n);
+      });
+  // Too many turns to enumerate: a random chain instead (uniform per kick, not per turn).
+  if (!st.complete) return random_turn(game.position(), rng_);
   if (chosen.empty()) throw std::logic_error("random player: no legal turn in an unfinished game");
   return chosen;
 }
@@ -50,6 +57,10 @@ int GreedyPlayer::goal_distance(const Pitch& pitch, int p, int player) {
   return std::max(dx, std::abs(y - gy));
 }
 
+GreedyPlayer::GreedyPlayer(uint64_t seed) : rng_(seed) {
+  gen_.set_enumeration_limit(kEnumerationLimit);
+}
+
 std::string GreedyPlayer::choose_turn(const Game& game, const TurnBudget&) {
   check_playable(game, "greedy player");
   const Position& pos = game.position();
@@ -61,15 +72,30 @@ std::string GreedyPlayer::choose_turn(const Game& game, const TurnBudget&) {
     int key;  // lower is better: losing turns last, then distance
   };
   std::vector<Cand> cands;
-  gen_.for_each_turn(pos, [&](const Position& end, const uint8_t* k, int n) {
+  auto add = [&](const Position& end, std::string k) {
     const bool loses = end.game_over() && end.winner() != me;
-    cands.push_back({digits(k, n), (loses ? 1 << 20 : 0) + goal_distance(pos.pitch(), end.ball(), me)});
-  });
+    cands.push_back({std::move(k), (loses ? 1 << 20 : 0) + goal_distance(pos.pitch(), end.ball(), me)});
+  };
+  const TurnGenerator::Stats st = gen_.for_each_turn(
+      pos, [&](const Position& end, const uint8_t* k, int n) { add(end, digits(k, n)); });
+  if (!st.complete) {
+    // Over the enumeration limit the list holds the lexicographically first turns only: add
+    // random chains so that the candidates cover the whole position.
+    for (int i = 0; i < kRandomTurns; ++i) {
+      Position end = pos;
+      std::string k = random_turn(pos, rng_, &end);
+      add(end, std::move(k));
+    }
+  }
   if (cands.empty()) throw std::logic_error("greedy player: no legal turn in an unfinished game");
   std::shuffle(cands.begin(), cands.end(), rng_);  // random among equal keys
   std::stable_sort(cands.begin(), cands.end(), [](const Cand& a, const Cand& b) { return a.key < b.key; });
+  const uint64_t kicks0 = check_.kicks_made();
+  int checked = 0;
   for (const Cand& c : cands) {
     if (c.key >= (1 << 20)) break;  // only losing turns are left
+    // Bounded: at most kMaxChecks win checks and kCheckKicks kicks of checking per turn.
+    if (checked++ >= kMaxChecks || check_.kicks_made() - kicks0 > kCheckKicks) return c.kicks;
     Position end = pos;
     for (char d : c.kicks) end.make_kick(d - '0');
     if (end.game_over()) return c.kicks;  // cannot happen (wins were taken above), but safe
@@ -84,6 +110,8 @@ UctPlayer::UctPlayer(const Options& options, uint64_t seed) : options_(options),
   if (options_.default_visits < 1) throw std::invalid_argument("uct player: default_visits must be >= 1");
   if (!(options_.exploration >= 0)) throw std::invalid_argument("uct player: exploration must be >= 0");
   if (options_.max_children < 1) throw std::invalid_argument("uct player: max_children must be >= 1");
+  if (options_.max_nodes < 1) throw std::invalid_argument("uct player: max_nodes must be >= 1");
+  gen_.set_enumeration_limit(kEnumerationLimit);
 }
 
 void UctPlayer::expand(uint32_t node, const Position& pos) {
@@ -99,7 +127,7 @@ void UctPlayer::expand(uint32_t node, const Position& pos) {
   } else {
     const size_t cap = size_t(options_.max_children);
     uint64_t seen = 0;
-    gen_.for_each_turn(pos, [&](const Position& end, const uint8_t* k, int n) {
+    const TurnGenerator::Stats st = gen_.for_each_turn(pos, [&](const Position& end, const uint8_t* k, int n) {
       ++seen;
       size_t slot = kids.size();
       if (kids.size() >= cap) {  // reservoir sampling of size cap
@@ -114,6 +142,25 @@ void UctPlayer::expand(uint32_t node, const Position& pos) {
       c.chooser = chooser;
       c.winner = int8_t(end.winner());
     });
+    if (!st.complete) {
+      // Over the enumeration limit: the sample so far covers only the lexicographically first
+      // turns. Replace half of it by random chains (deduplicated by their end position).
+      std::vector<uint64_t> ends;
+      const size_t want = std::max<size_t>(1, std::min(cap, kids.size()) / 2);
+      size_t slot = kids.size() > want ? kids.size() - want : 0;
+      kids.resize(std::min(kids.size(), cap));
+      for (size_t tries = 0; tries < 4 * want && slot < cap; ++tries) {
+        Position end = pos;
+        std::string k = random_turn(pos, rng_, &end);
+        if (std::find(ends.begin(), ends.end(), end.hash()) != ends.end()) continue;
+        ends.push_back(end.hash());
+        if (slot >= kids.size()) kids.emplace_back();
+        Node& c = kids[slot++];
+        c.kicks = std::move(k);
+        c.chooser = chooser;
+        c.winner = int8_t(end.winner());
+      }
+    }
     std::shuffle(kids.begin(), kids.end(), rng_);  // unvisited children are tried in this order
   }
   nodes_[node].first_child = uint32_t(nodes_.size());
@@ -148,8 +195,9 @@ std::string UctPlayer::choose_turn(const Game& game, const TurnBudget& budget) {
   last_playouts_ = 0;
   std::vector<uint32_t> path;
   // A single turn (e.g. the winning one) needs no playouts.
+  // Bounded memory: the search ends early once the tree holds max_nodes nodes.
   while (nodes_[0].num_children > 1 && (visits < 0 || last_playouts_ < visits) &&
-         !(timed && Clock::now() >= deadline)) {
+         !(timed && Clock::now() >= deadline) && int64_t(nodes_.size()) < options_.max_nodes) {
     path.assign(1, 0);
     Position pos = root_pos;
     uint32_t cur = 0;

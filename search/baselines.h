@@ -15,9 +15,13 @@ namespace ps {
 /// depth-first enumeration of the distinct turns (the engine's memoised generator, no kick
 /// strings built) with reservoir sampling keeps the i-th turn with probability 1/i, so a
 /// position with 100,000 turns costs one enumeration and no list. Deterministic for a seed.
+/// Bounded: a position with more than kEnumerationLimit mid-turn positions and turn ends (about
+/// 13 MB of tables, ~0.1 s) gets engine random_turn instead: a random chain, uniform per kick
+/// rather than per turn, avoiding kicks that lose at once.
 class RandomPlayer final : public Player {
  public:
-  explicit RandomPlayer(uint64_t seed = 0) : rng_(seed) {}
+  static constexpr int64_t kEnumerationLimit = int64_t(1) << 18;
+  explicit RandomPlayer(uint64_t seed = 0);
   std::string name() const override { return "random"; }
   /// Throws std::invalid_argument when the game is over or in the middle of a turn.
   std::string choose_turn(const Game& game, const TurnBudget& budget) override;
@@ -34,9 +38,17 @@ class RandomPlayer final : public Player {
 /// distance to its nearest goal point, i.e. kicks needed on an empty pitch); random among ties.
 /// When every turn lets the opponent win, it still takes the closest. Cost: one enumeration plus
 /// one win check per turn tried in distance order until a safe one is found.
+/// Bounded in memory and time in every position: the enumeration stops at kEnumerationLimit
+/// states (the candidates are then the turns found plus kRandomTurns engine random_turn chains);
+/// win checks stop after kMaxChecks checks or kCheckKicks kicks (each check also has the
+/// engine's state budget), and the next candidate in distance order is taken unchecked.
 class GreedyPlayer final : public Player {
  public:
-  explicit GreedyPlayer(uint64_t seed = 0) : rng_(seed) {}
+  static constexpr int64_t kEnumerationLimit = int64_t(1) << 18;
+  static constexpr int kRandomTurns = 256;
+  static constexpr int kMaxChecks = 512;
+  static constexpr uint64_t kCheckKicks = 20000000;
+  explicit GreedyPlayer(uint64_t seed = 0);
   std::string name() const override { return "greedy"; }
   /// Throws std::invalid_argument when the game is over or in the middle of a turn.
   std::string choose_turn(const Game& game, const TurnBudget& budget) override;
@@ -59,12 +71,17 @@ class GreedyPlayer final : public Player {
 ///    mean + exploration * sqrt(ln N / n), with rewards 1 win / 0 loss for the chooser;
 ///  - rollout: a uniformly random legal kick at every kick until the game ends.
 /// Budget: TurnBudget visits (playouts) and/or time_ms; default_visits when neither is given.
+/// Bounded: a node's enumeration stops at kEnumerationLimit states (half its sample is then
+/// random_turn chains, so late turns in direction order are represented), and the search ends
+/// early when the tree holds max_nodes nodes (~100 bytes each plus long kick strings).
 class UctPlayer final : public Player {
  public:
+  static constexpr int64_t kEnumerationLimit = int64_t(1) << 18;
   struct Options {
     int64_t default_visits = 1000;  ///< playouts per turn when the budget gives none
     double exploration = 1.4142135623730951;  ///< UCB1 constant (rewards in [0, 1])
     int max_children = 1000;        ///< turns kept per node (>= 1)
+    int64_t max_nodes = int64_t(1) << 20;  ///< tree size at which the search stops (>= 1)
   };
   /// Throws std::invalid_argument when options are out of range.
   explicit UctPlayer(uint64_t seed = 0) : UctPlayer(Options{}, seed) {}

@@ -11,10 +11,17 @@ namespace ps::tour {
 
 namespace {
 
-// Winner of a game finished with uniformly random distinct turns.
+// Winner of a game finished with uniformly random distinct turns (a random chain where a
+// position has more turns than the generator's enumeration limit).
 int random_playout(Position pos, TurnGenerator& gen, std::mt19937_64& rng) {
+  std::vector<Turn> turns;
   while (!pos.game_over()) {
-    std::vector<Turn> turns = gen.generate(pos);
+    TurnGenerator::Stats st;
+    turns = gen.generate(pos, &st);
+    if (!st.complete || turns.empty()) {
+      random_turn(pos, rng, &pos);
+      continue;
+    }
     const Turn& t = turns[std::uniform_int_distribution<size_t>(0, turns.size() - 1)(rng)];
     for (char c : t.kicks) pos.make_kick(c - '0');
   }
@@ -36,6 +43,7 @@ std::vector<std::vector<std::string>> generate_openings(const Pitch& pitch, Vari
   if (options.turns == 0) return {std::vector<std::string>{}};
   std::mt19937_64 rng(options.seed * 0x9E3779B97F4A7C15ull + 0x5eed);
   TurnGenerator gen;
+  gen.set_enumeration_limit(int64_t(1) << 18);  // bounded; see random_playout
   std::vector<std::vector<std::string>> out;
   std::set<uint64_t> seen;
   for (int attempt = 0; attempt < options.max_attempts && int(out.size()) < options.count; ++attempt) {

@@ -226,3 +226,87 @@ TEST_CASE("perft from the start positions") {
   CHECK(perft(Position(Pitch::standard(), Variant::kNoBounce), 3) == 392);
   CHECK(perft(Position(Pitch::standard(), Variant::kStandard), 0) == 1);
 }
+
+namespace {
+// The 433,648-turn position of the engine issue (8x10 standard, flat kick list).
+constexpr const char* kHeavy433648 =
+    "13064113570225017036575014630745741422243523574227742164435274617703502106741745431672745757"
+    "134661453130361";
+}  // namespace
+
+TEST_CASE("enumeration limit: a position over it stops early, holds at most the limit, "
+          "and reports a subset of the turns") {
+  const Game g = parse_kicks(Pitch::standard(), Variant::kStandard, kHeavy433648);
+  TurnGenerator full;
+  full.set_enumeration_limit(int64_t(1) << 26);
+  const auto all = full.count(g.position());
+  REQUIRE(all.complete);
+  REQUIRE(all.distinct == 433648);
+  TurnGenerator gen;
+  gen.set_enumeration_limit(50000);
+  std::set<uint64_t> ends;
+  const auto st = gen.for_each_turn(g.position(), [&](const Position& end, const uint8_t* k, int n) {
+    ends.insert(end.hash());
+    Position p = g.position();
+    for (int i = 0; i < n; ++i) p.make_kick(k[i]);
+    CHECK(p.hash() == end.hash());
+  });
+  CHECK_FALSE(st.complete);
+  CHECK(gen.states_held() <= 50001);
+  CHECK(ends.size() == st.distinct);
+  CHECK(st.distinct < all.distinct);
+  // The same generator, back under its limit, is exact again.
+  const Position start(Pitch::standard(), Variant::kStandard);
+  const auto small = gen.count(start);
+  CHECK(small.complete);
+  CHECK(small.distinct == 8);
+}
+
+TEST_CASE("perft: exact under the state limit, StateLimitError over it (never unbounded)") {
+  const Position start(Pitch::standard(), Variant::kStandard);
+  CHECK(perft(start, 3, nullptr, 1000) == 512);
+  CHECK_THROWS_AS(perft(start, 3, nullptr, 10), StateLimitError);
+  const Game g = parse_kicks(Pitch::standard(), Variant::kStandard, kHeavy433648);
+  try {
+    perft(g.position(), 1, nullptr, 100000);
+    FAIL("no StateLimitError");
+  } catch (const StateLimitError& e) {
+    CHECK(std::string(e.what()).find("more than 100000 mid-turn positions") != std::string::npos);
+  }
+  CHECK(perft(g.position(), 1, nullptr, int64_t(1) << 26) == 433648);
+}
+
+TEST_CASE("random_turn and first_turn: one legal whole turn, avoiding a kick that loses at once") {
+  std::mt19937_64 rng(11);
+  TurnGenerator gen;
+  for (const Position& pos : random_positions(300, 5)) {
+    Position end = pos;
+    const std::string r = random_turn(pos, rng, &end);
+    const Position replay = play(pos, r);
+    CHECK(replay.hash() == end.hash());
+    CHECK((end.game_over() || end.turn_start()));
+    Position fend = pos;
+    const std::string f = first_turn(pos, &fend);
+    CHECK(play(pos, f).hash() == fend.hash());
+    // When some turn does not lose at once, neither walk ends its turn with a kick that could
+    // have been avoided at its last step... checked weakly: a non-losing turn exists and the
+    // first-turn walk only loses when every kick at some point of its chain loses.
+    if (!gen.all_turns_lose(pos) && gen.last_search_complete() && fend.game_over() &&
+        fend.winner() != pos.side_to_move()) {
+      // The last kick was forced to lose: every legal kick before it lost at once.
+      Position before = pos;
+      for (size_t i = 0; i + 1 < f.size(); ++i) before.make_kick(f[i] - '0');
+      for (unsigned m = before.legal_kicks(); m; m &= m - 1) {
+        Position p = before;
+        p.make_kick(__builtin_ctz(m));
+        CHECK((p.game_over() && p.winner() != pos.side_to_move()));
+      }
+    }
+  }
+  const Position over = parse_record(Pitch::standard(), Variant::kStandard,
+                                     "0 3 66 5 3 4 1 66 06 1 3 536 10607 53344 47 212 00 7413 63 05253 45")
+                            .position();
+  REQUIRE(over.game_over());
+  CHECK_THROWS_AS(random_turn(over, rng), std::invalid_argument);
+  CHECK_THROWS_AS(first_turn(over), std::invalid_argument);
+}
