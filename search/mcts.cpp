@@ -672,6 +672,15 @@ struct Search::Impl {
     try {
       prepare_root(pos);
       Node* rt = root.get();
+      if (rt->state.load() == kExpanded && rt->num_children.load() == 0) {
+        // A reused node proven at its creation (the side to move could score at once, or every
+        // turn lost) was never expanded and stores no turns, not even its winning one. Expand
+        // it as a fresh root: the win check then adds the scoring turn, which best_child plays
+        // (listing turns by prior alone played a non-scoring turn of a won position).
+        rt->state.store(kUnexpanded);
+        rt->complete.store(0);
+        rt->exhausted.store(0);
+      }
       if (rt->state.load() == kUnexpanded) {
         rt->state.store(kExpanding);
         w_path_root(main_worker);

@@ -272,3 +272,28 @@ TEST_CASE("mcts: sample_turn follows visits^(1/T) and never plays a proven loss"
   r.children.clear();
   REQUIRE_THROWS_AS(sample_turn(r, 1.0, rng), std::invalid_argument);
 }
+
+TEST_CASE("mcts: a reused root proven at its creation plays its scoring turn", "[search]") {
+  // Regression: 6431 is proven lost when created (the opponent scores at once after it), so it
+  // was never expanded and held no winning turn. Reached by tree reuse, the search listed the
+  // root's turns by prior, skipped the search because the root was proven, and played 71467,
+  // which does not score.
+  FixedCostEvaluator ev(0, 0.5f, 2.0f, 3);
+  Game g = parse_record(Pitch::standard(), Variant::kStandard,
+                        "6 6 0 1 7 4 434 76 0 2561123 50 32 7600 53570 527211 43 3 5022 500 656772 0 "
+                        "132 13 5 450175670533601 143 46120");
+  SearchParams sp;
+  Search search(ev, sp, 1);
+  const SearchResult r1 = search.run(g.position(), SearchLimits{50, -1});
+  bool proven_lost = false;
+  for (const auto& c : r1.children)
+    if (c.kicks == "6431") proven_lost = c.proven == -1 && c.visits == 0;
+  REQUIRE(proven_lost);
+  g.play_turn("6431");
+  const int mover = g.position().side_to_move();
+  const SearchResult r2 = search.run(g.position(), SearchLimits{50, -1});
+  CHECK(r2.root_proven == 1);
+  const Position end = after(g.position(), r2.best_turn);
+  CHECK(end.game_over());
+  CHECK(end.winner() == mover);
+}
