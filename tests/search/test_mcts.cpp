@@ -297,3 +297,26 @@ TEST_CASE("mcts: a reused root proven at its creation plays its scoring turn", "
   CHECK(end.game_over());
   CHECK(end.winner() == mover);
 }
+
+TEST_CASE("mcts: root_turn_options lists exactly the turns and priors a fresh root gets", "[search]") {
+  // Regression: analyse said it generated turns as the search's root does, but cut them at
+  // widen_min_remaining_mass and renormalised the priors; on the heavy position its list and
+  // priors differed from the root's.
+  const Game g = parse_kicks(Pitch::standard(), Variant::kStandard, kHeavyKicks);
+  FixedCostEvaluator ev(0, 0.5f, 1.0f, 2);
+  SearchParams sp;
+  REQUIRE_FALSE(TurnGenerator().find_winning_turn(g.position()));
+  Search search(ev, sp, 1);
+  const SearchResult r = search.run(g.position(), SearchLimits{0, -1});
+  Evaluation e;
+  ev.evaluate(g.position(), e);
+  const BestFirstResult listed = best_first_turns(g.position(), e.policy_logits.data(), root_turn_options(sp));
+  REQUIRE(listed.turns.size() == r.children.size());
+  double sum = 0;
+  for (size_t i = 0; i < listed.turns.size(); ++i) {
+    CHECK(listed.turns[i].kicks == r.children[i].kicks);
+    CHECK(listed.turns[i].prior == r.children[i].prior);
+    sum += listed.turns[i].prior;
+  }
+  CHECK(sum < 0.999);  // renormalising would have changed every prior
+}
