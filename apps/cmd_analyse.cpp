@@ -229,16 +229,14 @@ void analyse_with_model(const Position& pos, const ModelArgs& a) {
   auto eval = nn::make_net_evaluator(a.model, so);
 
   // The search's defaults (one thread, no root noise); the turns are generated (and their priors
-  // computed) as the search does at its root.
+  // computed) as the search does at its root: same options, priors not renormalised.
   const SearchParams sp;
   Evaluation ev;
   eval->evaluate(pos, ev);
-  BestFirstOptions bo;
-  bo.max_turns = sp.root_initial_turns;
-  bo.min_remaining_mass = sp.widen_min_remaining_mass;
-  bo.max_expansions = sp.turn_gen_max_expansions;
-  bo.sum_chains = sp.sum_chains;
-  const BestFirstResult priors = nn::turn_priors(pos, ev, bo);
+  if (ev.policy_logits.size() != size_t(pos.pitch().num_points()) * kNumDirs)
+    throw std::runtime_error("the network returned " + std::to_string(ev.policy_logits.size()) +
+                             " policy logits for pitch " + pos.pitch().name());
+  const BestFirstResult priors = best_first_turns(pos, ev.policy_logits.data(), root_turn_options(sp));
 
   if (a.raw) {
     std::printf("value\t%.9g\n", double(ev.value));
@@ -319,7 +317,7 @@ void register_analyse_commands(CLI::App& app) {
   analyse->add_flag("--raw", an.raw,
                     "print only the network's output, machine-readable: value<TAB>V (for the side "
                     "to move), then turn<TAB>KICKS<TAB>PRIOR per generated turn (generation "
-                    "order, priors renormalised over them), numbers as %.9g; no board, no search")
+                    "order, the search root's turns and priors), numbers as %.9g; no board, no search")
       ->needs(model);
   analyse->callback([] {
     const Game full = game_from(view.pos);

@@ -2,7 +2,8 @@
 //   replay       winner<TAB>reason<TAB>kicks | ongoing<TAB>mover
 //   turns        distinct_turns<TAB>chains for the position after the record
 //   perft [D]    perft count (depth from the argument or the 6th column)
-// A bad line prints error<TAB>line N: message and the command goes on; it then exits with
+// A bad line (a blank one included) prints error<TAB>line N: message and the command goes on;
+// only the exact header line is skipped. It then exits with
 // status 1 (after the last line) when any line was an error. (show, analyse: cmd_analyse.cpp.)
 #include <iostream>
 #include <stdexcept>
@@ -29,9 +30,12 @@ void for_each_tsv_line(std::istream& in, Fn&& fn) {
   while (std::getline(in, line)) {
     ++lineno;
     if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.empty() || is_tsv_header(line)) continue;
+    if (is_tsv_header(line)) continue;
     ++lines;
     try {
+      // A blank line gets its error line too, so that output line k answers input line k.
+      if (line.find_first_not_of(" \t") == std::string::npos)
+        throw std::invalid_argument("blank line (expected W<TAB>L<TAB>G<TAB>variant<TAB>record)");
       TsvRow row = parse_tsv_row(line);
       fn(row, tsv_row_game(row));
     } catch (const std::exception& e) {

@@ -22,9 +22,11 @@ namespace ps::cmd {
 namespace {
 
 std::atomic<bool> g_cancel{false};
+std::atomic<int> g_signal{SIGINT};  // the first stop signal: the exit status is 128 + it
 
-void on_signal(int) {
-  if (g_cancel.exchange(true)) std::_Exit(130);  // second Ctrl-C: leave at once
+void on_signal(int sig) {
+  if (g_cancel.exchange(true)) std::_Exit(128 + sig);  // second Ctrl-C: leave at once
+  g_signal = sig;
   const char msg[] = "\nstopping after the current game or step; Ctrl-C again to quit now\n";
   ssize_t ignored = ::write(2, msg, sizeof msg - 1);
   (void)ignored;
@@ -33,6 +35,14 @@ void on_signal(int) {
 void install_signal_handlers() {
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
+}
+
+// The top level of a `selfplay` or `train` config: the sections of a run config that the
+// command does not use are allowed (a run config serves as is), any other key is an error
+// (a misspelt `selfpaly:` was ignored, and the defaults played).
+void finish_top_level(ConfigReader& top) {
+  for (const char* section : {"run", "service", "selfplay", "train", "evaluate"}) (void)top.child(section);
+  top.finish();
 }
 
 }  // namespace
@@ -57,7 +67,7 @@ void register_run_commands(CLI::App& app) {
     run_training_loop(cfg, &g_cancel);
     if (g_cancel) {
       std::cerr << "stopped; run the same command again to resume\n";
-      throw StoppedOnRequest{};
+      throw StoppedOnRequest{128 + g_signal.load()};  // 130 after SIGINT, 143 after SIGTERM
     }
   });
 
@@ -74,6 +84,7 @@ void register_run_commands(CLI::App& app) {
     s.finish();
     ConfigReader r = top.child("selfplay");
     SelfplayConfig cfg = parse_selfplay_config(r);
+    finish_top_level(top);
     install_signal_handlers();
     auto eval = nn::make_net_evaluator(sp_net, so);
     ProgressLine line;
@@ -98,6 +109,7 @@ void register_run_commands(CLI::App& app) {
     ConfigReader top = ConfigReader::from_file(tr_config);
     ConfigReader r = top.child("train");
     TrainConfig cfg = parse_train_config(r);
+    finish_top_level(top);
     install_signal_handlers();
     ProgressLine line;
     TrainResult res = train_network(cfg, tr_data, tr_from, tr_out, tr_log, "",

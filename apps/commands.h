@@ -13,7 +13,8 @@
 namespace ps::cmd {
 
 /// Thrown by a command that stopped cleanly on request (Ctrl-C, SIGTERM) after saving its
-/// state: main prints nothing more and exits with `code` (130, as shells report SIGINT).
+/// state: main prints nothing more and exits with `code` (128 + the signal, as shells report
+/// it: 130 after SIGINT, 143 after SIGTERM).
 struct StoppedOnRequest {
   int code = 130;
 };

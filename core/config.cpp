@@ -53,6 +53,11 @@ void ConfigReader::finish() const {
   }
 }
 
+void ConfigReader::fail_key(const std::string& key, const std::string& why) const {
+  YAML::Node n = (node_ && node_.IsMap()) ? node_[key] : YAML::Node();
+  fail(key, n, why);
+}
+
 void ConfigReader::fail(const std::string& key, const YAML::Node& n, const std::string& why) const {
   std::string where = source_ + ": " + path(key);
   if (n && n.Mark().line >= 0) where += " (line " + std::to_string(n.Mark().line + 1) + ")";

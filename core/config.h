@@ -35,6 +35,9 @@ class ConfigReader {
   ConfigReader child(const std::string& key);
   /// Throws ConfigError naming the first key of this map that was never read.
   void finish() const;
+  /// Throws ConfigError "<source>: <key.path> (line N): <why>" for a value that read fine but
+  /// is out of range (the line is the key's, when the key is present).
+  [[noreturn]] void fail_key(const std::string& key, const std::string& why) const;
   /// finish(), then value.validate(); a std::invalid_argument from it becomes a ConfigError
   /// prefixed with the source. Returns value.
   template <class T>

@@ -3,6 +3,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <sstream>
 #include <stdexcept>
 #include <tuple>
 
@@ -124,6 +125,22 @@ Pitch::Pitch(int width, int length, int goal) : w_(width), l_(length), g_(goal) 
   for (int p = 0; p < n_; ++p)
     for (int d = kE; d <= kSW; ++d)
       if (walls_[p] & (1u << d)) walls_hash_ ^= segment_key(p, d);
+}
+
+PitchChoice parse_pitch(const std::string& text) {
+  PitchChoice p;
+  char x = 0, g = 0;
+  std::istringstream ss(text);
+  if (!(ss >> p.width >> x >> p.length) || (x != 'x' && x != 'X'))
+    throw std::invalid_argument("bad pitch '" + text + "' (expected WxL, e.g. 8x10, or WxLgG)");
+  if (ss >> g) {
+    if (g != 'g' || !(ss >> p.goal))
+      throw std::invalid_argument("bad pitch '" + text + "' (expected WxL or WxLgG)");
+  }
+  if (!ss.eof() && ss.peek() != EOF)
+    throw std::invalid_argument("bad pitch '" + text + "' (trailing characters)");
+  Pitch::get(p.width, p.length, p.goal);  // validates
+  return p;
 }
 
 }  // namespace ps

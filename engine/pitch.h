@@ -39,6 +39,15 @@ const char* variant_name(Variant v);
 /// Parses a variant name; throws std::invalid_argument naming the bad text.
 Variant parse_variant(const std::string& name);
 
+/// A pitch size as configs write it.
+struct PitchChoice {
+  int width = 8, length = 10, goal = 2;
+};
+/// Parses "8x10", "8x12" (goal 2) or "10x14g4" (goal 4): the one parser of configs, run
+/// directories and the report. Throws std::invalid_argument naming the text, or Pitch::get's
+/// error for an impossible pitch.
+PitchChoice parse_pitch(const std::string& text);
+
 /// Immutable geometry of one pitch size, with its Zobrist keys. Obtain one with Pitch::get();
 /// instances live for the whole program, so positions may hold a plain pointer.
 class Pitch {

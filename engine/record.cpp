@@ -255,7 +255,9 @@ std::vector<PgnGame> read_pgn(std::istream& in, const std::string& name,
       while (!key.empty() && std::isspace(static_cast<unsigned char>(key.back()))) key.pop_back();
       if (key.empty()) pgn_fail(name, lineno, "tag without a name");
       if (!pg.has_content()) pg.line = lineno;
-      pg.tags[key] = line.substr(q1 + 1, q2 - q1 - 1);
+      // A repeated tag (two [Pitch] tags) is an error: silently keeping one picked the rules.
+      if (!pg.tags.emplace(key, line.substr(q1 + 1, q2 - q1 - 1)).second)
+        pgn_fail(name, lineno, "a second " + quoted_text(key, 40) + " tag in one game");
       continue;
     }
     if (!pg.has_content()) pg.line = lineno;
@@ -285,6 +287,13 @@ std::vector<PgnGame> read_pgn(std::istream& in, const std::string& name,
       size_t k = 0;
       while (k < tok.size() && std::isdigit(static_cast<unsigned char>(tok[k]))) ++k;
       if (k > 0 && k < tok.size() && tok[k] == '.') {
+        // Move N numbers turns 2N-1 and 2N (player 0's, then player 1's: "N..." before it).
+        const std::string number = tok.substr(0, k);
+        const size_t expected = pg.turns.size() / 2 + 1;
+        if (number.size() > 9 || std::stoul(number) != expected)
+          pgn_fail(name, lineno, "move number " + quoted_text(number, 20) + " where " +
+                                     std::to_string(expected) + " was expected (turn " +
+                                     std::to_string(pg.turns.size() + 1) + ")");
         while (k < tok.size() && tok[k] == '.') ++k;
         tok = tok.substr(k);
         if (tok.empty()) continue;

@@ -18,7 +18,15 @@ std::vector<std::string> split_tabs(const std::string& line) {
   return out;
 }
 
-bool is_tsv_header(const std::string& line) { return line.rfind("W\t", 0) == 0; }
+bool is_tsv_header(const std::string& raw) {
+  // Exactly the shared test vectors' header: W, L, G, variant[, record[, named columns...]].
+  // A data line whose first field happens to be "W" is not skipped (it is an error line).
+  std::string line = raw;
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  const auto f = split_tabs(line);
+  if (f.size() < 4 || f[0] != "W" || f[1] != "L" || f[2] != "G" || f[3] != "variant") return false;
+  return f.size() == 4 || f[4] == "record";
+}
 
 namespace {
 int parse_int(const std::string& s, const char* column) {
@@ -26,6 +34,9 @@ int parse_int(const std::string& s, const char* column) {
   int v = 0;
   try {
     v = std::stoi(s, &used);
+  } catch (const std::out_of_range&) {
+    throw std::invalid_argument(std::string("column ") + column + ": " + quoted_text(s, 60) +
+                                " is out of range (an int is at most 2147483647)");
   } catch (const std::exception&) {
     used = 0;
   }

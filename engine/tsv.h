@@ -1,6 +1,6 @@
 // The test-vector line form shared by tests/ and the command line:
 //   W<TAB>L<TAB>G<TAB>variant<TAB>record[<TAB>extra columns...]
-// A header line (first field "W") is allowed and skipped by readers.
+// A header line (W<TAB>L<TAB>G<TAB>variant<TAB>record...) is allowed and skipped by readers.
 #pragma once
 
 #include <string>
@@ -18,7 +18,7 @@ struct TsvRow {
   std::vector<std::string> extra;  ///< columns after the record
 };
 
-/// True for the header line ("W\tL\tG\tvariant...").
+/// True for the header line: fields W, L, G, variant, then nothing or record and any columns.
 bool is_tsv_header(const std::string& line);
 /// Parses one line. Throws std::invalid_argument saying which column is wrong and why.
 TsvRow parse_tsv_row(const std::string& line);

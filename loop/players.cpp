@@ -37,9 +37,13 @@ class NetMctsPlayer final : public Player {
 
 std::shared_ptr<Evaluator> shared_net_evaluator(const std::string& checkpoint,
                                                 const nn::ServiceOptions& options) {
+  // Every option is part of the key: a player asking for other workers or torch threads gets
+  // its own service rather than silently the first one's.
   const std::string key = checkpoint + "@" + options.device + "/" +
                           std::to_string(options.max_batch) + "/" +
                           std::to_string(options.batch_timeout_us) + "/" +
+                          std::to_string(options.workers) + "/" +
+                          std::to_string(options.torch_threads) + "/" +
                           std::to_string(options.cache_entries);
   std::lock_guard<std::mutex> lock(g_mu);
   auto it = g_evaluators.find(key);

@@ -6,7 +6,7 @@
 //   mcts     PUCT search guided by a network; keys: checkpoint (path, required), device,
 //            max_batch, batch_timeout_us, workers, torch_threads, cache_entries (the inference
 //            service, nn/service.h) and search: {...} (search/params.h)
-// Networks are loaded once per (checkpoint, device) and shared by every player that uses them
+// Networks are loaded once per (checkpoint, service options) and shared by every player that uses them
 // (the inference service is thread-safe), so a tournament does not reload a file per game.
 #pragma once
 

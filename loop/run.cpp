@@ -1,5 +1,6 @@
 #include "loop/run.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -8,6 +9,7 @@
 #include <iostream>
 #include <map>
 #include <set>
+#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
@@ -23,11 +25,35 @@ namespace ps {
 namespace fs = std::filesystem;
 using json = nlohmann::json;
 
+namespace {
+std::string gen_name(int g) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "gen-%04d", g);
+  return buf;
+}
+
+}  // namespace
+
 EvaluateConfig::EvaluateConfig() {
   search.root_noise = false;
   search.temperature = 0.0;
   search.temperature_turns = 0;
   search.temperature_final = 0.0;
+}
+
+std::vector<std::string> evaluation_opponents(const EvaluateConfig& e, int generation,
+                                              const std::string& best) {
+  std::vector<std::string> out;
+  const std::string me = gen_name(generation);
+  auto add = [&](const std::string& name) {
+    if (name != me && std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
+  };
+  if (e.vs_previous) add(gen_name(generation - 1));
+  if (e.gating) add(best);
+  if (e.vs_generation0 && generation - 1 != 0) add(gen_name(0));
+  if (e.vs_random) add("random");
+  if (e.vs_greedy) add("greedy");
+  return out;
 }
 
 std::pair<double, double> wilson_interval(int wins, int games) {
@@ -63,21 +89,16 @@ EvaluateConfig parse_evaluate(ConfigReader& r) {
     e.search = parse_search_params(sr, e.search);  // no noise, temperature 0 unless given
   }
   r.finish();
-  auto bad = [&](const std::string& what) { throw ConfigError(r.source() + ": evaluate." + what); };
-  if (e.games < 2 || e.games % 2) bad("games must be even and >= 2");
-  if (e.final_games < 2 || e.final_games % 2) bad("final_games must be even and >= 2");
-  if (e.visits < 1) bad("visits must be >= 1");
-  if (e.openings < 1) bad("openings must be >= 1");
-  if (e.opening_turns < 0) bad("opening_turns must be >= 0");
-  if (e.concurrency < 1) bad("concurrency must be >= 1");
-  if (!(e.gating_threshold > 0 && e.gating_threshold < 1)) bad("gating.threshold must be in (0, 1)");
+  // "<file>: evaluate.<key> (line N): must ..."
+  if (e.games < 2 || e.games % 2) r.fail_key("games", "must be even and >= 2");
+  if (e.final_games < 2 || e.final_games % 2) r.fail_key("final_games", "must be even and >= 2");
+  if (e.visits < 1) r.fail_key("visits", "must be >= 1");
+  if (e.openings < 1) r.fail_key("openings", "must be >= 1");
+  if (e.opening_turns < 0) r.fail_key("opening_turns", "must be >= 0");
+  if (e.concurrency < 1) r.fail_key("concurrency", "must be >= 1");
+  if (!(e.gating_threshold > 0 && e.gating_threshold < 1))
+    r.child("gating").fail_key("threshold", "must be in (0, 1)");
   return e;
-}
-
-std::string gen_name(int g) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "gen-%04d", g);
-  return buf;
 }
 
 std::string now_iso() {
@@ -236,11 +257,15 @@ RunConfig parse_run_config(const std::string& text, const std::string& source) {
       c.width = p.width;
       c.length = p.length;
       c.goal = p.goal;
+    } catch (const std::invalid_argument& e) {
+      r.fail_key("pitch", e.what());
+    }
+    try {
       c.variant = parse_variant(variant);
     } catch (const std::invalid_argument& e) {
-      throw ConfigError(source + ": run: " + e.what());
+      r.fail_key("variant", e.what());
     }
-    if (c.generations < 1) throw ConfigError(source + ": run.generations must be >= 1");
+    if (c.generations < 1) r.fail_key("generations", "must be >= 1");
     if (c.name.empty() || c.name.find('/') != std::string::npos)
       throw ConfigError(source + ": run.name must be a non-empty name without '/'");
   }
@@ -282,6 +307,74 @@ RunConfig parse_run_config(const std::string& text, const std::string& source) {
   return c;
 }
 
+namespace {
+
+// key.path -> value (YAML flow text) for every scalar or sequence of a config.
+void flatten_yaml(const YAML::Node& n, const std::string& prefix, std::map<std::string, std::string>& out) {
+  if (n.IsMap()) {
+    for (auto it = n.begin(); it != n.end(); ++it) {
+      const std::string key = it->first.as<std::string>();
+      flatten_yaml(it->second, prefix.empty() ? key : prefix + "." + key, out);
+    }
+    return;
+  }
+  YAML::Emitter e;
+  e.SetSeqFormat(YAML::Flow);
+  e.SetMapFormat(YAML::Flow);
+  e << n;
+  out[prefix] = e.c_str();
+}
+
+std::string pitch_list_text(const std::vector<PitchChoice>& v) {
+  std::string s;
+  for (const auto& p : v) s += (s.empty() ? "" : ",") + Pitch::get(p.width, p.length, p.goal).name();
+  return s;
+}
+
+std::string variant_list_text(const std::vector<Variant>& v) {
+  std::string s;
+  for (Variant x : v) s += (s.empty() ? "" : ",") + std::string(variant_name(x));
+  return s;
+}
+
+}  // namespace
+
+std::vector<ConfigChange> compare_run_configs(const std::string& old_text, const std::string& new_text,
+                                              const std::string& old_source) {
+  const RunConfig a = parse_run_config(old_text, old_source);
+  const RunConfig b = parse_run_config(new_text, "the config given");
+  std::vector<std::string> refused;
+  auto check = [&](const char* key, const std::string& x, const std::string& y) {
+    if (x != y) refused.push_back(std::string(key) + " (" + x + " -> " + y + ")");
+  };
+  check("run.pitch", Pitch::get(a.width, a.length, a.goal).name(), Pitch::get(b.width, b.length, b.goal).name());
+  check("run.variant", variant_name(a.variant), variant_name(b.variant));
+  check("selfplay.pitches", pitch_list_text(a.selfplay.pitches), pitch_list_text(b.selfplay.pitches));
+  check("selfplay.variants", variant_list_text(a.selfplay.variants), variant_list_text(b.selfplay.variants));
+  if (a.train.net != b.train.net)
+    refused.push_back("train.net (" + a.train.net.summary() + " -> " + b.train.net.summary() + ")");
+  if (!refused.empty()) {
+    std::string list;
+    for (const auto& r : refused) list += (list.empty() ? "" : ", ") + r;
+    throw ConfigError(old_source + ": the run was started with another " + list +
+                      "; these cannot change within a run (its data, checkpoints and ratings are "
+                      "for the old ones). Put them back, or start a new run (another run.name or --dir)");
+  }
+  std::map<std::string, std::string> x, y;
+  flatten_yaml(YAML::Load(old_text), "", x);
+  flatten_yaml(YAML::Load(new_text), "", y);
+  std::vector<ConfigChange> changes;
+  for (const auto& [k, v] : x) {
+    auto it = y.find(k);
+    if (it == y.end()) changes.push_back({k, v, "absent"});
+    else if (it->second != v) changes.push_back({k, v, it->second});
+  }
+  for (const auto& [k, v] : y)
+    if (!x.count(k)) changes.push_back({k, "absent", v});
+  std::sort(changes.begin(), changes.end(), [](const ConfigChange& p, const ConfigChange& q) { return p.key < q.key; });
+  return changes;
+}
+
 RunConfig load_run_config(const std::string& path) {
   std::string text;
   try {
@@ -309,13 +402,25 @@ void run_training_loop(const RunConfig& cfg, const std::atomic<bool>* cancel) {
     std::printf("removed %llu temporary file(s) left by an interrupted run\n", (unsigned long long)stale);
   const std::string state_path = (root / "state.json").string();
   const std::string config_copy = (root / "config.yaml").string();
+  State state = read_state(state_path);
   if (!fs::exists(config_copy)) {
     write_file_atomic(config_copy, cfg.source);
-  } else if (read_file(config_copy) != cfg.source) {
-    std::cerr << "warning: " << config_copy
-              << " differs from the config given; resuming with the config given\n";
+  } else if (const std::string old_text = read_file(config_copy); old_text != cfg.source) {
+    // Refuses incoherent changes (before anything else is written); records the others.
+    const std::vector<ConfigChange> changes = compare_run_configs(old_text, cfg.source, config_copy);
+    if (!changes.empty()) {
+      json list = json::array();
+      std::cerr << "config changed since " << config_copy << " (resuming after generation "
+                << state.generation << "):\n";
+      for (const ConfigChange& c : changes) {
+        std::cerr << "  " << c.key << ": " << c.old_value << " -> " << c.new_value << "\n";
+        list.push_back({{"key", c.key}, {"old", c.old_value}, {"new", c.new_value}});
+      }
+      append_line(logs + "/config.jsonl",
+                  json({{"time", now_iso()}, {"after_generation", state.generation}, {"changes", list}}).dump());
+    }
+    write_file_atomic(config_copy, cfg.source);  // the next resume compares with this one
   }
-  State state = read_state(state_path);
   if (state.started.empty()) state.started = now_iso();
   const auto t_call = std::chrono::steady_clock::now();
   const double base_seconds = state.seconds;
@@ -341,6 +446,7 @@ void run_training_loop(const RunConfig& cfg, const std::atomic<bool>* cancel) {
 
   for (int g = state.generation + 1; g <= cfg.generations; ++g) {
     if (stopped()) break;
+    state.seconds = elapsed();  // every write_state of this generation carries the time so far
     const std::string net = gen_name(g);
     char prefix[32];
     std::snprintf(prefix, sizeof prefix, "gen%04d", g - 1);
@@ -350,24 +456,15 @@ void run_training_loop(const RunConfig& cfg, const std::atomic<bool>* cancel) {
       write_state(state, state_path, "selfplay " + net);
       auto eval = shared_net_evaluator(ckpt_of(state.best), cfg.service);
       ProgressLine line;
-      SelfplayStats st = run_selfplay(
-          cfg.selfplay, *eval, state.best, data_dir, prefix,
-          [&](const SelfplayStats& s, int64_t target) {
-            const double rate = s.games_per_s();
-            char buf[256];
-            std::snprintf(buf, sizeof buf,
-                          "gen %d self-play (%s): %lld/%lld games, %.2f games/s, %.0f positions/s, "
-                          "%.1f turns/game, ETA %s",
-                          g, state.best.c_str(), (long long)s.games, (long long)target, rate,
-                          s.samples_per_s(), s.mean_game_turns(),
-                          format_duration(rate > 0 ? (target - s.games) / rate : 0).c_str());
-            line.update(buf);
-          },
-          cancel);
-      line.finish();
-      if (st.games > 0) {
+      // This session's totals go to logs/selfplay.jsonl after every chunk of games and at its
+      // end (the report keeps each session's last line), and state.json's wall time with them:
+      // a killed process loses at most a chunk's worth of both.
+      const std::string session = now_iso() + "/" + std::to_string(::getpid());
+      auto log_selfplay = [&](const SelfplayStats& st, bool done) {
         json j = {{"generation", g},
                   {"network", state.best},
+                  {"session", session},
+                  {"final", done},
                   {"games", st.games},
                   {"samples", st.samples},
                   {"full_samples", st.full_samples},
@@ -380,7 +477,26 @@ void run_training_loop(const RunConfig& cfg, const std::atomic<bool>* cancel) {
                   {"false_resignations", st.false_resignations},
                   {"playthroughs", st.playthroughs}};
         append_line(logs + "/selfplay.jsonl", j.dump());
-      }
+        state.seconds = elapsed();
+        write_state(state, state_path, "selfplay " + net);
+      };
+      SelfplayStats st = run_selfplay(
+          cfg.selfplay, *eval, state.best, data_dir, prefix,
+          [&](const SelfplayStats& s, int64_t target) {
+            const double rate = s.games_per_s();
+            char buf[256];
+            std::snprintf(buf, sizeof buf,
+                          "gen %d self-play (%s): %lld/%lld games, %.2f games/s, %.0f positions/s, "
+                          "%.1f turns/game, ETA %s",
+                          g, state.best.c_str(), (long long)s.games, (long long)target, rate,
+                          s.samples_per_s(), s.mean_game_turns(),
+                          format_duration(rate > 0 ? (target - s.games) / rate : 0).c_str());
+            line.update(buf);
+            if (s.games % cfg.selfplay.games_per_chunk == 0 && s.games < target) log_selfplay(s, false);
+          },
+          cancel);
+      line.finish();
+      if (st.games > 0) log_selfplay(st, true);
       if (stopped()) break;
     }
     clear_net_evaluators();
@@ -441,17 +557,14 @@ void run_training_loop(const RunConfig& cfg, const std::atomic<bool>* cancel) {
         players.push_back(p);
       };
       net_player(net);
-      if (cfg.evaluate.vs_previous) net_player(gen_name(g - 1));
-      if (cfg.evaluate.vs_generation0 && g - 1 != 0) net_player(gen_name(0));
-      if (cfg.evaluate.vs_random) {
-        tour::PlayerSpec p;
-        p.name = p.type = "random";
-        players.push_back(p);
-      }
-      if (cfg.evaluate.vs_greedy) {
-        tour::PlayerSpec p;
-        p.name = p.type = "greedy";
-        players.push_back(p);
+      for (const std::string& opp : evaluation_opponents(cfg.evaluate, g, state.best)) {
+        if (opp == "random" || opp == "greedy") {
+          tour::PlayerSpec p;
+          p.name = p.type = opp;
+          players.push_back(p);
+        } else {
+          net_player(opp);
+        }
       }
       if (players.size() < 2)
         throw ConfigError("evaluate: every opponent is switched off (vs_previous, vs_generation0, "
@@ -479,16 +592,17 @@ void run_training_loop(const RunConfig& cfg, const std::atomic<bool>* cancel) {
         games.push_back({{"winner", res.players[size_t(game.winner)]},
                          {"loser", res.players[size_t(game.loser)]},
                          {"termination", game.termination}});
-      // Gating against the previous network.
+      // Gating against the best network so far (whatever vs_previous says).
       bool promoted = true;
-      if (cfg.evaluate.gating && cfg.evaluate.vs_previous) {
-        auto s = score[gen_name(g - 1)];
+      if (cfg.evaluate.gating) {
+        auto s = score[state.best];
         promoted = s.second > 0 && double(s.first) / s.second >= cfg.evaluate.gating_threshold;
       }
       json scores = json::object();
       for (auto& [opp, s] : score) scores[opp] = {{"wins", s.first}, {"games", s.second}};
       json j = {{"generation", g}, {"network", net}, {"promoted", promoted}, {"scores", scores},
                 {"games", games}};
+      if (cfg.evaluate.gating) j["gated_against"] = state.best;
       write_file_atomic(outcomes_path, j.dump(1) + "\n");
     }
     clear_net_evaluators();

@@ -11,12 +11,18 @@
 //      ratings of every network and baseline are recomputed over all evaluation games so far
 //      (Bradley-Terry Elo, random = 0) -> RUNDIR/ratings.json; optional gating (KataGo's
 //      gatekeeper): the new network becomes the best only if it scores at least
-//      gating.threshold against the previous one;
+//      gating.threshold against the best network so far, which it then always plays (also
+//      when vs_previous is false; with gating off, vs_previous alone decides);
 //   4. export: the best network with its rating -> RUNDIR/best.model (for `bot`).
 // Self-play and training alternate rather than overlap: on a 2-core machine each phase already
 // uses both cores (game threads + the inference service; two intra-op training threads), and
 // alternation keeps every generation's data from exactly one network, which makes a killed run
 // resume to the same state.
+//
+// Config on resuming: RUNDIR/config.yaml holds the config the run was started with (updated on
+// each accepted change). A changed pitch, variant or net shape is refused; other changes are
+// applied, printed, and logged to RUNDIR/logs/config.jsonl (the report lists them); see
+// compare_run_configs.
 //
 // Resuming: every phase checks what RUNDIR already holds (stored self-play games, finished or
 // partial checkpoints, finished evaluations), so killing the process at any moment and running
@@ -30,6 +36,7 @@
 #include <atomic>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/config.h"
 #include "nn/service.h"
@@ -47,7 +54,8 @@ struct EvaluateConfig {
   int opening_turns = 2;    ///< random turns per opening
   int concurrency = 4;      ///< games in parallel
   bool vs_previous = true, vs_generation0 = true, vs_random = true, vs_greedy = true;
-  bool gating = false;      ///< promote only a network that beats the previous best
+  bool gating = false;      ///< promote only a network that beats the best so far (played
+                            ///< whatever vs_previous says)
   double gating_threshold = 0.55;
   SearchParams search;      ///< search of network players (no noise, temperature 0)
   EvaluateConfig();
@@ -77,6 +85,26 @@ const std::string& quickstart_config_text();
 /// generation to stdout. Stops between games/steps when *cancel becomes true (state is saved;
 /// running again resumes). Throws on errors (config, I/O, data), naming what and where.
 void run_training_loop(const RunConfig& config, const std::atomic<bool>* cancel = nullptr);
+
+/// One key whose value differs between a run directory's config.yaml and the config given on
+/// resuming (old or new_value "absent" when the key is not written).
+struct ConfigChange {
+  std::string key, old_value, new_value;
+};
+/// Compares the config a run was started (or last resumed) with and the one given now. Keys that
+/// would make the run incoherent (the pitch and variant of evaluation and self-play, the net's
+/// shape: run.pitch, run.variant, selfplay.pitches, selfplay.variants, train.net) must keep their
+/// values: ConfigError naming every changed one. Every other key may change (evaluation games
+/// and opponents, generations, games, steps, threads, devices, ...): returns them, keys as
+/// written (a key set to its default counts as changed).
+std::vector<ConfigChange> compare_run_configs(const std::string& old_text, const std::string& new_text,
+                                              const std::string& old_source);
+
+/// Opponents of generation `generation`'s network in its evaluation gauntlet, in order, given
+/// the best network so far: "gen-NNNN" networks, "random", "greedy". With gating the best is
+/// always among them (the gate compares with it); each name appears once.
+std::vector<std::string> evaluation_opponents(const EvaluateConfig& e, int generation,
+                                              const std::string& best);
 
 /// Wilson score interval (95%) of wins out of games: {low, high} in [0, 1].
 std::pair<double, double> wilson_interval(int wins, int games);

@@ -119,6 +119,7 @@ std::string CheckpointMeta::to_json() const {
                       {"training_step", training_step},
                       {"note", note}};
   if (std::isfinite(rating_elo)) j["rating"] = {{"elo", rating_elo}, {"ci95", rating_ci95}};
+  if (train_call_start >= 0) j["train_call_start"] = train_call_start;
   return j.dump();
 }
 
@@ -148,6 +149,7 @@ CheckpointMeta CheckpointMeta::from_json(const std::string& text, const std::str
     m.variants = j.at("variants").get<std::vector<std::string>>();
     m.training_step = j.at("training_step").get<int64_t>();
     m.note = j.value("note", std::string());
+    m.train_call_start = j.value("train_call_start", int64_t(-1));
     if (j.contains("rating")) {
       m.rating_elo = j.at("rating").at("elo").get<double>();
       m.rating_ci95 = j.at("rating").value("ci95", 0.0);

@@ -40,6 +40,10 @@ struct CheckpointMeta {
   std::vector<std::string> variants;
   int64_t training_step = 0;
   std::string note;  ///< free text (run name, ...)
+  /// A partial training checkpoint's step where its train_network call began (so a resumed
+  /// call keeps the same target and schedule); -1 = not a partial checkpoint. Stored as
+  /// "train_call_start" (older partial checkpoints kept it at the end of the note).
+  int64_t train_call_start = -1;
   /// Elo rating and its 95% half-interval when known (exported models); NaN = unknown.
   double rating_elo = std::nan("");
   double rating_ci95 = std::nan("");

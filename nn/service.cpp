@@ -117,10 +117,16 @@ class EvalCache {
 }  // namespace
 
 struct NetEvaluator::Impl {
+  // Checked before any member is built from them (a negative cache_entries sized the cache
+  // vector first and threw std::length_error).
+  static const ServiceOptions& validated(const ServiceOptions& o) {
+    o.validate();
+    return o;
+  }
+
   Impl(PolicyValueNet net_in, CheckpointMeta meta_in, const ServiceOptions& opt, std::string nm)
-      : net(std::move(net_in)), meta(std::move(meta_in)), options(opt), name(std::move(nm)),
-        device(parse_device(opt.device)), cache(opt.cache_entries) {
-    options.validate();
+      : net(std::move(net_in)), meta(std::move(meta_in)), options(validated(opt)),
+        name(std::move(nm)), device(parse_device(opt.device)), cache(opt.cache_entries) {
     if (options.torch_threads > 0) at::set_num_threads(options.torch_threads);
     net->to(device);
     net->eval();

@@ -678,6 +678,14 @@ std::string files_section(const RunData& run) {
     for (const auto& m : run.missing) c << "<li><code>" << h(m) << "</code></li>";
     c << "</ul>\n";
   }
+  if (!run.config_changes.empty()) {
+    c << "<h3 style=\"margin:14px 0 0;font-size:15px\">Config changes on resuming</h3>\n<ul class=\"notes\">";
+    for (const auto& l : run.config_changes)
+      for (const auto& ch : l.changes)
+        c << "<li>after generation " << l.after_generation << " (" << h(l.time) << "): <code>" << h(ch[0])
+          << "</code> " << h(ch[1]) << " \u2192 " << h(ch[2]) << "</li>";
+    c << "</ul>\n";
+  }
   c << "<h3 style=\"margin:14px 0 0;font-size:15px\">Notes on the data</h3>\n";
   if (run.notes.empty()) {
     c << "<p class=\"muted\" style=\"margin:4px 0\">Every file present was read completely.</p>\n";

@@ -11,6 +11,7 @@
 
 #include "core/fileutil.h"
 #include "engine/tsv.h"
+#include "selfplay/data.h"
 
 namespace fs = std::filesystem;
 using json = nlohmann::ordered_json;
@@ -136,9 +137,19 @@ void load_config(RunData& run) {
   };
   get("name", run.config.name);
   get("pitch", run.config.pitch);
-  get("goal", run.config.goal);
   get("variant", run.config.variant);
   get("generations", run.config.generations);
+  if (!run.config.pitch.empty()) {
+    // The loop's own parser: "8x10" has goal 2, "10x14g4" goal 4 (there is no run.goal key).
+    try {
+      const PitchChoice p = parse_pitch(run.config.pitch);
+      run.config.width = p.width;
+      run.config.length = p.length;
+      run.config.goal = p.goal;
+    } catch (const std::invalid_argument& e) {
+      run.notes.push_back(std::string("config.yaml: run.pitch: ") + e.what() + "; ignored");
+    }
+  }
 }
 
 void load_state(RunData& run) {
@@ -178,8 +189,12 @@ void load_train(RunData& run) {
 }
 
 void load_selfplay(RunData& run) {
-  std::map<int, SelfplayGeneration> by_gen;
-  for_each_jsonl(run, "logs/selfplay.jsonl", [&](const json& j, int) -> std::string {
+  // The loop logs a line per chunk of games and one when a session ends, each with its session
+  // id and the session's totals so far: per generation, the last line of each session counts,
+  // summed over sessions (a resumed generation has several; lines without a session id, of
+  // older runs, are one session each).
+  std::map<std::pair<int, std::string>, SelfplayGeneration> by_session;
+  for_each_jsonl(run, "logs/selfplay.jsonl", [&](const json& j, int line_no) -> std::string {
     SelfplayGeneration g;
     g.generation = integer(j, "generation");
     if (g.generation < 0) return "no \"generation\" number";
@@ -197,10 +212,116 @@ void load_selfplay(RunData& run) {
       g.wins[0] = (*w)[0].get<int>();
       g.wins[1] = (*w)[1].get<int>();
     }
-    by_gen[g.generation] = g;
+    std::string session = text(j, "session");
+    if (session.empty()) session = "line " + std::to_string(line_no);
+    by_session[{g.generation, session}] = g;
     return "";
   });
-  for (auto& [gen, g] : by_gen) run.selfplay.push_back(g);
+  std::map<int, SelfplayGeneration> by_gen;
+  auto add = [](double& a, double b) { a = std::isfinite(a) ? (std::isfinite(b) ? a + b : a) : b; };
+  for (auto& [key, s] : by_session) {
+    auto it = by_gen.find(key.first);
+    if (it == by_gen.end()) {
+      by_gen[key.first] = s;
+      continue;
+    }
+    SelfplayGeneration& g = it->second;
+    // Means weighted by games (root turns per search: by positions).
+    auto mean = [&](double& m, double w_old, double v, double w_new) {
+      if (std::isfinite(m) && std::isfinite(v) && std::isfinite(w_old) && std::isfinite(w_new) && w_old + w_new > 0)
+        m = (m * w_old + v * w_new) / (w_old + w_new);
+    };
+    mean(g.mean_game_turns, g.games, s.mean_game_turns, s.games);
+    mean(g.mean_root_turns, g.samples, s.mean_root_turns, s.samples);
+    add(g.games, s.games);
+    add(g.samples, s.samples);
+    add(g.full_samples, s.full_samples);
+    add(g.seconds, s.seconds);
+    for (int k = 0; k < 2; ++k)
+      if (s.wins[k] >= 0) g.wins[k] = std::max(g.wins[k], 0) + s.wins[k];
+    if (g.network.empty()) g.network = s.network;
+  }
+  for (auto& [gen, g] : by_gen) {
+    if (std::isfinite(g.seconds) && g.seconds > 0) {
+      g.games_per_s = g.games / g.seconds;
+      g.samples_per_s = g.samples / g.seconds;
+    }
+    run.selfplay.push_back(g);
+  }
+}
+
+std::optional<std::pair<int, size_t>> gen_prefix(const std::string& name);
+std::string network_name(int generation);
+
+// Games and positions of each generation's self-play as stored in data/ (the chunks hold every
+// finished game, also when the process was killed before it logged): they replace the logged
+// counts. Data of network gen-N is generation N + 1's self-play.
+void count_selfplay_data(RunData& run) {
+  const fs::path root = fs::path(run.dir) / "data";
+  std::error_code ec;
+  if (!fs::is_directory(root, ec)) return;
+  std::map<int, std::vector<std::string>> files;
+  for (auto it = fs::directory_iterator(root, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    auto g = gen_prefix(name);
+    if (g && it->path().extension() == ".psd" && it->is_regular_file(ec)) files[g->first].push_back(name);
+  }
+  for (auto& [net, names] : files) {
+    SelfplayGeneration disk;
+    disk.generation = net + 1;
+    disk.network = network_name(net);
+    double games = 0, samples = 0, full = 0;
+    int wins[2] = {0, 0};
+    bool any = false;
+    std::sort(names.begin(), names.end());
+    for (const std::string& name : names) {
+      try {
+        for (const GameData& gd : read_chunk((root / name).string())) {
+          any = true;
+          games += 1;
+          samples += double(gd.samples.size());
+          for (const TrainingSample& ts : gd.samples) full += ts.full_search ? 1 : 0;
+          if (gd.winner == 0 || gd.winner == 1) ++wins[gd.winner];
+        }
+      } catch (const std::exception& e) {
+        run.notes.push_back("data/" + name + ": not counted (" + std::string(e.what()) + ")");
+      }
+    }
+    if (!any) continue;
+    auto it = std::find_if(run.selfplay.begin(), run.selfplay.end(),
+                           [&](const SelfplayGeneration& x) { return x.generation == disk.generation; });
+    if (it == run.selfplay.end()) {
+      run.selfplay.push_back(disk);
+      it = run.selfplay.end() - 1;
+    }
+    it->games = games;
+    it->samples = samples;
+    it->full_samples = full;
+    it->wins[0] = wins[0];
+    it->wins[1] = wins[1];
+    if (it->network.empty()) it->network = disk.network;
+    if (std::isfinite(it->seconds) && it->seconds > 0) {
+      it->games_per_s = games / it->seconds;
+      it->samples_per_s = samples / it->seconds;
+    }
+  }
+  std::sort(run.selfplay.begin(), run.selfplay.end(),
+            [](const SelfplayGeneration& a, const SelfplayGeneration& b) { return a.generation < b.generation; });
+}
+
+void load_config_changes(RunData& run) {
+  if (!fs::exists(fs::path(run.dir) / "logs/config.jsonl")) return;  // only resumed runs have it
+  for_each_jsonl(run, "logs/config.jsonl", [&](const json& j, int) -> std::string {
+    ConfigChangeLine c;
+    c.time = text(j, "time");
+    c.after_generation = integer(j, "after_generation");
+    auto list = j.find("changes");
+    if (list == j.end() || !list->is_array()) return "no \"changes\" list";
+    for (const json& x : *list)
+      if (x.is_object()) c.changes.push_back({text(x, "key"), text(x, "old"), text(x, "new")});
+    run.config_changes.push_back(std::move(c));
+    return "";
+  });
 }
 
 void load_generations(RunData& run) {
@@ -320,10 +441,9 @@ RecordedGame replay_tsv_line(const std::string& line, const std::string& source)
 // Replays a bare record on the pitch and variant of config.yaml (8x10, goal 2, standard when not
 // given). Throws with the reason on failure.
 RecordedGame replay_config_record(const RunConfig& cfg, const std::string& record, const std::string& source) {
-  int w = 8, l = 10;
-  if (!cfg.pitch.empty() && std::sscanf(cfg.pitch.c_str(), "%dx%d", &w, &l) != 2)
-    throw std::invalid_argument("config.yaml run.pitch '" + cfg.pitch + "' is not WxL");
-  const Pitch& pitch = Pitch::get(w, l, cfg.goal > 0 ? cfg.goal : 2);
+  if (!cfg.pitch.empty() && cfg.width == 0)
+    throw std::invalid_argument("config.yaml run.pitch '" + cfg.pitch + "' is not a pitch");
+  const Pitch& pitch = cfg.width > 0 ? Pitch::get(cfg.width, cfg.length, cfg.goal) : Pitch::standard();
   RecordedGame g;
   g.source = source;
   g.game.emplace(parse_record(pitch, cfg.variant.empty() ? Variant::kStandard : parse_variant(cfg.variant), record));
@@ -602,6 +722,8 @@ RunData load_run(const std::string& run_dir, const LoadOptions& options) {
   load_ratings(run);
   load_eval(run, options.eval_games_per_generation);
   load_selfplay_games(run);
+  count_selfplay_data(run);
+  load_config_changes(run);
   load_checkpoints(run);
   return run;
 }

@@ -2,18 +2,22 @@
 // Tolerant by design: missing files leave their part empty, unknown JSON fields are ignored, and
 // lines or files that cannot be read are skipped with a note that the report shows.
 //
-//   RUNDIR/config.yaml                 run: {name, pitch: "8x10", goal, variant, generations}
+//   RUNDIR/config.yaml                 run: {name, pitch: "8x10" or "WxLgG", variant, generations}
 //   RUNDIR/state.json                  {generation, best, started, seconds}
 //   RUNDIR/logs/train.jsonl            one object per logged training step
-//   RUNDIR/logs/selfplay.jsonl         one object per generation's self-play
+//   RUNDIR/logs/selfplay.jsonl         self-play totals per session, a line per chunk of games
+//                                      and one at the session's end (summed per generation)
 //   RUNDIR/logs/generations.jsonl      one object per generation's evaluation (Elo, scores)
+//   RUNDIR/logs/config.jsonl          config keys changed on resuming (loop/run.h)
 //   RUNDIR/ratings.json                {anchor, players: [...], crosstable: {names, wins}}
 //   RUNDIR/eval/gen-NNNN/games.tsv     W L G variant record winner reason kicks
 //   RUNDIR/eval/gen-NNNN/games.csv     header line; columns player0, player1, winner, termination, turns
 //   RUNDIR/data/genNNNN-CCCCCC.tsv     self-play games of net gen-NNNN, same TSV form
+//   RUNDIR/data/genNNNN-CCCCCC.psd     their training data: games and positions are counted here
 //   RUNDIR/checkpoints/*.ckpt          listed only
 #pragma once
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -37,8 +41,8 @@ class ReportError : public std::runtime_error {
 
 struct RunConfig {
   bool present = false;
-  std::string name, pitch, variant;  ///< pitch as written ("8x10")
-  int goal = 0;                      ///< 0: not given
+  std::string name, pitch, variant;  ///< pitch as written ("8x10", "10x14g4")
+  int width = 0, length = 0, goal = 0;  ///< parsed from pitch (the loop's parser); 0: not given
   int generations = 0;               ///< planned generations; 0: not given
 };
 
@@ -58,7 +62,8 @@ struct TrainPoint {
   std::string checkpoint;
 };
 
-/// One line of logs/selfplay.jsonl.
+/// One generation's self-play: logs/selfplay.jsonl summed over sessions; games, positions and
+/// wins counted from the data chunks when there are any.
 struct SelfplayGeneration {
   int generation = -1;
   std::string network;
@@ -121,6 +126,13 @@ struct SelfplayGames {
   std::optional<RecordedGame> sample;  ///< the first readable game
 };
 
+/// One resume with a changed config (a line of logs/config.jsonl, written by the loop).
+struct ConfigChangeLine {
+  std::string time;
+  int after_generation = -1;
+  std::vector<std::array<std::string, 3>> changes;  ///< key, old value, new value
+};
+
 struct FileEntry {
   std::string name;
   uintmax_t bytes = 0;
@@ -137,6 +149,7 @@ struct RunData {
   std::vector<EvalGames> eval;                   ///< sorted by generation
   std::vector<SelfplayGames> selfplay_games;     ///< sorted by generation
   std::vector<FileEntry> checkpoints;
+  std::vector<ConfigChangeLine> config_changes;  ///< in the log's order
   std::vector<std::string> notes;                ///< problems met while reading, for the page
   std::vector<std::string> missing;              ///< expected files that do not exist (yet)
 

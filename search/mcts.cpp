@@ -340,10 +340,10 @@ struct Search::Impl {
       evaluator.evaluate(pos, w.eval);
       evaluations.fetch_add(1, std::memory_order_relaxed);
       check_eval(pos, w.eval);
-      const int k = is_root ? std::max(params.root_initial_turns, params.initial_turns)
-                            : params.initial_turns;
-      generate_children(n, pos, w.eval.policy_logits.data(), k,
-                        is_root ? 0.0 : params.widen_min_remaining_mass, w);
+      const BestFirstOptions ro = root_turn_options(params);
+      generate_children(n, pos, w.eval.policy_logits.data(),
+                        is_root ? ro.max_turns : params.initial_turns,
+                        is_root ? ro.min_remaining_mass : params.widen_min_remaining_mass, w);
       v = -double(std::clamp(w.eval.value, -1.0f, 1.0f));
       if (n->proven.load(std::memory_order_acquire) == -1) v = -1.0;  // a winning child
       if (is_root && params.solver && n->complete.load(std::memory_order_relaxed) &&
@@ -672,6 +672,15 @@ struct Search::Impl {
     try {
       prepare_root(pos);
       Node* rt = root.get();
+      if (rt->state.load() == kExpanded && rt->num_children.load() == 0) {
+        // A reused node proven at its creation (the side to move could score at once, or every
+        // turn lost) was never expanded and stores no turns, not even its winning one. Expand
+        // it as a fresh root: the win check then adds the scoring turn, which best_child plays
+        // (listing turns by prior alone played a non-scoring turn of a won position).
+        rt->state.store(kUnexpanded);
+        rt->complete.store(0);
+        rt->exhausted.store(0);
+      }
       if (rt->state.load() == kUnexpanded) {
         rt->state.store(kExpanding);
         w_path_root(main_worker);
@@ -739,6 +748,15 @@ struct Search::Impl {
 };
 
 // ------------------------------------------------------------------------------------------
+
+BestFirstOptions root_turn_options(const SearchParams& params) {
+  BestFirstOptions opt;  // as generate_children builds them
+  opt.max_turns = std::max(params.root_initial_turns, params.initial_turns);
+  opt.min_remaining_mass = 0.0;  // a root is not cut by widen_min_remaining_mass
+  opt.max_expansions = params.turn_gen_max_expansions;
+  opt.sum_chains = params.sum_chains;
+  return opt;
+}
 
 int SearchResult::best_index() const {
   for (size_t i = 0; i < children.size(); ++i)

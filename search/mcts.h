@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "engine/position.h"
+#include "engine/turns.h"
 #include "nn/evaluator.h"
 #include "search/params.h"
 
@@ -63,6 +64,11 @@ struct SearchResult {
   /// Index of `best_turn` in children (-1 if children is empty).
   int best_index() const;
 };
+
+/// How a search lists the turns of a root it expands: best_first_turns over the network's
+/// per-kick logits with these options (priors as it returns them, not renormalised). `analyse`
+/// lists the same turns with the same priors.
+BestFirstOptions root_turn_options(const SearchParams& params);
 
 /// Samples a root turn: temperature <= 0 (or a proven root) gives best_turn; otherwise turns
 /// not proven lost are drawn with probability ~ visits^(1 / temperature). Throws

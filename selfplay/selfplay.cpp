@@ -43,22 +43,6 @@ void SelfplayConfig::validate() const {
   search.validate();
 }
 
-PitchChoice parse_pitch(const std::string& text) {
-  PitchChoice p;
-  char x = 0, g = 0;
-  std::istringstream ss(text);
-  if (!(ss >> p.width >> x >> p.length) || (x != 'x' && x != 'X'))
-    throw std::invalid_argument("bad pitch '" + text + "' (expected WxL, e.g. 8x10, or WxLgG)");
-  if (ss >> g) {
-    if (g != 'g' || !(ss >> p.goal))
-      throw std::invalid_argument("bad pitch '" + text + "' (expected WxL or WxLgG)");
-  }
-  if (!ss.eof() && ss.peek() != EOF)
-    throw std::invalid_argument("bad pitch '" + text + "' (trailing characters)");
-  Pitch::get(p.width, p.length, p.goal);  // validates
-  return p;
-}
-
 SelfplayConfig parse_selfplay_config(ConfigReader& r) {
   SelfplayConfig c;
   c.games = r.get<int64_t>("games", c.games);

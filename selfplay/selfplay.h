@@ -39,10 +39,6 @@
 
 namespace ps {
 
-struct PitchChoice {
-  int width = 8, length = 10, goal = 2;
-};
-
 struct ResignOptions {
   bool enabled = false;
   double threshold = 0.95;
@@ -71,8 +67,7 @@ struct SelfplayConfig {
 
 /// Reads the keys above (finish() is called: unknown keys are errors). Throws ConfigError.
 SelfplayConfig parse_selfplay_config(ConfigReader& r);
-/// Parses "8x10", "8x12", "10x14g4". Throws std::invalid_argument.
-PitchChoice parse_pitch(const std::string& text);
+// PitchChoice and parse_pitch ("8x10", "10x14g4") are in engine/pitch.h.
 
 struct SelfplayStats {
   int64_t games = 0;

@@ -200,14 +200,29 @@ std::unique_ptr<torch::optim::Optimizer> make_optimizer(const TrainConfig& cfg,
 
 nn::CheckpointMeta make_meta(const nn::NetConfig& net, int64_t step, const std::string& note,
                              const std::vector<std::string>& pitches,
-                             const std::vector<std::string>& variants) {
+                             const std::vector<std::string>& variants, int64_t call_start = -1) {
   nn::CheckpointMeta m;
   m.net = net;
   m.training_step = step;
   m.note = note;
   m.pitches = pitches;
   m.variants = variants;
+  m.train_call_start = call_start;
   return m;
+}
+
+// Partial checkpoints written before train_call_start existed ended their note with
+// " call_start=N". Strips that suffix from note; returns N, or -1 when the note does not end so.
+int64_t strip_legacy_call_start(std::string& note) {
+  static const std::string kTag = " call_start=";
+  const size_t pos = note.rfind(kTag);
+  if (pos == std::string::npos) return -1;
+  const std::string digits = note.substr(pos + kTag.size());
+  if (digits.empty() || digits.size() > 18 ||
+      digits.find_first_not_of("0123456789") != std::string::npos)
+    return -1;
+  note.resize(pos);
+  return std::stoll(digits);
 }
 
 // Log-probability of a turn's chain under engine-frame per-kick logits.
@@ -400,15 +415,15 @@ TrainResult train_network(const TrainConfig& cfg, const std::string& data_dir,
     meta = make_meta(cfg.net, 0, note, {}, {});
     opt = make_optimizer(cfg, net);
   }
-  // The step this call started from: kept in the partial checkpoint's note-independent field.
+  // The step this call started from: a partial checkpoint remembers where its call began (so
+  // the target stays the same) in its metadata, not in the free-text note.
   const int64_t start_step = meta.training_step;
+  const int64_t legacy_call_start =
+      meta.train_call_start < 0 ? strip_legacy_call_start(meta.note) : -1;
+  call_start = start_step;
   if (result.resumed) {
-    // The partial checkpoint remembers where its call began (so the target stays the same).
-    call_start = start_step;
-    auto pos = meta.note.rfind("call_start=");
-    if (pos != std::string::npos) call_start = std::stoll(meta.note.substr(pos + 11));
-  } else {
-    call_start = start_step;
+    if (meta.train_call_start >= 0) call_start = meta.train_call_start;
+    else if (legacy_call_start >= 0) call_start = legacy_call_start;
   }
   const int64_t target = call_start + cfg.steps;
   result.start_step = start_step;
@@ -423,8 +438,7 @@ TrainResult train_network(const TrainConfig& cfg, const std::string& data_dir,
     if (std::find(pitches.begin(), pitches.end(), p) == pitches.end()) pitches.push_back(p);
     if (std::find(variants.begin(), variants.end(), v) == variants.end()) variants.push_back(v);
   }
-  std::string base_note = note.empty() ? meta.note : note;
-  if (auto pos = base_note.rfind(" call_start="); pos != std::string::npos) base_note.resize(pos);
+  const std::string base_note = note.empty() ? meta.note : note;
 
   net->train();
   const auto t0 = std::chrono::steady_clock::now();
@@ -497,8 +511,7 @@ TrainResult train_network(const TrainConfig& cfg, const std::string& data_dir,
     }
     if ((step + 1) % cfg.checkpoint_interval == 0 && step + 1 < target) {
       nn::save_checkpoint(partial, net,
-                          make_meta(net->config(), step + 1, base_note + " call_start=" + std::to_string(call_start),
-                                    pitches, variants),
+                          make_meta(net->config(), step + 1, base_note, pitches, variants, call_start),
                           opt.get());
     }
     result.end_step = step + 1;
@@ -513,8 +526,7 @@ TrainResult train_network(const TrainConfig& cfg, const std::string& data_dir,
   } else {
     // Cancelled: keep what was done so the next call resumes here.
     nn::save_checkpoint(partial, net,
-                        make_meta(net->config(), result.end_step, base_note + " call_start=" + std::to_string(call_start),
-                                  pitches, variants),
+                        make_meta(net->config(), result.end_step, base_note, pitches, variants, call_start),
                         opt.get());
   }
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "engine/record.h"
+#include "engine/tsv.h"
 #include "engine/render.h"
 
 using namespace ps;
@@ -154,6 +155,34 @@ TEST_CASE("PGN errors name the file and line") {
   std::istringstream goal2("[Goal \"2x\"]\n1. 4\n");
   CHECK_THROWS_WITH(read_pgn(goal2, "g.pgn", std8x10(), Variant::kStandard),
                     Catch::Contains("bad Goal tag"));
+}
+
+TEST_CASE("PGN: move numbers are checked and a tag may appear once per game") {
+  // Regressions: "1. 4 4 5. 4" was read without a word, and of two [Pitch] tags the second won.
+  std::istringstream skipped("[Event \"x\"]\n1. 4 4\n5. 4\n");
+  CHECK_THROWS_WITH(read_pgn(skipped, "m.pgn", std8x10(), Variant::kStandard),
+                    "m.pgn:3: move number '5' where 2 was expected (turn 3)");
+  std::istringstream repeated("1. 4 4 1. 4\n");
+  CHECK_THROWS_WITH(read_pgn(repeated, "m.pgn", std8x10(), Variant::kStandard),
+                    Catch::StartsWith("m.pgn:1: move number '1' where 2 was expected"));
+  std::istringstream black("1. 4 1... 4 2. 4\n");  // "N..." before player 1's turn N
+  CHECK(read_pgn(black, "m.pgn", std8x10(), Variant::kStandard)[0].game.record() == "4 4 4");
+  std::istringstream two("[Pitch \"8x10\"]\n[Pitch \"8x12\"]\n1. 4\n");
+  CHECK_THROWS_WITH(read_pgn(two, "p.pgn", std8x10(), Variant::kStandard),
+                    "p.pgn:2: a second 'Pitch' tag in one game");
+}
+
+TEST_CASE("TSV: only the exact header is a header; an out-of-range number says so") {
+  CHECK(is_tsv_header("W\tL\tG\tvariant\trecord\twinner\treason\tkicks"));
+  CHECK(is_tsv_header("W\tL\tG\tvariant\trecord\r"));
+  CHECK(is_tsv_header("W\tL\tG\tvariant"));
+  // Regression: any line starting with W<TAB> was skipped as a header.
+  CHECK_FALSE(is_tsv_header("W\t10\t2\tstandard\t0 3"));
+  CHECK_FALSE(is_tsv_header("W\tL\tG\tvariant\t0 3"));
+  // Regression: "not an integer" for a number too large for an int.
+  CHECK_THROWS_WITH(parse_tsv_row("99999999999\t10\t2\tstandard\t0"),
+                    "column W: '99999999999' is out of range (an int is at most 2147483647)");
+  CHECK_THROWS_WITH(parse_tsv_row("8\tx\t2\tstandard\t0"), "column L: 'x' is not an integer");
 }
 
 TEST_CASE("rendering: ASCII board and SVG picture") {

@@ -8,6 +8,7 @@
 
 #include "core/progress.h"
 #include "core/fileutil.h"
+#include "loop/players.h"
 #include "loop/run.h"
 #include "nn/checkpoint.h"
 
@@ -57,6 +58,77 @@ TEST_CASE("run config errors name the key") {
                     Catch::Contains("r.yaml: run (line 2): duplicate key"));
   CHECK_THROWS_WITH(parse_run_config("train: {steps: 5, steps: 6}\n", "r.yaml"),
                     Catch::Contains("train.steps") && Catch::Contains("duplicate key"));
+  // Regression: range errors named the key but not its line.
+  CHECK_THROWS_WITH(parse_run_config("run: {name: x}\nevaluate:\n  games: 4\n  final_games: 3\n", "r.yaml"),
+                    "r.yaml: evaluate.final_games (line 4): must be even and >= 2");
+  CHECK_THROWS_WITH(parse_run_config("run:\n  name: x\n  variant: triple\n", "r.yaml"),
+                    Catch::StartsWith("r.yaml: run.variant (line 3): ") && Catch::Contains("triple"));
+  CHECK_THROWS_WITH(parse_run_config("evaluate:\n  gating: {threshold: 2}\n", "r.yaml"),
+                    "r.yaml: evaluate.gating.threshold (line 2): must be in (0, 1)");
+}
+
+TEST_CASE("gating plays and compares with the best network, not the previous one") {
+  // Regression: generation 3 with gen-0001 the best (gen-0002 not promoted) was gated on its
+  // score against gen-0002, and with vs_previous: false gating was silently ignored.
+  RunConfig c = parse_run_config(
+      "evaluate: {vs_previous: false, vs_generation0: false, gating: {enabled: true}}\n", "r.yaml");
+  CHECK(evaluation_opponents(c.evaluate, 3, "gen-0001") ==
+        std::vector<std::string>{"gen-0001", "random", "greedy"});
+  c.evaluate.vs_previous = true;
+  CHECK(evaluation_opponents(c.evaluate, 3, "gen-0001") ==
+        std::vector<std::string>{"gen-0002", "gen-0001", "random", "greedy"});
+  CHECK(evaluation_opponents(c.evaluate, 3, "gen-0002") ==
+        std::vector<std::string>{"gen-0002", "random", "greedy"});
+  c.evaluate.vs_generation0 = true;  // the best is generation 0: listed once
+  CHECK(evaluation_opponents(c.evaluate, 3, "gen-0000") ==
+        std::vector<std::string>{"gen-0002", "gen-0000", "random", "greedy"});
+  c.evaluate.gating = false;  // without gating the best is not added
+  c.evaluate.vs_previous = false;
+  CHECK(evaluation_opponents(c.evaluate, 3, "gen-0001") ==
+        std::vector<std::string>{"gen-0000", "random", "greedy"});
+}
+
+TEST_CASE("players share a network service only when every service option agrees") {
+  // Regression: the cache key left out workers and torch_threads, so the first player to make
+  // the service set them for every later one.
+  const fs::path dir = fs::temp_directory_path() / ("ps_svc_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  TrainConfig tc;
+  tc.net = nn::NetConfig::tiny();
+  const std::string ck = (dir / "net.ckpt").string();
+  write_initial_checkpoint(tc, ck, "svc");
+  nn::ServiceOptions a;
+  a.workers = 1;
+  nn::ServiceOptions b = a;
+  b.workers = 2;
+  nn::ServiceOptions c = a;
+  c.torch_threads = 1;
+  auto ea = shared_net_evaluator(ck, a);
+  CHECK(shared_net_evaluator(ck, a) == ea);
+  CHECK(shared_net_evaluator(ck, b) != ea);
+  CHECK(shared_net_evaluator(ck, c) != ea);
+  clear_net_evaluators();
+  ps::remove_tree(dir.string());
+}
+
+TEST_CASE("a resumed run's config: incoherent changes are refused, others listed") {
+  const std::string base = "run: {pitch: 8x10}\nevaluate: {games: 4}\n";
+  const auto changes = compare_run_configs(
+      base, "run: {pitch: 8x10}\nevaluate: {games: 6, vs_greedy: false}\n", "runs/x/config.yaml");
+  REQUIRE(changes.size() == 2);
+  CHECK(changes[0].key == "evaluate.games");
+  CHECK(changes[0].old_value == "4");
+  CHECK(changes[0].new_value == "6");
+  CHECK(changes[1].key == "evaluate.vs_greedy");
+  CHECK(changes[1].old_value == "absent");
+  CHECK(changes[1].new_value == "false");
+  // The same pitch written differently is no change of the rules.
+  CHECK(compare_run_configs(base, "run: {pitch: 8x10g2}\nevaluate: {games: 4}\n", "c").size() == 1);
+  CHECK_THROWS_WITH(compare_run_configs(base, "run: {pitch: 8x12}\nevaluate: {games: 4}\n", "runs/x/config.yaml"),
+                    Catch::Contains("runs/x/config.yaml: the run was started with another run.pitch (8x10 -> 8x12)"));
+  CHECK_THROWS_WITH(compare_run_configs(base, base + "train: {net: {preset: medium, blocks: 3}}\n", "c"),
+                    Catch::Contains("train.net"));
+  CHECK_THROWS_WITH(compare_run_configs(base, base + "run2: {}\n", "c"), Catch::Contains("run2"));
 }
 
 TEST_CASE("Wilson interval") {
@@ -87,7 +159,20 @@ TEST_CASE("a tiny loop runs end to end and a second call resumes without redoing
   CHECK(fs::exists(dir / "checkpoints" / "gen-0001.ckpt"));
   CHECK_FALSE(fs::exists(dir / "checkpoints" / "gen-0002.ckpt"));
   const auto mtime = fs::last_write_time(dir / "checkpoints" / "gen-0001.ckpt");
+  // Regression: a resume with a changed config went on silently. A changed pitch is refused
+  // before anything is written; a changed evaluation key is applied and logged.
+  std::string wide = yaml;
+  wide.replace(wide.find("pitch: 6x8"), 10, "pitch: 8x10");
+  CHECK_THROWS_WITH(run_training_loop(parse_run_config(wide, "wide.yaml")),
+                    Catch::Contains("run.pitch (6x8 -> 8x10)") && Catch::Contains("selfplay.pitches"));
+  CHECK_FALSE(fs::exists(dir / "logs" / "config.jsonl"));
+  std::string more = yaml;
+  more.replace(more.find("concurrency: 2"), 14, "concurrency: 1");
+  cfg = parse_run_config(more, "tiny.yaml");
   run_training_loop(cfg);
+  CHECK_THAT(read_file((dir / "logs" / "config.jsonl").string()),
+             Catch::Contains("\"key\":\"evaluate.concurrency\"") && Catch::Contains("\"after_generation\":1"));
+  CHECK(read_file((dir / "config.yaml").string()) == more);
   CHECK(fs::last_write_time(dir / "checkpoints" / "gen-0001.ckpt") == mtime);  // not redone
   CHECK(fs::exists(dir / "checkpoints" / "gen-0002.ckpt"));
   auto state = nlohmann::json::parse(read_file((dir / "state.json").string()));

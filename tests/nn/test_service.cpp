@@ -70,6 +70,21 @@ TEST_CASE("service matches a direct forward pass for 16 concurrent submitters", 
   for (size_t i = 0; i < positions.size(); ++i) require_same(many[i], expected[i]);
 }
 
+TEST_CASE("a negative cache_entries is an error naming it, from code and from a config", "[nn]") {
+  // Regression: the cache was sized before the options were checked: std::length_error.
+  PolicyValueNet net = random_tiny();
+  CheckpointMeta meta;
+  meta.net = net->config();
+  ServiceOptions opt;
+  opt.cache_entries = -1;
+  CHECK_THROWS_WITH(make_net_evaluator(net, meta, opt, "net:test"),
+                    Catch::Contains("cache_entries = -1: must be >= 0"));
+  ps::ConfigReader r = ps::ConfigReader::from_string("cache_entries: -5\n", "s.yaml");
+  CHECK_THROWS_AS(parse_service_options(r), ps::ConfigError);
+  ps::ConfigReader r2 = ps::ConfigReader::from_string("cache_entries: -5\n", "s.yaml");
+  CHECK_THROWS_WITH(parse_service_options(r2), Catch::Contains("s.yaml") && Catch::Contains("cache_entries"));
+}
+
 TEST_CASE("service cache, restrictions and errors", "[nn]") {
   PolicyValueNet net = random_tiny();
   CheckpointMeta meta;

@@ -61,7 +61,7 @@ inline void write_fake_run(const std::string& dir, int generations) {
   std::mt19937_64 rng(1234);
   const std::string d = dir + "/";
   write_file_atomic(d + "config.yaml",
-                    "run: {name: tiny-8x10, pitch: \"8x10\", goal: 2, variant: standard, generations: 5}\n"
+                    "run: {name: tiny-8x10, pitch: \"8x10\", variant: standard, generations: 5}\n"
                     "selfplay: {games: 40}\n");
   write_file_atomic(d + "state.json", "{\"generation\": " + std::to_string(generations) + ", \"best\": \"" +
                                           gen_name(generations) +

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "report/report.h"
+#include "selfplay/data.h"
 #include "tests/report/fake_run.h"
 
 using namespace ps;
@@ -240,6 +241,74 @@ TEST_CASE("the tournament runner's own games.tsv form is read too") {
   CHECK(g.player1 == "gen-0001");
   CHECK(g.winner == 1);
   CHECK(g.turns == 5);
+}
+
+TEST_CASE("evaluation games replay on the run's pitch, a gG goal width included") {
+  // Regression: the report read a run.goal key (which the loop rejects) and parsed run.pitch
+  // with "%dx%d", so a run on 8x10g4 was replayed with goal width 2.
+  TempDir dir("goal4");
+  ps::testing::write_fake_run(dir.str(), 1);
+  fs::remove(dir.path / "eval/gen-0001/games.csv");
+  write_file_atomic(dir / "config.yaml", "run: {name: wide, pitch: 8x10g4, generations: 1}\n");
+  write_file_atomic(dir / "eval/gen-0001/games.tsv",
+                    "game\tplayer0\tplayer1\twinner\ttermination\tdetail\topening\trecord\n"
+                    "1\tgreedy\tgen-0001\tgen-0001\tresign\t\t0\t4 4 4\n");
+  RunData run = load_run(dir.str());
+  CHECK(run.config.width == 8);
+  CHECK(run.config.length == 10);
+  CHECK(run.config.goal == 4);
+  REQUIRE(run.eval.back().games.size() == 1);
+  CHECK(run.eval.back().games[0].game->start().pitch().goal() == 4);
+  CHECK_THAT(render_report_html(run), Contains("goal 4"));
+  write_file_atomic(dir / "config.yaml", "run: {pitch: 8x10q4}\n");
+  RunData bad = load_run(dir.str());
+  CHECK(bad.eval.back().games.empty());
+  bool noted = false;
+  for (const auto& n : bad.notes) noted |= n.find("run.pitch") != std::string::npos;
+  CHECK(noted);
+}
+
+TEST_CASE("self-play counts come from the data chunks and every session's time is summed") {
+  // Regression: a run killed with kill -9 in its self-play logged only its sessions that ended
+  // normally (17 games and 945 positions shown for 48 games and 2,754 positions stored), and a
+  // resumed generation kept only its last log line.
+  TempDir dir("killed");
+  ps::testing::write_fake_run(dir.str(), 1);
+  std::vector<GameData> games;
+  for (int i = 0; i < 5; ++i) {
+    GameData gd;
+    gd.record = "0 3 66 5 3";
+    gd.winner = int8_t(i % 2);
+    gd.network = "gen-0000";
+    gd.game_id = uint64_t(i);
+    for (int k = 0; k < 4; ++k) {
+      TrainingSample ts;
+      ts.turn_index = uint16_t(k);
+      ts.full_search = k == 0;
+      gd.samples.push_back(ts);
+    }
+    games.push_back(gd);
+  }
+  write_chunk((dir.path / "data/gen0000-000000.psd").string(), {games[0], games[1], games[2]});
+  write_chunk((dir.path / "data/gen0000-000001.psd").string(), {games[3], games[4]});
+  // Session a: a chunk line, then its end; session b: killed after its first chunk line; and
+  // a line of an older run without a session id.
+  write_file_atomic(dir / "logs/selfplay.jsonl",
+                    "{\"generation\":1,\"network\":\"gen-0000\",\"session\":\"a\",\"games\":1,\"samples\":4,\"seconds\":3}\n"
+                    "{\"generation\":1,\"network\":\"gen-0000\",\"session\":\"a\",\"games\":2,\"samples\":8,\"seconds\":6}\n"
+                    "{\"generation\":1,\"network\":\"gen-0000\",\"session\":\"b\",\"games\":1,\"samples\":4,\"seconds\":4}\n"
+                    "{\"generation\":1,\"network\":\"gen-0000\",\"games\":1,\"samples\":4,\"seconds\":10}\n");
+  RunData run = load_run(dir.str());
+  REQUIRE(run.selfplay.size() == 1);
+  const SelfplayGeneration& g = run.selfplay[0];
+  CHECK(g.generation == 1);
+  CHECK(g.games == 5);
+  CHECK(g.samples == 20);
+  CHECK(g.full_samples == 5);
+  CHECK(g.wins[0] == 3);
+  CHECK(g.wins[1] == 2);
+  CHECK(g.seconds == 20);  // 6 + 4 + 10
+  CHECK(g.games_per_s == Approx(0.25));
 }
 
 TEST_CASE("a training step logged again after a resume keeps its last value") {

@@ -272,3 +272,51 @@ TEST_CASE("mcts: sample_turn follows visits^(1/T) and never plays a proven loss"
   r.children.clear();
   REQUIRE_THROWS_AS(sample_turn(r, 1.0, rng), std::invalid_argument);
 }
+
+TEST_CASE("mcts: a reused root proven at its creation plays its scoring turn", "[search]") {
+  // Regression: 6431 is proven lost when created (the opponent scores at once after it), so it
+  // was never expanded and held no winning turn. Reached by tree reuse, the search listed the
+  // root's turns by prior, skipped the search because the root was proven, and played 71467,
+  // which does not score.
+  FixedCostEvaluator ev(0, 0.5f, 2.0f, 3);
+  Game g = parse_record(Pitch::standard(), Variant::kStandard,
+                        "6 6 0 1 7 4 434 76 0 2561123 50 32 7600 53570 527211 43 3 5022 500 656772 0 "
+                        "132 13 5 450175670533601 143 46120");
+  SearchParams sp;
+  Search search(ev, sp, 1);
+  const SearchResult r1 = search.run(g.position(), SearchLimits{50, -1});
+  bool proven_lost = false;
+  for (const auto& c : r1.children)
+    if (c.kicks == "6431") proven_lost = c.proven == -1 && c.visits == 0;
+  REQUIRE(proven_lost);
+  g.play_turn("6431");
+  const int mover = g.position().side_to_move();
+  const SearchResult r2 = search.run(g.position(), SearchLimits{50, -1});
+  CHECK(r2.root_proven == 1);
+  const Position end = after(g.position(), r2.best_turn);
+  CHECK(end.game_over());
+  CHECK(end.winner() == mover);
+}
+
+TEST_CASE("mcts: root_turn_options lists exactly the turns and priors a fresh root gets", "[search]") {
+  // Regression: analyse said it generated turns as the search's root does, but cut them at
+  // widen_min_remaining_mass and renormalised the priors; on the heavy position its list and
+  // priors differed from the root's.
+  const Game g = parse_kicks(Pitch::standard(), Variant::kStandard, kHeavyKicks);
+  FixedCostEvaluator ev(0, 0.5f, 1.0f, 2);
+  SearchParams sp;
+  REQUIRE_FALSE(TurnGenerator().find_winning_turn(g.position()));
+  Search search(ev, sp, 1);
+  const SearchResult r = search.run(g.position(), SearchLimits{0, -1});
+  Evaluation e;
+  ev.evaluate(g.position(), e);
+  const BestFirstResult listed = best_first_turns(g.position(), e.policy_logits.data(), root_turn_options(sp));
+  REQUIRE(listed.turns.size() == r.children.size());
+  double sum = 0;
+  for (size_t i = 0; i < listed.turns.size(); ++i) {
+    CHECK(listed.turns[i].kicks == r.children[i].kicks);
+    CHECK(listed.turns[i].prior == r.children[i].prior);
+    sum += listed.turns[i].prior;
+  }
+  CHECK(sum < 0.999);  // renormalising would have changed every prior
+}

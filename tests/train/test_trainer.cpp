@@ -205,6 +205,49 @@ TEST_CASE("a training run killed mid-way resumes exactly") {
   CHECK(cut_and_resume(cfg, dir.path, "cpu") < 1e-6);
 }
 
+TEST_CASE("a note holding call_start= does not break a resume; old partial checkpoints load") {
+  // Regression: the step where a cut call began was read back from the free-text note with
+  // stoll, so a note containing "call_start=" threw (or moved the target) on resume.
+  TempDir dir("note");
+  write_dataset(dir.path.string(), 6, 3);
+  TrainConfig cfg = small_config();
+  cfg.steps = 40;
+  cfg.checkpoint_interval = 10;
+  for (const std::string note : {"exp call_start=oops", "call_start=7 of 9", "call_start="}) {
+    INFO(note);
+    const std::string out = (dir.path / "n.ckpt").string();
+    fs::remove(out);
+    std::atomic<bool> cancel{false};
+    TrainResult a = train_network(cfg, dir.path.string(), "", out, "", note,
+                                  [&](const TrainMetrics& m, int64_t) {
+                                    if (m.step >= 25) cancel = true;
+                                  },
+                                  &cancel);
+    REQUIRE(a.end_step == 25);
+    CHECK(nn::read_checkpoint_meta(out + ".partial").train_call_start == 0);
+    CHECK(nn::read_checkpoint_meta(out + ".partial").note == note);
+    TrainResult b = train_network(cfg, dir.path.string(), "", out, "", note);
+    CHECK(b.resumed);
+    CHECK(b.end_step == 40);
+    CHECK(nn::read_checkpoint_meta(out).note == note);
+    CHECK(nn::read_checkpoint_meta(out).train_call_start == -1);
+  }
+  // A partial checkpoint of the old form: call_start at the end of the note, no field.
+  const std::string out = (dir.path / "old.ckpt").string();
+  {
+    nn::LoadedCheckpoint ck = nn::load_checkpoint((dir.path / "n.ckpt").string());
+    nn::CheckpointMeta m = ck.meta;
+    m.training_step = 30;
+    m.note = "run call_start=20";
+    nn::save_checkpoint(out + ".partial", ck.net, m);
+  }
+  TrainResult c = train_network(cfg, dir.path.string(), "", out, "");
+  CHECK(c.resumed);
+  CHECK(c.start_step == 30);
+  CHECK(c.end_step == 60);  // the old call began at 20: target 20 + 40
+  CHECK(nn::read_checkpoint_meta(out).note == "run");
+}
+
 TEST_CASE("no data is a clear error") {
   TempDir dir("empty");
   CHECK_THROWS_WITH(train_network(small_config(), dir.path.string(), "", (dir.path / "x").string(), ""),
