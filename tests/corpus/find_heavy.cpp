@@ -3,7 +3,7 @@
 //   find_heavy W L G VARIANT GAMES SEED
 // Games are played with engine random_turn (uniform per kick, avoiding kicks that lose at once),
 // which draws long zig-zag chains and fills the pitch with tangles. At every turn start it
-// counts the distinct mid-turn positions + turn ends (limit 8M) and reports, per kind:
+// counts the distinct mid-turn positions + turn ends (limit 2M) and reports, per kind:
 //   tangle     the position with the most states over all games
 //   midtangle  the first position over 2^18 states (the players' enumeration limit)
 //   longwin    the engine's win check finds a winning turn of more than 50 kicks, and the
@@ -32,7 +32,7 @@ int main(int argc, char** argv) {
   const int games = std::atoi(argv[5]);
   std::mt19937_64 rng(std::strtoull(argv[6], nullptr, 10));
   TurnGenerator gen, check;
-  gen.set_enumeration_limit(int64_t(8) << 20);
+  gen.set_enumeration_limit(int64_t(2) << 20);
   struct Best {
     int64_t score = -1;
     std::string kicks;
@@ -55,7 +55,7 @@ int main(int argc, char** argv) {
       if (midtangle.score < 0 && states > (int64_t(1) << 18))
         midtangle = {states, flat, "states=" + std::to_string(states) + (st.complete ? "" : "+")};
       std::string win;
-      check.set_state_budget(int64_t(1) << 22);
+      check.set_state_budget(int64_t(1) << 20);
       if ((!st.complete || shortest_win < (1 << 30)) && check.find_winning_turn(pos, &win) &&
           int64_t(win.size()) > 50 && (!st.complete || shortest_win > 50) &&
           int64_t(win.size()) > longwin.score)
