@@ -2,7 +2,9 @@
 # Fault test: a shortened quickstart killed with SIGKILL at random moments, KILLS times, then
 # resumed to the end. Every resume must complete; nothing on disk may be corrupt or
 # half-written; at most the games in flight and the current training step are lost.
-#   kill_resume.sh EXE WORKDIR KILLS SEED
+#   kill_resume.sh EXE WORKDIR KILLS SEED [REQUIRE_PHASES]
+# With REQUIRE_PHASES=1 the kills must have hit self-play, training and evaluation each at least
+# once (the long `slow` variant; the CI variant kills fewer times).
 # Checks after the last resume:
 #   - the run finishes (state.json phase "finished", every generation's checkpoint exists);
 #   - every data chunk is complete: each generation holds exactly selfplay.games games, read
@@ -15,6 +17,7 @@ EXE=$1
 WORK=$2
 KILLS=${3:-6}
 SEED=${4:-1}
+REQUIRE_PHASES=${5:-0}
 rm -rf "$WORK"
 mkdir -p "$WORK"
 RUN="$WORK/run"
@@ -30,8 +33,10 @@ evaluate: {games: 2, final_games: 2, visits: 8, openings: 1, opening_turns: 1, c
 YAML
 fail() { echo "FAIL: $*"; exit 1; }
 
-# Pseudo-random delays in tenths of a second (awk's rand, seeded): 0.3 .. 3.0 s.
-delays=$(awk -v n="$KILLS" -v s="$SEED" 'BEGIN { srand(s); for (i = 0; i < n; i++) printf "%.1f ", 0.3 + 2.7 * rand() }')
+# Pseudo-random delays in tenths of a second (awk's rand, seeded): 0.5 .. 4.5 s after a start
+# (LibTorch and the network load in about 0.5 s).
+delays=$(awk -v n="$KILLS" -v s="$SEED" 'BEGIN { srand(s); for (i = 0; i < n; i++) printf "%.1f ", 0.5 + 4.0 * rand() }')
+phases=""
 k=0
 for d in $delays; do
   "$EXE" run "$CFG" > "$WORK/out.$k.log" 2>&1 &
@@ -43,6 +48,7 @@ for d in $delays; do
     wait "$pid" 2>/dev/null
     k=$((k + 1))
     echo "kill $k after ${d} s (phase: ${phase:-starting})"
+    phases="$phases ${phase%% *}"
   else
     wait "$pid"
     st=$?
@@ -50,6 +56,11 @@ for d in $delays; do
   fi
 done
 echo "$k kills; resuming to the end"
+if [ "$REQUIRE_PHASES" = 1 ]; then
+  for p in selfplay train evaluate; do
+    case " $phases " in *" $p "*) ;; *) fail "no kill landed in phase $p (phases:$phases)" ;; esac
+  done
+fi
 "$EXE" run "$CFG" > "$WORK/final.log" 2>&1 || { cat "$WORK/final.log"; fail "the final resume failed"; }
 tail -5 "$WORK/final.log"
 
