@@ -86,6 +86,7 @@ void register_builtin_players() {
           o.default_visits = r.get<int64_t>("default_visits", o.default_visits);
           o.exploration = r.get<double>("exploration", o.exploration);
           o.max_children = r.get<int>("max_children", o.max_children);
+          o.max_nodes = r.get<int64_t>("max_nodes", o.max_nodes);
           return std::make_unique<UctPlayer>(o, c.seed);
         },
         "pure MCTS with random rollouts (UCT)");

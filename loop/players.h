@@ -2,7 +2,8 @@
 // tournament registry (tournament/registry.h):
 //   random   uniformly random distinct turn                          (search/baselines.h)
 //   greedy   one-turn heuristic                                      (search/baselines.h)
-//   uct      pure MCTS with random rollouts; keys: exploration, max_children, default_visits
+//   uct      pure MCTS with random rollouts; keys: exploration, max_children, default_visits,
+//            max_nodes
 //   mcts     PUCT search guided by a network; keys: checkpoint (path, required), device,
 //            max_batch, batch_timeout_us, workers, torch_threads, cache_entries (the inference
 //            service, nn/service.h) and search: {...} (search/params.h)
