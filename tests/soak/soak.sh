@@ -1,7 +1,9 @@
 #!/bin/sh
 # Soak: games among every built-in player type (random, greedy, uct, mcts with MODEL, and on
 # 8x10 standard the real `bot` with MODEL as an external engine at CodinGame time limits), from
-# random openings, on 8x10 and 8x12 and in all three variants. Each combination is one
+# random openings, on 8x10 and 8x12 and in all three variants. The bot gets 5 s for its first
+# answer and 100 ms (+400 ms referee margin) per turn: the soak checks memory and soundness on a
+# possibly loaded machine, not the CodinGame clock (tests/cli/bot_tournament.sh checks that). Each combination is one
 # `papersoccer tournament` process; its peak RSS (GNU time) must stay below 2 GiB and every game
 # must finish (no forfeit by crash or illegal turn).
 #   soak.sh EXE MODEL WORKDIR [GAMES_PER_PAIRING]   (default 12: 6 x 6 x 12 = 432 games + bot)
@@ -22,7 +24,7 @@ for pitch in 8x10 8x12; do
     bot=""
     if [ "$pitch" = 8x10 ] && [ "$variant" = standard ]; then
       bot="
-  - {name: bot, type: external, command: [$EXE, bot, $MODEL, --turn-ms, '100', --first-ms, '1000'], first_turn_ms: 1000, turn_ms: 100, opening_history: true}"
+  - {name: bot, type: external, command: [$EXE, bot, $MODEL, --turn-ms, '100', --first-ms, '5000'], first_turn_ms: 5000, turn_ms: 100, margin_ms: 400, opening_history: true}"
     fi
     cat > "$WORK/$tag.yaml" <<YAML
 name: soak-$tag
