@@ -235,27 +235,27 @@ uint64_t TurnGenerator::dfs(Position& pos, Fn& fn) {
     ++kicks_made_;
     if (pos.game_over() || pos.side_to_move() != mover || pos.turn_start()) {
       ++chains;
-      bool inserted;
-      finals_.find_or_insert(pos.hash(), &inserted);
-      if (inserted) {
-        if (int64_t(memo_.size() + finals_.size()) > limit_) {
-          enum_complete_ = false;  // this end is over the limit: not reported
+      if (!finals_.find(pos.hash())) {
+        if (states_held() >= limit_) {
+          enum_complete_ = false;  // a new turn end over the limit: not reported, not held
         } else {
+          bool inserted;
+          finals_.find_or_insert(pos.hash(), &inserted);
           fn(static_cast<const Position&>(pos), kicks_.data(), depth_);
         }
       }
     } else {
-      bool inserted;
-      uint64_t* c = memo_.find_or_insert(pos.hash(), &inserted);
-      if (inserted && int64_t(memo_.size() + finals_.size()) > limit_) {
+      if (const uint64_t* c = memo_.find(pos.hash())) {
+        chains += *c;
+      } else if (states_held() >= limit_) {
         enum_complete_ = false;
-      } else if (inserted) {
+      } else {
+        bool inserted;
+        memo_.find_or_insert(pos.hash(), &inserted);
         const uint64_t sub = dfs(pos, fn);
         // The table may have grown during the recursion: look the slot up again.
         *memo_.find_or_insert(pos.hash(), &inserted) = sub;
         chains += sub;
-      } else {
-        chains += *c;
       }
     }
     pos.unmake_kick(u);

@@ -6,9 +6,8 @@
 // counts the distinct mid-turn positions + turn ends (limit 2M) and reports, per kind:
 //   tangle     the position with the most states over all games
 //   midtangle  the first position over 2^18 states (the players' enumeration limit)
-//   longwin    the engine's win check finds a winning turn of more than 50 kicks, and the
-//              distinct turns hold no winning turn of 50 or fewer (when the enumeration
-//              completes; "shortest=?" when it does not)
+//   longwin    the position whose shortest winning turn is longest (exact: bisection over a
+//              win search pruned at L kicks)
 //   deadend    the most turns that lose at once (bounces into dead ends / own goals) while a
 //              non-losing turn still exists
 // Not a test: a tool to (re)build the committed corpus.
@@ -44,10 +43,9 @@ int main(int argc, char** argv) {
     while (!game.position().game_over()) {
       const Position& pos = game.position();
       const int me = pos.side_to_move();
-      int64_t losing = 0, shortest_win = 1 << 30;
-      const TurnGenerator::Stats st = gen.for_each_turn(pos, [&](const Position& end, const uint8_t*, int n) {
+      int64_t losing = 0;
+      const TurnGenerator::Stats st = gen.for_each_turn(pos, [&](const Position& end, const uint8_t*, int) {
         if (end.game_over() && end.winner() != me) ++losing;
-        if (end.game_over() && end.winner() == me && n < shortest_win) shortest_win = n;
       });
       const int64_t states = gen.states_held();
       if (states > tangle.score)
@@ -56,12 +54,25 @@ int main(int argc, char** argv) {
         midtangle = {states, flat, "states=" + std::to_string(states) + (st.complete ? "" : "+")};
       std::string win;
       check.set_state_budget(int64_t(1) << 20);
-      if ((!st.complete || shortest_win < (1 << 30)) && check.find_winning_turn(pos, &win) &&
-          int64_t(win.size()) > 50 && (!st.complete || shortest_win > 50) &&
-          int64_t(win.size()) > longwin.score)
-        longwin = {int64_t(win.size()), flat,
-                   "win=" + std::to_string(win.size()) + " shortest=" +
-                       (st.complete ? std::to_string(shortest_win) : std::string("?"))};
+      if (check.find_winning_turn(pos, &win)) {
+        // The shortest winning chain, by bisection over a search pruned at L kicks: every chain
+        // into a mid-turn position has the same length (each kick draws one new segment), so
+        // the pruned search decides exactly whether a win of <= L kicks exists.
+        const int k0 = pos.num_kicks();
+        int lo = 0, hi = int(win.size());  // no win of <= lo kicks; a win of hi kicks
+        bool exact = true;
+        while (hi - lo > 1) {
+          const int mid_len = (lo + hi) / 2;
+          std::string w;
+          const bool has = check.find_turn(
+              pos, [me](const Position& e) { return e.winner() == me; },
+              [k0, mid_len](const Position& m) { return m.num_kicks() - k0 >= mid_len; }, &w);
+          if (!check.last_search_complete()) { exact = false; break; }
+          if (has) hi = int(w.size()); else lo = mid_len;
+        }
+        if (exact && hi > longwin.score)
+          longwin = {hi, flat, "shortest win " + std::to_string(hi) + " kicks"};
+      }
       if (st.complete && losing < int64_t(st.distinct) && losing > deadend.score)
         deadend = {losing, flat, "losing=" + std::to_string(losing) + "/" + std::to_string(st.distinct)};
       std::string t = random_turn(pos, rng);
