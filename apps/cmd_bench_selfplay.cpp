@@ -117,14 +117,19 @@ void bench_one(const Options& o, const std::string& label, nn::PolicyValueNet ne
   std::printf("%s net (%s), device %s\n", label.c_str(), net_config.summary().c_str(),
               o.device.c_str());
   std::printf("  self-play: %s\n", st.summary().c_str());
-  std::printf("  self-play: %.1f positions/s, %.1f net evaluations/s, mean batch %.1f\n",
-              double(st.samples) / wall, double(ss.positions) / wall, ss.mean_batch());
+  std::printf("  self-play: %.1f positions/s, %.1f net evaluations/s (%.1f per position), mean "
+              "batch %.1f\n",
+              double(st.samples) / wall, double(ss.positions) / wall,
+              st.samples > 0 ? double(ss.positions) / double(st.samples) : 0.0, ss.mean_batch());
   std::printf("  cores: %.2f busy of %u (process CPU %.1f s over %.1f s wall): search threads "
               "%.2f cores (%.0f%%), service + data %.2f cores (%.0f%%)\n",
               cpu / wall, std::thread::hardware_concurrency(), cpu, wall, search_cpu / wall,
               cpu > 0 ? 100.0 * search_cpu / cpu : 0.0, (cpu - search_cpu) / wall,
               cpu > 0 ? 100.0 * (cpu - search_cpu) / cpu : 0.0);
   service.reset();
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  std::printf("  peak RSS of the process so far: %.0f MiB\n", double(ru.ru_maxrss) / 1024.0);
 
   for (int batch : o.train_batches) {
     TrainConfig tc;

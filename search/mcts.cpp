@@ -36,6 +36,8 @@ struct Node {
   std::atomic<uint8_t> complete{0};      // every distinct turn is a child
   std::atomic<uint8_t> exhausted{0};     // untried prior mass below widen_min_remaining_mass
   std::atomic<uint8_t> capped{0};        // a generation hit turn_gen_max_expansions
+  std::atomic<uint8_t> checked{0};       // the win checks of this position ran (check_node):
+                                         // proven holds their result, expand skips them
   int8_t winner = -1;                    // the game's winner after this turn, -1 if it goes on
   uint16_t num_kicks = 0;
   float prior = 0.0f;
@@ -43,6 +45,10 @@ struct Node {
   const uint8_t* kicks = nullptr;        // two kick digits per byte, in the parent's block
   std::atomic<uint32_t> num_children{0}; // published after the children are written
   std::atomic<ChildBlock*> first{nullptr};
+  // The network's policy logits from this node's expansion ([num_points * 8] floats), kept
+  // while the node can still widen so that widening never evaluates the position again;
+  // released once its turn list is complete or exhausted (see SearchParams::widen_*).
+  std::unique_ptr<float[]> logits;
 };
 
 // Children added by one generation step: nodes and their packed kick strings, immutable once
@@ -113,6 +119,10 @@ struct Search::Impl {
   std::vector<float> root_noise;  // per root child in order; empty without noise
   std::atomic<int64_t> node_count{0};
 
+  // Nodes holding their policy logits (Node::logits), bounded by kLogitsBudgetBytes.
+  std::atomic<int64_t> logits_stored{0};
+  static constexpr int64_t kLogitsBudgetBytes = int64_t(256) << 20;
+
   // Per-search shared state.
   std::atomic<int64_t> started{0}, evaluations{0}, collisions{0};
   std::atomic<bool> stop{false};
@@ -141,15 +151,90 @@ struct Search::Impl {
     have_tree = false;
     root_noise.clear();
     node_count = 0;
+    logits_stored = 0;
+  }
+
+  // --- stored network output --------------------------------------------------------------
+
+  static size_t logits_size(const Position& pos) { return size_t(pos.pitch().num_points()) * 8; }
+
+  // Keeps a copy of the logits at n if it may widen later and the budget allows.
+  void store_logits(Node* n, const Position& pos, const std::vector<float>& logits) {
+    if (n->logits || n->complete.load(std::memory_order_acquire) ||
+        n->exhausted.load(std::memory_order_acquire))
+      return;
+    const int64_t bytes = int64_t(logits_size(pos) * sizeof(float));
+    if ((logits_stored.fetch_add(1, std::memory_order_relaxed) + 1) * bytes > kLogitsBudgetBytes) {
+      logits_stored.fetch_sub(1, std::memory_order_relaxed);
+      return;
+    }
+    n->logits.reset(new float[logits_size(pos)]);
+    std::copy(logits.begin(), logits.end(), n->logits.get());
+  }
+
+  // Drops n's logits once no generation step needs them (only the thread holding n's
+  // expansion or widening flag calls this).
+  void release_logits_if_done(Node* n) {
+    if (!n->logits) return;
+    if (n->complete.load(std::memory_order_acquire) || n->exhausted.load(std::memory_order_acquire)) {
+      n->logits.reset();
+      logits_stored.fetch_sub(1, std::memory_order_relaxed);
+    }
+  }
+
+  static int64_t count_logits(const Node* n) {
+    int64_t k = n->logits ? 1 : 0;
+    for_each_child(n, [&](const Node* c) { k += count_logits(c); });
+    return k;
+  }
+
+  // --- the win checks ---------------------------------------------------------------------
+
+  // The engine's exact one-turn checks of c's position `end` (after c's turn; the opponent of
+  // c's chooser to move): every reply loses at once (own goal or blocked; all_turns_lose stops
+  // at the first reply that does not lose) proves c won for its chooser, so blocked-ball wins
+  // are seen one turn early; a reply that scores proves c lost. Returns c's proven value.
+  int8_t check_node(Node* c, const Position& end, Worker& w) {
+    int8_t pr = 0;
+    if (w.gen.all_turns_lose(end)) {
+      pr = 1;
+    } else if (w.gen.find_winning_turn(end)) {
+      pr = -1;
+    }
+    if (pr != 0) {
+      c->proven.store(pr, std::memory_order_relaxed);
+      c->complete.store(1, std::memory_order_relaxed);
+      c->state.store(kExpanded, std::memory_order_release);
+    }
+    c->checked.store(1, std::memory_order_release);
+    return pr;
+  }
+
+  // Runs the win checks on every child of the root that has had none (children created below
+  // a former root, now promoted by tree reuse). Before the search starts (one thread).
+  void check_root_children(Worker& w) {
+    Node* rt = root.get();
+    bool any_win = false;
+    for_each_child(rt, [&](Node* c) {
+      if (c->state.load() != kUnexpanded || c->checked.load() || c->proven.load() != 0) return;
+      Position end = root_pos;
+      play_kicks(end, c);
+      if (check_node(c, end, w) == 1) any_win = true;
+    });
+    if (any_win) {
+      int8_t expect = 0;
+      rt->proven.compare_exchange_strong(expect, -1);
+    }
   }
 
   // --- children -------------------------------------------------------------------------
 
   // Appends turns (already deduplicated) as one block of children of n; publishes them.
-  // With `pos` (n's position) and a worker, a child after which every reply of the opponent
-  // loses at once (own goal or blocked; the engine's all_turns_lose, which stops at the first
-  // reply that does not lose) is marked proven: blocked-ball wins are seen one turn early; and
-  // a child after which the opponent can score at once is marked proven lost.
+  // With `pos` (n's position) and a worker, every new child gets the win checks (check_node)
+  // now: the root does this, so that no root turn the checks prove lost is ever played or
+  // spent visits on. Elsewhere a child gets the same checks lazily, when it is first visited
+  // (expand), which costs one simulation and no network call; checking all of them eagerly
+  // was most of the search's CPU time.
   void append_children(Node* n, const std::vector<Turn>& turns, const std::vector<int>& pick,
                        int chooser, const Position* pos = nullptr, Worker* w = nullptr) {
     if (pick.empty()) return;
@@ -180,19 +265,7 @@ struct Search::Impl {
       } else if (pos && w) {
         Position end = *pos;
         for (char d : t.kicks) end.make_kick(d - '0');
-        if (w->gen.all_turns_lose(end)) {
-          c.proven.store(1, std::memory_order_relaxed);
-          c.complete.store(1, std::memory_order_relaxed);
-          c.state.store(kExpanded, std::memory_order_relaxed);
-        } else if (w->gen.find_winning_turn(end)) {
-          // The opponent scores at once after this turn: a proven loss for the chooser, found
-          // for every generated turn (not only visited ones), so the search never spends its
-          // budget re-discovering that a high-prior turn hands over a goal (the one-turn safety
-          // that the greedy baseline has, inside the tree).
-          c.proven.store(-1, std::memory_order_relaxed);
-          c.complete.store(1, std::memory_order_relaxed);
-          c.state.store(kExpanded, std::memory_order_relaxed);
-        }
+        check_node(&c, end, *w);
       }
       if (c.proven.load(std::memory_order_relaxed) == 1) any_win = true;
     }
@@ -213,8 +286,9 @@ struct Search::Impl {
 
   // Generates up to max_turns turns of pos best-first under logits and adds the ones n lacks.
   // Only one thread at a time may call this for a node (expansion or the widening flag).
+  // check_children: run the win checks on the new children now (the root's).
   void generate_children(Node* n, const Position& pos, const float* logits, int max_turns,
-                         double min_mass, Worker& w) {
+                         double min_mass, Worker& w, bool check_children) {
     BestFirstOptions opt;
     opt.max_turns = max_turns;
     opt.min_remaining_mass = min_mass;
@@ -252,7 +326,8 @@ struct Search::Impl {
       for (size_t i = 0; i < res.turns.size(); ++i)
         if (!have.count(res.turns[i].hash)) pick.push_back(int(i));
     }
-    append_children(n, res.turns, pick, pos.side_to_move(), &pos, &w);
+    append_children(n, res.turns, pick, pos.side_to_move(), check_children ? &pos : nullptr,
+                    check_children ? &w : nullptr);
     if (res.complete) n->complete.store(1, std::memory_order_release);
     // Also give up widening once a generation hits the expansion cap: another try would cost
     // the same work at every visit (a quickstart evaluation game sat for minutes at such a
@@ -295,12 +370,19 @@ struct Search::Impl {
     uint8_t expect = 0;
     if (!n->widening.compare_exchange_strong(expect, 1, std::memory_order_acq_rel)) return;
     if (!n->complete.load(std::memory_order_acquire)) {
-      evaluator.evaluate(pos, w.eval);
-      evaluations.fetch_add(1, std::memory_order_relaxed);
-      check_eval(pos, w.eval);
+      // The logits stored at the expansion; the network only when none were kept (budget, or
+      // released when the node became exhausted and the solver now forces a widening).
+      const float* logits = n->logits.get();
+      if (!logits) {
+        evaluator.evaluate(pos, w.eval);
+        evaluations.fetch_add(1, std::memory_order_relaxed);
+        check_eval(pos, w.eval);
+        logits = w.eval.policy_logits.data();
+      }
       const int target = std::max(allowed, 2 * std::max(have, 1));
-      generate_children(n, pos, w.eval.policy_logits.data(), target,
-                        forced || is_root ? 0.0 : params.widen_min_remaining_mass, w);
+      generate_children(n, pos, logits, target,
+                        forced || is_root ? 0.0 : params.widen_min_remaining_mass, w, is_root);
+      release_logits_if_done(n);
     }
     n->widening.store(0, std::memory_order_release);
   }
@@ -319,7 +401,10 @@ struct Search::Impl {
     const int mover = pos.side_to_move();
     std::string win;
     double v;
-    if (w.gen.find_winning_turn(pos, &win)) {
+    // A node whose win checks already ran (check_node) and proved nothing has no winning turn
+    // and not every turn loses (or the state budget ran out, which would repeat): skip them.
+    const bool checked = n->checked.load(std::memory_order_acquire);
+    if (!checked && w.gen.find_winning_turn(pos, &win)) {
       // Proven win for the side to move: the winning turn is the only child it needs.
       Position end = pos;
       for (char c : win) end.make_kick(c - '0');
@@ -332,7 +417,7 @@ struct Search::Impl {
       append_children(n, t, {0}, mover);
       n->proven.store(-1, std::memory_order_release);
       v = -1.0;
-    } else if (!is_root && w.gen.all_turns_lose(pos)) {
+    } else if (!is_root && !checked && w.gen.all_turns_lose(pos)) {
       n->proven.store(1, std::memory_order_release);
       n->complete.store(1, std::memory_order_release);
       v = 1.0;
@@ -343,7 +428,9 @@ struct Search::Impl {
       const BestFirstOptions ro = root_turn_options(params);
       generate_children(n, pos, w.eval.policy_logits.data(),
                         is_root ? ro.max_turns : params.initial_turns,
-                        is_root ? ro.min_remaining_mass : params.widen_min_remaining_mass, w);
+                        is_root ? ro.min_remaining_mass : params.widen_min_remaining_mass, w,
+                        is_root);
+      store_logits(n, pos, w.eval.policy_logits);
       v = -double(std::clamp(w.eval.value, -1.0f, 1.0f));
       if (n->proven.load(std::memory_order_acquire) == -1) v = -1.0;  // a winning child
       if (is_root && params.solver && n->complete.load(std::memory_order_relaxed) &&
@@ -547,6 +634,8 @@ struct Search::Impl {
     nr->complete.store(target->complete.load());
     nr->exhausted.store(target->exhausted.load());
     nr->capped.store(target->capped.load());
+    nr->checked.store(target->checked.load());
+    nr->logits = std::move(target->logits);
     nr->winner = target->winner;
     nr->hash = target->hash;
     nr->num_children.store(target->num_children.load());
@@ -556,6 +645,7 @@ struct Search::Impl {
     free_children(root.get());
     root = std::move(nr);
     node_count = 1 + count_nodes(root.get());
+    logits_stored = count_logits(root.get());
   }
 
   static int64_t count_nodes(const Node* n) {
@@ -580,6 +670,7 @@ struct Search::Impl {
         promote(found);
         root_pos = pos;
         root_noise.clear();
+        check_root_children(main_worker);
         return;
       }
     }
@@ -680,6 +771,7 @@ struct Search::Impl {
         rt->state.store(kUnexpanded);
         rt->complete.store(0);
         rt->exhausted.store(0);
+        rt->checked.store(0);  // expand must run the win check again to list the scoring turn
       }
       if (rt->state.load() == kUnexpanded) {
         rt->state.store(kExpanding);
@@ -690,18 +782,24 @@ struct Search::Impl {
                  (rt->proven.load() == 0 && !rt->complete.load() &&
                   int(rt->num_children.load()) < params.root_initial_turns &&
                   !rt->exhausted.load())) {
-        // A reused root (or a proven one without children) gets its root-sized turn list.
-        evaluator.evaluate(root_pos, main_worker.eval);
-        evaluations.fetch_add(1);
-        check_eval(root_pos, main_worker.eval);
-        generate_children(rt, root_pos, main_worker.eval.policy_logits.data(),
-                          std::max(params.root_initial_turns, 1), 0.0, main_worker);
+        // A reused root (or a proven one without children) gets its root-sized turn list,
+        // from the logits kept at its expansion when there are some.
+        const float* logits = rt->logits.get();
+        if (!logits) {
+          evaluator.evaluate(root_pos, main_worker.eval);
+          evaluations.fetch_add(1);
+          check_eval(root_pos, main_worker.eval);
+          logits = main_worker.eval.policy_logits.data();
+        }
+        generate_children(rt, root_pos, logits, std::max(params.root_initial_turns, 1), 0.0,
+                          main_worker, true);
+        release_logits_if_done(rt);
       }
       if (rt->num_children.load() == 0) {
         // A root proven lost by the win check has no children: list some turns to play.
         main_worker.zero_logits.assign(size_t(root_pos.pitch().num_points()) * 8, 0.0f);
         generate_children(rt, root_pos, main_worker.zero_logits.data(), params.initial_turns, 0.0,
-                          main_worker);
+                          main_worker, true);
       }
       add_root_noise();
       const bool root_proven = rt->proven.load() != 0;

@@ -10,6 +10,9 @@
 //  - exact terminal values, the engine's win check at every expansion (a turn scoring into the
 //    attacked goal makes the node a proven win without a network call), and MCTS-solver proof
 //    propagation (Winands, Bjornsson, Saito 2008): a root with a proven result stops at once;
+//    a root's turns are all checked when listed (one the opponent answers with a goal is proven
+//    lost and never played while a safe turn exists), deeper turns at their first visit;
+//  - one network evaluation per expanded node: widening reuses the logits kept in the node;
 //  - first-play urgency, root Dirichlet noise, temperature, tree reuse (KataGo, Lc0 practice);
 //  - several threads on one tree with virtual loss (SearchParams::num_threads), or many
 //    single-threaded Search objects in parallel threads sharing one thread-safe Evaluator.

@@ -66,7 +66,10 @@ struct SearchParams {
   int root_initial_turns = 256;
   /// widen_per_sqrt_visit: a node may hold initial_turns + widen_per_sqrt_visit * sqrt(N)
   /// children; when it holds fewer and more exist, it is widened (regenerated to at least
-  /// twice as many turns, new ones appended). Widening re-evaluates the position.
+  /// twice as many turns, new ones appended). Widening does not ask the network again: a node
+  /// keeps the policy logits of its expansion ([num_points * 8] floats: 3,360 bytes per
+  /// expanded node on 8x10, 105 points) until its turn list is complete or exhausted, at most
+  /// 256 MiB per search (past that, widening evaluates the position again).
   double widen_per_sqrt_visit = 4.0;
   /// widen_min_remaining_mass: stop generating once the prior mass of turns not yet generated
   /// is below this; such a node widens again only when the solver needs it (all its children

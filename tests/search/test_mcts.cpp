@@ -320,3 +320,80 @@ TEST_CASE("mcts: root_turn_options lists exactly the turns and priors a fresh ro
   }
   CHECK(sum < 0.999);  // renormalising would have changed every prior
 }
+
+namespace {
+
+// Counts evaluate() calls per position hash (forwards to a FixedCostEvaluator).
+class CountingEvaluator final : public Evaluator {
+ public:
+  explicit CountingEvaluator(Evaluator& inner) : inner_(inner) {}
+  void evaluate(const Position& pos, Evaluation& out) override {
+    ++calls[pos.hash()];
+    inner_.evaluate(pos, out);
+  }
+  std::string name() const override { return "counting"; }
+  std::map<uint64_t, int> calls;
+
+ private:
+  Evaluator& inner_;
+};
+
+}  // namespace
+
+TEST_CASE("mcts: widening reuses the node's stored network output (one evaluation per position)",
+          "[search]") {
+  // Widening used to evaluate its node again for the logits of the extra turns: on a position
+  // with many turns per node, every visit past the first asked the network again.
+  FixedCostEvaluator inner(0, 0.5f, 1.0f, 5);
+  CountingEvaluator ev(inner);
+  SearchParams sp;
+  sp.initial_turns = 4;  // widen early and often
+  sp.root_initial_turns = 8;
+  sp.widen_min_remaining_mass = 0.0;
+  Search search(ev, sp, 1);
+  Game g = parse_kicks(Pitch::standard(), Variant::kStandard, kHeavyKicks);
+  const SearchResult r1 = search.run(g.position(), SearchLimits{400, -1});
+  REQUIRE(r1.children.size() > size_t(sp.root_initial_turns));  // the root widened
+  int64_t total = 0;
+  for (const auto& [hash, n] : ev.calls) {
+    CHECK(n == 1);
+    total += n;
+  }
+  REQUIRE(total == r1.evaluations);
+  REQUIRE(r1.evaluations <= r1.new_visits);
+  // Tree reuse: the promoted root gets its root-sized turn list from its stored logits too.
+  REQUIRE(r1.principal_variation.size() >= 3);
+  g.play_turn(r1.principal_variation[0]);
+  g.play_turn(r1.principal_variation[1]);
+  ev.calls.clear();
+  const SearchResult r2 = search.run(g.position(), SearchLimits{200, -1});
+  CHECK(ev.calls.count(g.position().hash()) == 0);
+  for (const auto& [hash, n] : ev.calls) CHECK(n == 1);
+}
+
+TEST_CASE("mcts: every root turn gets the win checks, lazily checked interior turns included",
+          "[search]") {
+  // Interior children get the opponent-win and all-replies-lose checks only at their first
+  // visit; a root (fresh, or promoted by tree reuse) checks all of its turns, so a root turn
+  // after which the opponent scores is proven lost without a visit and is never played.
+  FixedCostEvaluator ev(0, 0.5f, 2.0f, 3);
+  Game g = parse_record(Pitch::standard(), Variant::kStandard,
+                        "6 6 0 1 7 4 434 76 0 2561123 50 32 7600 53570 527211 43 3 5022 500 656772 0 "
+                        "132 13 5");
+  SearchParams sp;
+  Search search(ev, sp, 7);
+  for (int move = 0; move < 6 && !g.position().game_over(); ++move) {
+    const SearchResult r = search.run(g.position(), SearchLimits{120, -1});
+    bool any_safe = false;
+    for (const auto& c : r.children) {
+      const Position end = after(g.position(), c.kicks);
+      const bool hands_over = !end.game_over() && TurnGenerator().find_winning_turn(end);
+      if (!hands_over && !(end.game_over() && end.winner() != g.position().side_to_move()))
+        any_safe = true;
+      if (c.visits == 0 && !end.game_over()) CHECK((c.proven == -1) == hands_over);
+      if (hands_over) CHECK(c.proven == -1);
+    }
+    if (any_safe && r.root_proven != -1) CHECK(is_safe(g.position(), r.best_turn));
+    g.play_turn(r.best_turn);
+  }
+}
