@@ -9,6 +9,7 @@ cd "$(dirname "$0")/.."
 PACKAGES=(build-essential cmake ninja-build ccache pkg-config
           libtorch-dev libeigen3-dev libtbb-dev libyaml-cpp-dev catch2
           libzstd-dev libcli11-dev nlohmann-json3-dev
+          time  # GNU time: peak RSS of the soak test's processes
           # LibTorch's CPU matrix products go through the system BLAS; Debian's default is the
           # reference (netlib) one. OpenBLAS (serial: our threads are the parallelism) made the
           # medium net 9x faster at batch 1 and CPU self-play 2.3x faster (docs/BENCHMARKS.md).
