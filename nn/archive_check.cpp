@@ -621,8 +621,8 @@ class Unpickler {
         !is(t.items[3], V::kStr) || !is(t.items[4], V::kInt))
       bad("persistent id is not ('storage', <type>, key, location, numel)");
     const int es = element_size(vals_[t.items[1]].s);
-    const std::string& key = vals_[t.items[2]].s;
-    const std::string& loc = vals_[t.items[3]].s;
+    const std::string key = vals_[t.items[2]].s;  // copies: make() below may move vals_
+    const std::string loc = vals_[t.items[3]].s;
     const int64_t numel = vals_[t.items[4]].i;
     if (es == 0) bad("storage type " + vals_[t.items[1]].s);
     if (!(loc == "cpu" || loc == "cuda" || (loc.rfind("cuda:", 0) == 0 && all_digits(loc.substr(5)))))
@@ -649,8 +649,8 @@ class Unpickler {
   }
   int reduce(int fn, int args) {
     if (!is(fn, V::kGlobal) || !is(args, V::kTuple)) bad("REDUCE of a non-global or without an argument tuple");
-    const std::string& g = vals_[fn].s;
-    const std::vector<int>& a = vals_[args].items;
+    const std::string g = vals_[fn].s;  // copies: make() below may move vals_
+    const std::vector<int> a = vals_[args].items;
     int out;
     if (g == "collections OrderedDict") {
       if (!a.empty()) bad("OrderedDict with arguments");
@@ -688,7 +688,7 @@ class Unpickler {
     if (!is(cls, V::kGlobal) || !rules_.classes || vals_[cls].s.rfind("__torch__", 0) != 0 ||
         !is(args, V::kTuple) || !vals_[args].items.empty())
       bad("NEWOBJ is not a declared class with no arguments");
-    const std::string& g = vals_[cls].s;
+    const std::string g = vals_[cls].s;  // a copy: make() may move vals_
     int v = make(V::kObject);
     vals_[v].s = g.substr(0, g.find(' ')) + "." + g.substr(g.find(' ') + 1);
     consume(v, cls);
@@ -715,7 +715,9 @@ class Unpickler {
     Val& o = vals_[obj];
     if (o.built) bad("BUILD twice");
     if (!is(state, V::kDict)) bad("object state is not a dict");
-    const ClassDecl& decl = rules_.classes->at(o.s);
+    auto cls = rules_.classes->find(o.s);
+    if (cls == rules_.classes->end()) bad("object of undeclared class " + quoted_text(o.s, 80));
+    const ClassDecl& decl = cls->second;
     const std::vector<int>& kv = vals_[state].items;
     std::set<std::string> seen;
     for (size_t k = 0; k < kv.size(); k += 2) {
