@@ -30,7 +30,7 @@ void fix_crcs(std::string& zip) {
   for (size_t c = zip.find(sig); c != std::string::npos && c + 46 <= zip.size(); c = zip.find(sig, c + 4)) {
     if ((get32(zip, c + 10) & 0xFFFF) != 0) continue;  // deflated: leave it
     const uint64_t size = get32(zip, c + 20), local = get32(zip, c + 42);
-    if (local + 30 > zip.size()) continue;
+    if (local + 32 > zip.size()) continue;  // the name and extra lengths end at 30
     const uint64_t data = local + 30 + (get32(zip, local + 26) & 0xFFFF) + (get32(zip, local + 28) & 0xFFFF);
     if (data > zip.size() || zip.size() - data < size) continue;
     const uint32_t crc = uint32_t(crc32(0, reinterpret_cast<const Bytef*>(zip.data() + data), uInt(size)));
