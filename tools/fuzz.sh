@@ -6,7 +6,9 @@
 #   tools/fuzz.sh smoke              # every target ~25 s over its seed corpus (ctest -L fuzz)
 # The working corpus grows in build-fuzz/corpus/TARGET (seeded from tests/fuzz/corpus/TARGET);
 # crashes, leaks, timeouts and OOMs are written to build-fuzz/artifacts/TARGET/. Reproduce one
-# with build-fuzz/tests/fuzz/fuzz_TARGET FILE. Extra libFuzzer flags: PS_FUZZ_FLAGS.
+# with build-fuzz/tests/fuzz/fuzz_TARGET FILE. Extra libFuzzer flags: PS_FUZZ_FLAGS (the long
+# runs used "-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1" to go on after a
+# finding); another build directory: PS_FUZZ_BUILD_DIR; build jobs: PS_JOBS (2).
 # Exit status 77 when clang or libFuzzer is missing (ctest counts it as skipped).
 set -euo pipefail
 cd "$(dirname "$0")/.."
