@@ -45,6 +45,9 @@ void ConfigReader::finish() const {
   if (!node_ || !node_.IsMap()) return;
   std::set<std::string> seen;
   for (auto it = node_.begin(); it != node_.end(); ++it) {
+    // A complex key ("? [a, b]") has no string form: as<std::string>() would throw yaml-cpp's
+    // bare "bad conversion" with neither file nor key.
+    if (!it->first.IsScalar()) fail("<non-scalar key>", it->first, "keys must be plain names");
     std::string key = it->first.as<std::string>();
     // YAML forbids duplicate keys, but yaml-cpp keeps both and lookups see the first: the
     // second would be ignored without a word.

@@ -55,7 +55,8 @@ const Pitch& Pitch::get(int width, int length, int goal) {
     throw std::invalid_argument(what + "length must be even and >= 4");
   if (goal < 1 || goal > width - 2) throw std::invalid_argument(what + "goal must be in 1..W-2");
   if ((width - goal) % 2 != 0) throw std::invalid_argument(what + "W - G must be even");
-  if ((width + 1) * (length + 3) > kMaxPoints)
+  // In 64 bits: a width or length near INT_MAX (a hostile file's tag) must not overflow.
+  if ((int64_t(width) + 1) * (int64_t(length) + 3) > kMaxPoints)
     throw std::invalid_argument(what + "grid (W+1)*(L+3) exceeds " + std::to_string(kMaxPoints) +
                                 " points");
   auto* pitch = new Pitch(width, length, goal);

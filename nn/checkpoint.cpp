@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "core/fileutil.h"
+#include "nn/archive_check.h"
 
 namespace ps::nn {
 
@@ -19,15 +20,6 @@ constexpr size_t kHeaderSize = 24;
 constexpr const char* kFormat = "papersoccer-net";
 constexpr int kFormatVersion = 1;
 
-uint64_t fnv1a64(const char* data, size_t n) {
-  uint64_t h = 1469598103934665603ull;
-  for (size_t i = 0; i < n; ++i) {
-    h ^= uint8_t(data[i]);
-    h *= 1099511628211ull;
-  }
-  return h;
-}
-
 void put_u64(std::string& s, uint64_t v) {
   for (int i = 0; i < 8; ++i) s.push_back(char((v >> (8 * i)) & 0xFF));
 }
@@ -37,14 +29,16 @@ uint64_t get_u64(const char* p) {
   return v;
 }
 
-/// Reads and verifies the file; returns the payload (the torch archive bytes).
-std::string read_payload(const std::string& path) {
-  std::string data;
+std::string read_checkpoint_file(const std::string& path) {
   try {
-    data = read_file(path);
+    return read_file(path);
   } catch (const std::exception& e) {
     throw CheckpointError("checkpoint " + path + ": cannot read: " + e.what());
   }
+}
+
+/// Verifies a file's bytes; returns the payload (the torch archive bytes).
+std::string verify_payload(const std::string& path, const std::string& data) {
   if (data.size() < kHeaderSize || std::memcmp(data.data(), kMagic, 8) != 0)
     throw CheckpointError("checkpoint " + path +
                           ": not a papersoccer net checkpoint (bad magic or too short)");
@@ -54,7 +48,9 @@ std::string read_payload(const std::string& path) {
     throw CheckpointError("checkpoint " + path + ": truncated or padded: payload is " +
                           std::to_string(data.size() - kHeaderSize) + " bytes, header says " +
                           std::to_string(size));
-  if (fnv1a64(data.data() + kHeaderSize, size) != sum)
+  // Files written before the checksum fix used a basis a digit short; both are accepted.
+  if (fnv1a64(data.data() + kHeaderSize, size) != sum &&
+      fnv1a64(data.data() + kHeaderSize, size, kFnv1a64LegacyBasis) != sum)
     throw CheckpointError("checkpoint " + path + ": checksum mismatch (the file is corrupted)");
   return data.substr(kHeaderSize);
 }
@@ -62,6 +58,12 @@ std::string read_payload(const std::string& path) {
 void open_archive(const std::string& path, const std::string& payload,
                   torch::serialize::InputArchive& ar, CheckpointMeta* meta,
                   torch::Device map_to = torch::Device(torch::kCPU)) {
+  // LibTorch's reader can crash on a hostile archive: ours is checked first (archive_check.h).
+  try {
+    check_torch_archive(payload);
+  } catch (const ArchiveError& e) {
+    throw CheckpointError("checkpoint " + path + ": corrupted or foreign archive: " + e.what());
+  }
   try {
     ar.load_from(payload.data(), payload.size(), map_to);
   } catch (const std::exception& e) {
@@ -97,7 +99,28 @@ NetConfig net_from_json(const nlohmann::json& j) {
   return c;
 }
 
+std::string read_payload(const std::string& path) {
+  return verify_payload(path, read_checkpoint_file(path));
+}
+
 }  // namespace
+
+uint64_t fnv1a64(const char* data, size_t n, uint64_t basis) {
+  uint64_t h = basis;
+  for (size_t i = 0; i < n; ++i) {
+    h ^= uint8_t(data[i]);
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+std::string checkpoint_file_bytes(const std::string& body) {
+  std::string data(kMagic, 8);
+  put_u64(data, body.size());
+  put_u64(data, fnv1a64(body.data(), body.size()));
+  data += body;
+  return data;
+}
 
 bool CheckpointMeta::supports(const Pitch& pitch, Variant variant) const {
   if (!pitches.empty() && std::find(pitches.begin(), pitches.end(), pitch.name()) == pitches.end())
@@ -201,11 +224,7 @@ void save_checkpoint(const std::string& path, PolicyValueNet& net, const Checkpo
   } catch (const std::exception& e) {
     throw CheckpointError("checkpoint " + path + ": cannot serialise: " + e.what());
   }
-  const std::string body = payload.str();
-  std::string data(kMagic, 8);
-  put_u64(data, body.size());
-  put_u64(data, fnv1a64(body.data(), body.size()));
-  data += body;
+  const std::string data = checkpoint_file_bytes(payload.str());
   try {
     write_file_atomic(path, data);
   } catch (const std::exception& e) {
@@ -222,8 +241,14 @@ CheckpointMeta read_checkpoint_meta(const std::string& path) {
 }
 
 LoadedCheckpoint load_checkpoint(const std::string& path, const std::string& device) {
+  parse_device(device);  // a bad device is reported before the file is read
+  return load_checkpoint_bytes(path, read_checkpoint_file(path), device);
+}
+
+LoadedCheckpoint load_checkpoint_bytes(const std::string& path, const std::string& bytes,
+                                       const std::string& device) {
   const torch::Device dev = parse_device(device);
-  const std::string payload = read_payload(path);
+  const std::string payload = verify_payload(path, bytes);
   torch::serialize::InputArchive ar;
   LoadedCheckpoint out;
   open_archive(path, payload, ar, &out.meta);

@@ -1,7 +1,9 @@
 // Self-describing network checkpoints (LibTorch, library ps_nn).
 //
 // File layout: 8-byte magic "PSNETCK1", payload size (uint64 little-endian), FNV-1a 64 checksum
-// of the payload (uint64 LE), then the payload: a torch::serialize archive holding
+// of the payload (uint64 LE; standard offset basis 14695981039346656037, so `fnv1a64`-style tools
+// can verify it; files written before this fix used 1469598103934665603 and are still accepted),
+// then the payload: a torch::serialize archive holding
 //   "meta"       JSON string (CheckpointMeta::to_json): format, input_format_version,
 //                num_planes, net architecture (NetConfig), pitches, variants, training_step, note
 //   "model"      the net's parameters and buffers (batch-norm running statistics)
@@ -69,6 +71,16 @@ struct LoadedCheckpoint {
 /// Loads a checkpoint onto device ("cpu", "cuda", "cuda:N"). Throws CheckpointError naming the
 /// path on any problem with the file, std::runtime_error/invalid_argument for a bad device.
 LoadedCheckpoint load_checkpoint(const std::string& path, const std::string& device = "cpu");
+/// load_checkpoint on a file's bytes already in memory; `name` stands for the path in messages.
+LoadedCheckpoint load_checkpoint_bytes(const std::string& name, const std::string& bytes,
+                                       const std::string& device = "cpu");
+/// The bytes of a checkpoint file around an archive payload: magic, size, checksum, payload.
+std::string checkpoint_file_bytes(const std::string& payload);
+/// FNV-1a 64 of data with the given offset basis (the standard one by default).
+constexpr uint64_t kFnv1a64Basis = 14695981039346656037ull;
+/// The basis written by files before the fix (a digit short); accepted when reading.
+constexpr uint64_t kFnv1a64LegacyBasis = 1469598103934665603ull;
+uint64_t fnv1a64(const char* data, size_t n, uint64_t basis = kFnv1a64Basis);
 /// Reads only the metadata (still verifies the checksum).
 CheckpointMeta read_checkpoint_meta(const std::string& path);
 /// Restores optimizer state saved with the checkpoint into `optimizer`, which must have been

@@ -2,11 +2,15 @@
 
 #include <zstd.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 
 #include "core/fileutil.h"
+#include "core/text.h"
 
 namespace ps {
 
@@ -72,6 +76,8 @@ class Reader {
   const char* end_;
 };
 
+std::vector<GameData> decode_games(const std::string& path, const std::string& payload);
+
 }  // namespace
 
 void write_chunk(const std::string& path, const std::vector<GameData>& games, int zstd_level) {
@@ -120,13 +126,58 @@ void write_chunk(const std::string& path, const std::vector<GameData>& games, in
   write_file_atomic(path, out);
 }
 
-std::vector<GameData> read_chunk(const std::string& path) {
+namespace {
+
+/// Decompresses one zstd frame, growing the output as data arrives (never more than `size`).
+std::string decompress_payload(const std::string& path, const char* frame, size_t frame_len,
+                               uint64_t size) {
+  std::string payload;
+  ZSTD_DCtx* dctx = ZSTD_createDCtx();
+  if (!dctx) throw DataError(path + ": out of memory for zstd");
+  struct Free {
+    ZSTD_DCtx* d;
+    ~Free() { ZSTD_freeDCtx(d); }
+  } free_dctx{dctx};
+  ZSTD_inBuffer in{frame, frame_len, 0};
+  size_t have = 0;
+  for (;;) {
+    if (payload.size() - have < (1u << 16)) {
+      const size_t grow = std::max<size_t>(payload.size(), 1u << 16);
+      // One byte beyond `size` lets an overlong frame show itself.
+      payload.resize(size_t(std::min<uint64_t>(uint64_t(payload.size()) + grow, size + 1)));
+    }
+    ZSTD_outBuffer out{payload.data() + have, payload.size() - have, 0};
+    const size_t ret = ZSTD_decompressStream(dctx, &out, &in);
+    if (ZSTD_isError(ret)) throw DataError(path + ": corrupted: " + ZSTD_getErrorName(ret));
+    have += out.pos;
+    if (have > size)
+      throw DataError(path + ": corrupted: payload is longer than the " + std::to_string(size) +
+                      " bytes its header says");
+    if (ret == 0) break;  // frame complete
+    if (in.pos == in.size && out.pos < out.size)
+      throw DataError(path + ": truncated: incomplete zstd frame");
+  }
+  if (have != size)
+    throw DataError(path + ": corrupted: payload is " + std::to_string(have) +
+                    " bytes, its header says " + std::to_string(size));
+  payload.resize(have);
+  return payload;
+}
+
+}  // namespace
+
+std::vector<GameData> read_chunk(const std::string& path, std::vector<std::string>* warnings) {
   std::string file;
   try {
     file = read_file(path);
   } catch (const std::exception& e) {
     throw DataError(e.what());
   }
+  return parse_chunk(path, file, warnings);
+}
+
+std::vector<GameData> parse_chunk(const std::string& path, const std::string& file,
+                                  std::vector<std::string>* warnings) {
   if (file.size() < 16) throw DataError(path + ": truncated: only " + std::to_string(file.size()) + " bytes");
   if (std::memcmp(file.data(), kFileMagic, 4) != 0)
     throw DataError(path + ": not a training data chunk (bad magic)");
@@ -137,18 +188,61 @@ std::vector<GameData> read_chunk(const std::string& path) {
   if (version != kDataFormatVersion)
     throw DataError(path + ": data format version " + std::to_string(version) +
                     ", this program reads version " + std::to_string(kDataFormatVersion));
-  if (size > (uint64_t(1) << 34)) throw DataError(path + ": corrupted: implausible payload size");
   const char* frame = file.data() + 16;
   const size_t frame_size = file.size() - 16;
   unsigned long long content = ZSTD_getFrameContentSize(frame, frame_size);
   if (content == ZSTD_CONTENTSIZE_ERROR) throw DataError(path + ": corrupted: not a zstd frame");
   size_t frame_len = ZSTD_findFrameCompressedSize(frame, frame_size);
   if (ZSTD_isError(frame_len)) throw DataError(path + ": truncated: incomplete zstd frame");
-  std::string payload(size, '\0');
-  size_t n = ZSTD_decompress(payload.data(), payload.size(), frame, frame_len);
-  if (ZSTD_isError(n)) throw DataError(path + ": corrupted: " + ZSTD_getErrorName(n));
-  if (n != size) throw DataError(path + ": corrupted: payload size mismatch");
+  if (frame_len != frame_size)
+    throw DataError(path + ": corrupted: " + std::to_string(frame_size - frame_len) +
+                    " bytes after the zstd frame");
+  // The writer always records the content size in the frame; both claims must agree and be
+  // plausible before anything is allocated.
+  if (content == ZSTD_CONTENTSIZE_UNKNOWN)
+    throw DataError(path + ": corrupted: the zstd frame does not state its content size");
+  if (content != size)
+    throw DataError(path + ": corrupted: header says the payload is " + std::to_string(size) +
+                    " bytes, the zstd frame says " + std::to_string(content));
+  if (size > kMaxChunkPayload || size > uint64_t(frame_len) * kMaxCompressionRatio)
+    throw DataError(path + ": corrupted: implausible payload size " + std::to_string(size) +
+                    " bytes for a " + std::to_string(frame_len) + "-byte zstd frame (at most " +
+                    std::to_string(kMaxCompressionRatio) + " times the frame, and " +
+                    std::to_string(kMaxChunkPayload) + " bytes)");
+  std::string payload;
+  try {
+    payload = decompress_payload(path, frame, frame_len, size);
+  } catch (const std::bad_alloc&) {
+    throw DataError(path + ": out of memory decompressing a " + std::to_string(size) +
+                    "-byte payload");
+  }
+  std::vector<GameData> games;
+  try {
+    games = decode_games(path, payload);
+  } catch (const std::bad_alloc&) {
+    throw DataError(path + ": out of memory decoding the games");
+  }
+  std::vector<GameData> kept;
+  kept.reserve(games.size());
+  for (size_t i = 0; i < games.size(); ++i) {
+    try {
+      validate_game(games[i]);
+      kept.push_back(std::move(games[i]));
+    } catch (const std::exception& e) {
+      const std::string w = path + ": game " + std::to_string(i) + " (id " +
+                            std::to_string(games[i].game_id) + "): " + e.what();
+      if (warnings)
+        warnings->push_back(w);
+      else
+        std::cerr << "warning: skipping " << w << "\n";
+    }
+  }
+  return kept;
+}
 
+namespace {
+
+std::vector<GameData> decode_games(const std::string& path, const std::string& payload) {
   Reader r(path, payload.data(), payload.size());
   if (r.bytes(4, "magic") != std::string(kPayloadMagic, 4)) r.fail("bad payload magic");
   uint32_t count = r.get<uint32_t>("game count");
@@ -181,6 +275,8 @@ std::vector<GameData> read_chunk(const std::string& path) {
       for (uint32_t k = 0; k < nt; ++k) {
         TurnVisits t;
         t.kicks = r.str16("turn");
+        if (t.kicks.empty())
+          r.fail("empty policy turn in game " + std::to_string(i) + ", sample " + std::to_string(j));
         t.visits = r.get<uint32_t>("visits");
         s.policy.push_back(std::move(t));
       }
@@ -190,6 +286,68 @@ std::vector<GameData> read_chunk(const std::string& path) {
   }
   if (!r.at_end()) r.fail("trailing bytes after the last game");
   return games;
+}
+
+}  // namespace
+
+void validate_game(const GameData& game) {
+  const Pitch& pitch = Pitch::get(game.width, game.length, game.goal);  // invalid_argument
+  // Positions after each complete turn of the record (parse_record checks every turn).
+  Game g(pitch, game.variant);
+  std::vector<Position> at_turn{g.position()};
+  const std::string& rec = game.record;
+  for (size_t i = 0; i < rec.size();) {
+    if (rec[i] == ' ') {
+      ++i;
+      continue;
+    }
+    size_t j = rec.find(' ', i);
+    if (j == std::string::npos) j = rec.size();
+    g.play_turn(std::string_view(rec).substr(i, j - i));  // RecordError names turn and kick
+    at_turn.push_back(g.position());
+    i = j;
+  }
+  if (game.winner != -1 && g.position().game_over() && g.position().winner() != game.winner)
+    throw std::invalid_argument("the record is won by player " +
+                                std::to_string(g.position().winner()) + ", the result says " +
+                                std::to_string(game.winner));
+  for (size_t si = 0; si < game.samples.size(); ++si) {
+    const TrainingSample& s = game.samples[si];
+    const std::string where = "sample " + std::to_string(si) + " (turn " +
+                              std::to_string(s.turn_index) + ")";
+    if (s.turn_index >= at_turn.size())
+      throw std::invalid_argument(where + ": past the end of the record (" +
+                                  std::to_string(at_turn.size() - 1) + " turns)");
+    if (s.result < -1 || s.result > 1)
+      throw std::invalid_argument(where + ": bad result " + std::to_string(s.result));
+    if (!std::isfinite(s.root_value))
+      throw std::invalid_argument(where + ": root value is not a finite number");
+    if (!s.full_search || s.policy.empty()) continue;
+    const Position& at = at_turn[s.turn_index];
+    if (at.game_over())
+      throw std::invalid_argument(where + ": a policy target for a finished game");
+    uint64_t total = 0;
+    for (size_t k = 0; k < s.policy.size(); ++k) {
+      total += s.policy[k].visits;
+      const std::string& kicks = s.policy[k].kicks;
+      auto bad = [&](size_t kick, const std::string& why) {
+        throw std::invalid_argument(where + ", policy turn " + std::to_string(k + 1) + " (" +
+                                    quoted_text(kicks, 60) + "), kick " +
+                                    std::to_string(kick + 1) + ": " + why);
+      };
+      Position p = at;
+      for (size_t i = 0; i < kicks.size(); ++i) {
+        const char c = kicks[i];
+        if (c < '0' || c > '7') bad(i, "bad character " + quoted_text(std::string_view(&c, 1)));
+        if (p.game_over()) bad(i, "kick after the end of the game");
+        if (i > 0 && p.turn_start()) bad(i, "the turn already ended");
+        if (!p.is_legal(c - '0')) bad(i, "illegal kick");
+        p.make_kick(c - '0');
+      }
+      if (!p.game_over() && !p.turn_start()) bad(kicks.size() - 1, "the turn is not finished");
+    }
+    if (total == 0) throw std::invalid_argument(where + ": the policy's visit counts sum to 0");
+  }
 }
 
 Position sample_position(const GameData& game, const TrainingSample& sample) {

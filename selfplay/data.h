@@ -59,9 +59,27 @@ struct GameData {
 /// Serialises and compresses games into one chunk file, atomically. Throws std::runtime_error.
 void write_chunk(const std::string& path, const std::vector<GameData>& games,
                  int zstd_level = 3);
+/// Upper bounds on a chunk's payload (the uncompressed games): its header must agree with the
+/// zstd frame's content size, and neither may exceed the hard cap nor kMaxCompressionRatio times
+/// the compressed frame (self-play data compresses about 5:1, a
+/// chunk of 32 games is tens of kB). Decompression never allocates
+/// more than the data actually decompressed so far.
+constexpr uint64_t kMaxChunkPayload = uint64_t(1) << 28;
+constexpr uint64_t kMaxCompressionRatio = 256;
+
 /// Reads a chunk. Throws DataError("<path>: ...") for a truncated, corrupted or wrong-version
-/// file; the message says which.
-std::vector<GameData> read_chunk(const std::string& path);
+/// file; the message says which. Games that decode but are not legal games (a bad pitch, an
+/// illegal record, a sample past the end of the record or with an illegal policy turn, a bad
+/// result) are skipped: each skip adds a warning "<path>: game N: <why>" to *warnings, or
+/// prints "warning: skipping <path>: game N: <why>" on stderr when warnings is null.
+std::vector<GameData> read_chunk(const std::string& path,
+                                 std::vector<std::string>* warnings = nullptr);
+/// read_chunk on bytes already in memory; name is used in messages as the path.
+std::vector<GameData> parse_chunk(const std::string& name, const std::string& bytes,
+                                  std::vector<std::string>* warnings = nullptr);
+/// Checks that a decoded game is a legal game whose samples a trainer can use (see read_chunk).
+/// Throws RecordError or std::invalid_argument saying why.
+void validate_game(const GameData& game);
 
 /// The position of a sample: the game's record replayed for sample.turn_index turns.
 /// Throws RecordError when the record is bad.

@@ -115,6 +115,10 @@ void ProtocolBot::run(std::istream& in, std::ostream& out, std::ostream* log) {
     if (!std::getline(in, turn_line)) return;
     ++lineno;
     turn_line = trim(turn_line);
+    // An empty line is no turn: taking it as one would let us kick twice in a row.
+    if (turn_line.empty())
+      throw ProtocolError("protocol line " + std::to_string(lineno) +
+                          ": expected the opponent's turn (digits 0-7, or '-'), got an empty line");
     if (turn_line == "-") {
       if (!(me == 0 && game.kicks().empty()))
         throw ProtocolError("protocol line " + std::to_string(lineno) +

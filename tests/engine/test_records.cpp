@@ -185,6 +185,17 @@ TEST_CASE("TSV: only the exact header is a header; an out-of-range number says s
   CHECK_THROWS_WITH(parse_tsv_row("8\tx\t2\tstandard\t0"), "column L: 'x' is not an integer");
 }
 
+TEST_CASE("PGN: a Pitch tag too large for an int product is an error naming the line") {
+  // Regression (fuzz_pgn): (W+1)*(L+3) overflowed int in Pitch::get for L = 1201200120, wrapped
+  // negative and passed the size check. The exact input the fuzzer found:
+  const std::string input("\n\n[Pitch \"6x1201200120Ev\xf8" "ce[Ev\xf8\"]\n\x83#n\n\x83#nt", 42);
+  std::istringstream in(input);
+  CHECK_THROWS_WITH(read_pgn(in, "f.pgn", std8x10(), Variant::kStandard),
+                    Catch::StartsWith("f.pgn:3: ") && Catch::Contains("exceeds 256 points"));
+  CHECK_THROWS_AS(Pitch::get(6, 2147483647, 2), std::invalid_argument);
+  CHECK_THROWS_AS(Pitch::get(2147483646, 8, 2), std::invalid_argument);
+}
+
 TEST_CASE("rendering: ASCII board and SVG picture") {
   Game g = parse_record(std8x10(), Variant::kStandard, "0 3 66");
   std::string a = render_ascii(g.position());

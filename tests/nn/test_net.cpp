@@ -6,6 +6,7 @@
 #include <fstream>
 #include <random>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "core/fileutil.h"
 #include "engine/record.h"
@@ -245,4 +246,93 @@ TEST_CASE("a checkpoint trained on a GPU with another LibTorch loads here, optim
   ck.net->eval();
   NetOutput o = ck.net->forward(encode_batch(sample_positions(Pitch::standard())));
   CHECK(o.value.abs().max().item<float>() <= 1.0f);
+}
+
+namespace {
+
+uint64_t header_u64(const std::string& file, size_t off) {
+  uint64_t v = 0;
+  for (int i = 0; i < 8; ++i) v |= uint64_t(uint8_t(file[off + size_t(i)])) << (8 * i);
+  return v;
+}
+
+/// Recomputes the CRC-32 of the zip entry `name` (stored, not deflated) in a torch archive, in
+/// its local header and its central directory entry, as a hostile editor would.
+void fix_zip_crc(std::string& zip, const std::string& name) {
+  auto u32 = [&](size_t off) { return uint32_t(header_u64(zip.substr(off, 4) + std::string(4, '\0'), 0)); };
+  auto put32 = [&](size_t off, uint32_t v) {
+    for (int i = 0; i < 4; ++i) zip[off + size_t(i)] = char((v >> (8 * i)) & 0xFF);
+  };
+  // Sizes and offset from the central directory (the writer puts the CRC in a data descriptor
+  // after the data, not in the local header).
+  const std::string central("PK\x01\x02", 4);
+  for (size_t c = zip.find(central); c != std::string::npos; c = zip.find(central, c + 4)) {
+    if (zip.compare(c + 46, name.size(), name) != 0) continue;
+    const uint32_t size = u32(c + 20), local = u32(c + 42);
+    const uint32_t data = local + 30 + (u32(local + 26) & 0xFFFF) + (u32(local + 28) & 0xFFFF);
+    const uint32_t crc = uint32_t(crc32(0, reinterpret_cast<const Bytef*>(zip.data() + data), size));
+    put32(c + 16, crc);
+    if (zip.compare(data + size, 4, "PK\x07\x08") == 0) put32(data + size + 4, crc);
+    return;
+  }
+  FAIL("no zip entry " << name);
+}
+
+}  // namespace
+
+TEST_CASE("a crafted checkpoint (one archive byte changed, checksum recomputed) is an error, not a crash",
+          "[nn]") {
+  // Regression: `analyse` and `bot` died with SIGSEGV in LibTorch's
+  // ScriptTypeParser::parseClassConstant on such a file: the class declaration line
+  // "  meta : str" became "  meta = str", an assignment without a type that LibTorch's
+  // importer takes for a class constant and dereferences the missing type of.
+  PolicyValueNet net = trained_tiny(7);
+  CheckpointMeta meta;
+  meta.net = net->config();
+  const std::string path = temp_path("crafted.psnet");
+  save_checkpoint(path, net, meta);
+  const std::string good = read_file(path);
+  std::string payload = good.substr(24);
+  const size_t at = payload.find("  meta : str\n");
+  REQUIRE(at != std::string::npos);
+  payload[at + 7] = '=';
+
+  write_file_atomic(path, checkpoint_file_bytes(payload));
+  CHECK_THROWS_WITH(load_checkpoint(path),
+                    Catch::StartsWith("checkpoint " + path + ": corrupted or foreign archive: ") &&
+                        Catch::Contains("code/__torch__.py: CRC-32 mismatch"));
+  // With the zip's own CRC recomputed too, the declaration itself is refused.
+  fix_zip_crc(payload, "archive/code/__torch__.py");
+  write_file_atomic(path, checkpoint_file_bytes(payload));
+  CHECK_THROWS_WITH(load_checkpoint(path),
+                    Catch::Contains("code/__torch__.py:4: '  meta = str' is not a declaration"));
+  CHECK_THROWS_AS(read_checkpoint_meta(path), CheckpointError);
+  CHECK_THROWS_AS(load_checkpoint_bytes("mem", checkpoint_file_bytes(payload)), CheckpointError);
+  std::remove(path.c_str());
+}
+
+TEST_CASE("checkpoint checksum is standard FNV-1a 64; files with the old basis still load", "[nn]") {
+  // Regression: the offset basis lacked a digit (1469598103934665603, not
+  // 14695981039346656037), so standard tools could not verify the checksum.
+  CHECK(fnv1a64("a", 1) == 0xaf63dc4c8601ec8cull);     // the published FNV-1a 64 test vector
+  CHECK(fnv1a64("", 0) == 0xcbf29ce484222325ull);      // = the standard offset basis
+  PolicyValueNet net = trained_tiny(9);
+  CheckpointMeta meta;
+  meta.net = net->config();
+  const std::string path = temp_path("fnv.psnet");
+  save_checkpoint(path, net, meta);
+  std::string file = read_file(path);
+  CHECK(header_u64(file, 16) == fnv1a64(file.data() + 24, file.size() - 24, 14695981039346656037ull));
+  CHECK_NOTHROW(load_checkpoint(path));
+
+  // The same payload under the old basis (every file written before the fix) loads too.
+  const uint64_t legacy = fnv1a64(file.data() + 24, file.size() - 24, 1469598103934665603ull);
+  for (int i = 0; i < 8; ++i) file[16 + size_t(i)] = char((legacy >> (8 * i)) & 0xFF);
+  write_file_atomic(path, file);
+  CHECK(load_checkpoint(path).meta.net == net->config());
+  // Any other value is a mismatch.
+  file[16] ^= 1;
+  write_file_atomic(path, file);
+  CHECK_THROWS_WITH(load_checkpoint(path), Catch::Contains("checksum mismatch"));
+  std::remove(path.c_str());
 }

@@ -45,6 +45,13 @@ TEST_CASE("params: YAML defaults, overrides and errors", "[search]") {
     auto cfg = root.child("search");
     REQUIRE_THROWS_WITH(parse_search_params(cfg), Catch::Contains("t.yaml: search.dirichlet_fraction: must be in [0, 1]"));
   }
+  {
+    // Regression (fuzz_config): a complex key escaped as yaml-cpp's bare "bad conversion"
+    // (YAML::TypedBadConversion, not a ConfigError) naming neither file nor key.
+    auto cfg = ConfigReader::from_string("? [a, b]\n: 1\n", "t.yaml");
+    REQUIRE_THROWS_WITH(parse_search_params(cfg),
+                        "t.yaml: <non-scalar key> (line 1): keys must be plain names");
+  }
 }
 
 TEST_CASE("params: configs/search.yaml is valid and documents every key", "[search]") {

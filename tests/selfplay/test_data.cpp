@@ -1,6 +1,7 @@
 // Training data chunks: round trip, truncation, corruption, version mismatch.
 #include <catch2/catch.hpp>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -42,8 +43,14 @@ std::vector<GameData> make_games(int n, uint64_t seed) {
       s.root_value = float(rng() % 2001) / 1000.0f - 1.0f;
       s.result = int8_t(rng() % 2 ? 1 : -1);
       s.turns_left = uint16_t(turns - t);
-      s.policy.push_back({"0123", uint32_t(rng() % 100)});
-      s.policy.push_back({"7", uint32_t(rng() % 100)});
+      // Legal turns of the sample's position (the reader checks them), visits summing > 0.
+      d.record = g.record();
+      Position pos = sample_position(d, s);
+      if (!pos.game_over()) {
+        auto turns = gen.generate(pos);
+        for (size_t k = 0; k < turns.size() && k < 2; ++k)
+          s.policy.push_back({turns[k].kicks, uint32_t(1 + rng() % 100)});
+      }
       d.samples.push_back(s);
     }
     games.push_back(d);
@@ -149,4 +156,91 @@ TEST_CASE("remove_tree removes a directory tree and does not follow links") {
   CHECK(remove_tree(tree.string()) == 0);  // absent: nothing to do, no error
   CHECK(remove_tree(outside.string()) == 1);  // a plain file
   CHECK_FALSE(fs::exists(outside));
+}
+
+namespace {
+
+/// A chunk file's bytes with the header's payload size replaced.
+std::string with_claimed_size(std::string bytes, uint64_t size) {
+  std::memcpy(&bytes[8], &size, 8);
+  return bytes;
+}
+
+}  // namespace
+
+TEST_CASE("a payload size in the header beyond what the file can hold is refused up front") {
+  // Regression: the header's size (up to 16 GB) was allocated and zeroed before decompression:
+  // a 100-byte file made `train` take 3 GB, a 12 GB claim ended it with a bare std::bad_alloc.
+  TempDir dir;
+  std::string file = (dir.path / "c.psd").string();
+  write_chunk(file, make_games(1, 3));
+  const std::string bytes = read_file(file);
+  for (uint64_t claim : {uint64_t(3) << 30, uint64_t(12) << 30, uint64_t(16) << 30}) {
+    const std::string big = (dir.path / "big.psd").string();
+    write_file_atomic(big, with_claimed_size(bytes, claim));
+    CHECK_THROWS_WITH(read_chunk(big), Catch::StartsWith(big + ": corrupted: header says the payload is " +
+                                                         std::to_string(claim)));
+  }
+  // The exact 100-byte file: a 16-byte header claiming 3 GB and an 84-byte zstd frame that
+  // itself claims 3 GB (content size field), so header and frame agree.
+  std::string hundred("PSDZ\x01\x00\x00\x00", 8);
+  hundred += std::string("\x00\x00\x00\xC0\x00\x00\x00\x00", 8);       // 3 GiB
+  hundred += std::string("\x28\xB5\x2F\xFD\xA0\x00\x00\x00\xC0", 9);  // frame header, 4-byte size
+  hundred += std::string("\x41\x02\x00", 3);  // last block, raw, 72 bytes
+  hundred += std::string(72, 'x');
+  REQUIRE(hundred.size() == 100);
+  CHECK_THROWS_WITH(parse_chunk("hundred.psd", hundred),
+                    Catch::StartsWith("hundred.psd: corrupted: implausible payload size 3221225472"));
+  // A frame that decompresses to more than it says is stopped at the stated size.
+  CHECK(parse_chunk("ok.psd", bytes).size() == 1);
+}
+
+TEST_CASE("games that are not legal games are skipped with a warning naming file, game and why") {
+  // Regression: a valid zstd record with a digit 9 stopped training with
+  // "error: turn 1 ('9'), kick 1: bad character '9'" (or "make_policy_target: ..."), naming
+  // neither file nor game.
+  TempDir dir;
+  auto games = make_games(3, 4);
+  games[1].record = "9";
+  games[1].samples.resize(1);
+  games[1].samples[0].turn_index = 1;
+  games[2].samples[0].policy[0].kicks = "9";
+  const std::string file = (dir.path / "bad-games.psd").string();
+  write_chunk(file, games);
+  std::vector<std::string> warnings;
+  auto back = read_chunk(file, &warnings);
+  REQUIRE(back.size() == 1);
+  CHECK(back[0].game_id == games[0].game_id);
+  REQUIRE(warnings.size() == 2);
+  CHECK(warnings[0] == file + ": game 1 (id 1001): turn 1 ('9'), kick 1: bad character '9' "
+                              "(expected a direction digit 0-7)");
+  CHECK_THAT(warnings[1], Catch::StartsWith(file + ": game 2 (id 1002): sample 0 (turn 0), policy turn 1 ('9'), kick 1: bad character '9'"));
+
+  SECTION("other illegal games") {
+    auto g = make_games(1, 5);
+    auto bad = [&](const GameData& d) {
+      std::vector<std::string> w;
+      write_chunk(file, {d});
+      CHECK(read_chunk(file, &w).empty());
+      REQUIRE(w.size() == 1);
+      return w[0];
+    };
+    GameData d = g[0];
+    d.width = 9;
+    CHECK_THAT(bad(d), Catch::Contains("width must be even"));
+    d = g[0];
+    d.samples[0].turn_index = 999;
+    CHECK_THAT(bad(d), Catch::Contains("past the end of the record"));
+    d = g[0];
+    d.samples[0].result = 5;
+    CHECK_THAT(bad(d), Catch::Contains("bad result 5"));
+    d = g[0];
+    d.samples[0].full_search = true;
+    for (auto& t : d.samples[0].policy) t.visits = 0;
+    CHECK_THAT(bad(d), Catch::Contains("sum to 0"));
+    d = g[0];
+    d.samples[0].full_search = true;
+    d.samples[0].policy[0].kicks = "00";
+    CHECK_THAT(bad(d), Catch::Contains("policy turn 1 ('00')"));
+  }
 }

@@ -207,6 +207,17 @@ TEST_CASE("ProtocolBot answers legal turns and reports bad input", "[protocol]")
     CHECK_THROWS_WITH(bot.run(in, out),
                       "protocol line 2: expected the length of the opponent's turn, got 'foo bar'");
   }
+  SECTION("an empty turn line is an error, not a pass") {
+    // Regression (fuzz_protocol, a slow unit): an empty opponent turn was taken as no kicks, so
+    // the bot answered twice in a row, and the game went on from there. The exact input:
+    ProtocolBot bot(first);
+    std::istringstream in(std::string("0\n126\n\n2\n6544114\n44\n6541414\n44\x01\x9a" "3\x01\x9a" "3;", 37));
+    std::ostringstream out;
+    CHECK_THROWS_WITH(bot.run(in, out),
+                      "protocol line 3: expected the opponent's turn (digits 0-7, or '-'), got an "
+                      "empty line");
+    CHECK(out.str().empty());
+  }
   SECTION("'-' is only for player 0's first turn") {
     ProtocolBot bot(first);
     std::istringstream in("1\n1\n-\n");
