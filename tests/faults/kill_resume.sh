@@ -24,12 +24,20 @@ RUN="$WORK/run"
 CFG="$WORK/tiny.yaml"
 GAMES=8
 GENS=3
+STEPS=60
+EVAL=2
+if [ "$KILLS" -ge 20 ]; then  # the long variant: enough work that 24 kills spread over every phase
+  GAMES=40
+  GENS=4
+  STEPS=300
+  EVAL=10
+fi
 cat > "$CFG" <<YAML
 run: {name: kill, generations: $GENS, pitch: 6x8, dir: $RUN}
 service: {max_batch: 8, batch_timeout_us: 0, workers: 1}
 selfplay: {games: $GAMES, concurrent_games: 4, visits: 16, cheap_visits: 8, games_per_chunk: 2}
-train: {net: {preset: tiny}, threads: 1, batch_size: 16, steps: 60, checkpoint_interval: 10, log_interval: 10, window: {min_samples: 50}}
-evaluate: {games: 2, final_games: 2, visits: 8, openings: 1, opening_turns: 1, concurrency: 2}
+train: {net: {preset: tiny}, threads: 1, batch_size: 16, steps: $STEPS, checkpoint_interval: 10, log_interval: 10, window: {min_samples: 50}}
+evaluate: {games: $EVAL, final_games: $EVAL, visits: 8, openings: 1, opening_turns: 1, concurrency: 2}
 YAML
 fail() { echo "FAIL: $*"; exit 1; }
 
@@ -39,6 +47,7 @@ delays=$(awk -v n="$KILLS" -v s="$SEED" 'BEGIN { srand(s); for (i = 0; i < n; i+
 phases=""
 k=0
 for d in $delays; do
+  grep -q '"phase": *"finished"' "$RUN/state.json" 2>/dev/null && break
   "$EXE" run "$CFG" > "$WORK/out.$k.log" 2>&1 &
   pid=$!
   sleep "$d"
