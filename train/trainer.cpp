@@ -38,8 +38,11 @@ void TrainConfig::validate() const {
   if (steps < 0) bad("steps must be >= 0");
   if (optimizer.type != "sgd" && optimizer.type != "adamw")
     bad("optimizer.type must be sgd or adamw, not '" + optimizer.type + "'");
-  if (!(optimizer.lr > 0)) bad("optimizer.lr must be > 0");
-  if (optimizer.weight_decay < 0) bad("optimizer.weight_decay must be >= 0");
+  // Finite and at most 10: an infinite rate trained a NaN network that the loop then promoted,
+  // and 1e308 failed late converting to float (both from a new-user probe).
+  if (!(optimizer.lr > 0 && optimizer.lr <= 10)) bad("optimizer.lr must be > 0 and <= 10");
+  if (!(optimizer.weight_decay >= 0 && std::isfinite(optimizer.weight_decay)))
+    bad("optimizer.weight_decay must be a finite number >= 0");
   if (lr_schedule.type != "constant" && lr_schedule.type != "step" && lr_schedule.type != "cosine")
     bad("lr_schedule.type must be constant, step or cosine, not '" + lr_schedule.type + "'");
   if (lr_schedule.step_every < 1) bad("lr_schedule.step_every must be >= 1");
@@ -50,8 +53,8 @@ void TrainConfig::validate() const {
   if (!(window.scale > 0)) bad("window.scale must be > 0");
   if (loss.value_loss != "mse" && loss.value_loss != "bce")
     bad("loss.value_loss must be mse or bce, not '" + loss.value_loss + "'");
-  if (loss.policy < 0 || loss.value < 0 || loss.moves_left < 0 || loss.cheap_value_weight < 0)
-    bad("loss weights must be >= 0");
+  for (double w : {loss.policy, loss.value, loss.moves_left, loss.cheap_value_weight})
+    if (!(w >= 0 && std::isfinite(w))) bad("loss weights must be finite numbers >= 0");
   if (checkpoint_interval < 1) bad("checkpoint_interval must be >= 1");
   if (log_interval < 1) bad("log_interval must be >= 1");
 }

@@ -152,6 +152,16 @@ log_interval: 10
   CHECK_THROWS_WITH(parse_train_config(type), Catch::Contains("batch_size") && Catch::Contains("line 1"));
   auto value = ConfigReader::from_string("optimizer: {type: rmsprop}\n", "t.yaml");
   CHECK_THROWS_WITH(parse_train_config(value), Catch::Contains("optimizer.type"));
+  // Regressions (new-user probe): lr .inf trained a NaN network that was then promoted; lr 1e308
+  // failed only at training time, converting to float.
+  for (const char* lr : {".inf", "1e308", ".nan", "0", "-1"}) {
+    auto r = ConfigReader::from_string(std::string("optimizer: {type: sgd, lr: ") + lr + "}\n", "t.yaml");
+    CHECK_THROWS_WITH(parse_train_config(r), Catch::Contains("optimizer.lr must be > 0 and <= 10"));
+  }
+  auto wd = ConfigReader::from_string("optimizer: {weight_decay: .inf}\n", "t.yaml");
+  CHECK_THROWS_WITH(parse_train_config(wd), Catch::Contains("weight_decay must be a finite number"));
+  auto lw = ConfigReader::from_string("loss: {value: .inf}\n", "t.yaml");
+  CHECK_THROWS_WITH(parse_train_config(lw), Catch::Contains("loss weights must be finite"));
 }
 
 TEST_CASE("replay window grows with the data like KataGo's shuffle window") {
