@@ -3,7 +3,6 @@
 // ends; 8x10 and 8x12; all three variants) with a legal turn, within a time cap per answer, and
 // the test process stays below 1 GiB peak RSS (issue: the greedy baseline enumerated every
 // turn without a bound and the quickstart was killed by the OOM killer at 24 GiB).
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
@@ -17,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "core/progress.h"
 #include "engine/record.h"
 #include "engine/turns.h"
 #include "loop/players.h"
@@ -61,12 +61,6 @@ std::vector<CorpusPosition> load_corpus() {
     out.push_back(c);
   }
   return out;
-}
-
-double peak_rss_mib() {
-  rusage ru{};
-  getrusage(RUSAGE_SELF, &ru);
-  return double(ru.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB on Linux
 }
 
 // Plays `turn` on a copy of the game: throws RecordError when it is not one legal whole turn.
