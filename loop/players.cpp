@@ -4,6 +4,7 @@
 #include <mutex>
 
 #include "nn/checkpoint.h"
+#include "search/alphabeta.h"
 #include "search/baselines.h"
 #include "search/mcts_player.h"
 #include "search/params.h"
@@ -90,6 +91,19 @@ void register_builtin_players() {
           return std::make_unique<UctPlayer>(o, c.seed);
         },
         "pure MCTS with random rollouts (UCT)");
+    tour::register_player_type(
+        "alphabeta",
+        [](ConfigReader& r, const PlayerContext& c) {
+          AlphaBetaPlayer::Options o;
+          o.default_time_ms = r.get<int64_t>("default_time_ms", o.default_time_ms);
+          o.max_depth = r.get<int>("max_depth", o.max_depth);
+          o.tt_mb = r.get<int>("tt_mb", o.tt_mb);
+          const std::string eval = r.get<std::string>("eval", "hand");
+          if (eval != "hand") r.fail_key("eval", "unknown evaluation '" + eval + "' (known: hand)");
+          return std::make_unique<AlphaBetaPlayer>(o, nullptr, c.seed);
+        },
+        "iterative-deepening alpha-beta over complete turns with a transposition table and "
+        "the hand evaluation (goal distance, mobility, bounce points)");
     tour::register_player_type(
         "mcts",
         [](ConfigReader& r, const PlayerContext& c) -> std::unique_ptr<Player> {

@@ -1,5 +1,7 @@
 #include "search/baselines.h"
 
+#include "search/leaf_eval.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -50,11 +52,7 @@ std::string RandomPlayer::choose_turn(const Game& game, const TurnBudget&) {
 // --- GreedyPlayer ---------------------------------------------------------------------------
 
 int GreedyPlayer::goal_distance(const Pitch& pitch, int p, int player) {
-  const int gy = player == 0 ? -1 : pitch.length() + 1;
-  const int lo = pitch.width() / 2 - pitch.goal() / 2, hi = pitch.width() / 2 + pitch.goal() / 2;
-  const int x = pitch.x_of(p), y = pitch.y_of(p);
-  const int dx = x < lo ? lo - x : x > hi ? x - hi : 0;
-  return std::max(dx, std::abs(y - gy));
+  return ps::goal_distance(pitch, p, player);
 }
 
 GreedyPlayer::GreedyPlayer(uint64_t seed) : rng_(seed) {

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "engine/render.h"
+#include "search/alphabeta.h"
 #include "search/baselines.h"
 #include "search/fixed_cost_evaluator.h"
 #include "search/mcts.h"
@@ -198,6 +199,25 @@ TEST_CASE("tactics: baseline players take one-turn wins and the greedy one avoid
     } else if (c.kind == Kind::kTrap) {
       check_answer(c, g.position(), greedy.choose_turn(g, budget), "greedy");
       check_answer(c, g.position(), mcts.choose_turn(g, budget), "mcts player");
+    }
+  }
+}
+
+TEST_CASE("tactics: alpha-beta takes wins, proves two-turn wins and avoids traps", "[search]") {
+  for (const Case& c : kCases) {
+    const Game g = parse_record(Pitch::get(8, c.length, 2), parse_variant(c.variant), c.record);
+    INFO("8x" << c.length << " " << c.variant << ", " << kind_name(c.kind) << "\n"
+              << render_ascii(g.position()));
+    AlphaBetaPlayer ab(AlphaBetaPlayer::Options{}, nullptr, 3);
+    // A node budget (deterministic), no clock.
+    const std::string kicks = ab.choose_turn(g, TurnBudget{-1, 200000});
+    check_answer(c, g.position(), kicks, "alphabeta");
+    if (c.kind == Kind::kWin2 || c.kind == Kind::kBlockWin2) {
+      // Proven: a goal on our next turn (ply 2) or, after a blocking turn, every reply loses at
+      // once (ply 1); the search stopped deepening.
+      REQUIRE(ab.last_info().score >= AlphaBetaPlayer::kWin - 2);
+      REQUIRE(ab.last_info().pv.size() >= 1);
+      REQUIRE(ab.last_info().pv.front() == kicks);
     }
   }
 }

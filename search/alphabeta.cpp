@@ -1,0 +1,244 @@
+#include "search/alphabeta.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <unordered_set>
+
+namespace ps {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr int kInf = 2 * AlphaBetaPlayer::kWin;
+constexpr int kWinBound = AlphaBetaPlayer::kWin - 1000;  // |score| above: a proven result
+constexpr int kEvalCap = 99999;
+
+std::string digits(const uint8_t* kicks, int n) {
+  std::string s(size_t(n), '0');
+  for (int i = 0; i < n; ++i) s[size_t(i)] = char('0' + kicks[i]);
+  return s;
+}
+
+// Mate scores are stored relative to the node so that a TT hit at another ply stays exact.
+int to_tt(int score, int ply) {
+  if (score > kWinBound) return score + ply;
+  if (score < -kWinBound) return score - ply;
+  return score;
+}
+int from_tt(int score, int ply) {
+  if (score > kWinBound) return score - ply;
+  if (score < -kWinBound) return score + ply;
+  return score;
+}
+
+}  // namespace
+
+AlphaBetaPlayer::AlphaBetaPlayer(const Options& options, std::unique_ptr<LeafEvaluator> evaluator,
+                                 uint64_t seed)
+    : options_(options), eval_(std::move(evaluator)), rng_(seed) {
+  if (options_.default_time_ms < 1)
+    throw std::invalid_argument("alphabeta player: default_time_ms must be >= 1");
+  if (options_.max_depth < 1 || options_.max_depth > 200)
+    throw std::invalid_argument("alphabeta player: max_depth must be in [1, 200]");
+  if (options_.tt_mb < 1 || options_.tt_mb > 4096)
+    throw std::invalid_argument("alphabeta player: tt_mb must be in [1, 4096]");
+  if (!eval_) eval_ = std::make_unique<HandEvaluator>();
+  gen_.set_enumeration_limit(kEnumerationLimit);
+  size_t entries = 1;
+  while (entries * 2 * sizeof(TTEntry) <= size_t(options_.tt_mb) << 20) entries *= 2;
+  tt_.resize(entries);
+}
+
+AlphaBetaPlayer::TTEntry* AlphaBetaPlayer::tt_probe(uint64_t key) {
+  TTEntry& e = tt_[key & (tt_.size() - 1)];
+  return e.key == key ? &e : nullptr;
+}
+
+void AlphaBetaPlayer::tt_store(uint64_t key, int depth, int score, int bound, uint64_t best,
+                               int ply) {
+  TTEntry& e = tt_[key & (tt_.size() - 1)];
+  // Depth-preferred replacement, but always replace entries of another position from an
+  // earlier search (their depth says nothing about this one's value).
+  if (e.key == key && e.depth > depth && bound != 1) return;
+  e.key = key;
+  e.best = best;
+  e.score = to_tt(score, ply);
+  e.depth = int16_t(depth);
+  e.bound = uint8_t(bound);
+}
+
+void AlphaBetaPlayer::check_time() {
+  if (node_limit_ >= 0 && info_.nodes >= node_limit_) throw Aborted{};
+  if (timed_ && Clock::now() >= deadline_) throw Aborted{};
+}
+
+Position AlphaBetaPlayer::child_position(const Position& pos, const Ply& p, const Child& c) const {
+  Position end = pos;
+  for (int i = 0; i < c.num_kicks; ++i) end.make_kick(p.kicks[c.kicks_at + size_t(i)]);
+  return end;
+}
+
+void AlphaBetaPlayer::generate(const Position& pos, int ply, uint64_t tt_best) {
+  if (int(plies_.size()) <= ply) plies_.resize(size_t(ply) + 1);
+  Ply& p = plies_[size_t(ply)];
+  p.children.clear();
+  p.kicks.clear();
+  const int me = pos.side_to_move();
+  auto add = [&](const Position& end, const uint8_t* k, int n) {
+    Child c;
+    c.kicks_at = uint32_t(p.kicks.size());
+    c.num_kicks = uint16_t(n);
+    c.winner = int8_t(end.winner());
+    c.hash = end.hash();
+    if (end.game_over())
+      c.order = end.winner() == me ? kInf : -kInf;
+    else
+      c.order = -std::clamp(eval_->evaluate(end), -kEvalCap, kEvalCap);
+    if (c.hash == tt_best && tt_best != 0) c.order = kInf + 1;
+    p.kicks.insert(p.kicks.end(), k, k + n);
+    p.children.push_back(c);
+  };
+  const TurnGenerator::Stats st = gen_.for_each_turn(pos, add);
+  if (!st.complete) {
+    // Over the enumeration limit the turns found are the lexicographically first ones: add
+    // random chains so that the children cover the whole position.
+    std::unordered_set<uint64_t> seen;
+    for (const Child& c : p.children) seen.insert(c.hash);
+    std::vector<uint8_t> k;
+    for (int i = 0; i < kRandomTurns; ++i) {
+      Position end = pos;
+      const std::string s = random_turn(pos, rng_, &end);
+      if (!seen.insert(end.hash()).second) continue;
+      k.assign(s.begin(), s.end());
+      for (uint8_t& d : k) d = uint8_t(d - '0');
+      add(end, k.data(), int(k.size()));
+    }
+  }
+  std::stable_sort(p.children.begin(), p.children.end(),
+                   [](const Child& a, const Child& b) { return a.order > b.order; });
+}
+
+int AlphaBetaPlayer::search(const Position& pos, int depth, int alpha, int beta, int ply) {
+  if ((++info_.nodes & 255) == 0) check_time();
+  uint64_t tt_best = 0;
+  if (TTEntry* e = tt_probe(pos.hash())) {
+    tt_best = e->best;
+    if (e->depth >= depth && ply > 0) {
+      const int s = from_tt(e->score, ply);
+      if (e->bound == 1) return s;
+      if (e->bound == 2 && s >= beta) return s;
+      if (e->bound == 3 && s <= alpha) return s;
+    }
+  }
+  // The engine's win check: a won turn needs no search (and no leaf is scored statically when
+  // its side to move can score at once).
+  if (win_.find_winning_turn(pos, nullptr)) return kWin - ply;  // never at the root (checked)
+  if (depth == 0) {
+    ++info_.leaves;
+    return std::clamp(eval_->evaluate(pos), -kEvalCap, kEvalCap);
+  }
+  generate(pos, ply, tt_best);
+  const int me = pos.side_to_move();
+  const int alpha0 = alpha;
+  int best = -kInf;
+  uint64_t best_hash = 0;
+  const Ply& p = plies_[size_t(ply)];
+  for (size_t i = 0; i < p.children.size(); ++i) {
+    const Child& c = p.children[i];
+    int score;
+    if (c.winner >= 0) {
+      score = c.winner == me ? kWin - ply : -(kWin - ply);
+    } else {
+      const Position child = child_position(pos, p, c);
+      score = -search(child, depth - 1, -beta, -alpha, ply + 1);
+    }
+    if (score > best) {
+      best = score;
+      best_hash = c.hash;
+      if (ply == 0) root_best_ = digits(p.kicks.data() + c.kicks_at, c.num_kicks);
+    }
+    if (score > alpha) alpha = score;
+    if (alpha >= beta) break;
+  }
+  tt_store(pos.hash(), depth, best, best <= alpha0 ? 3 : best >= beta ? 2 : 1, best_hash, ply);
+  return best;
+}
+
+std::vector<std::string> AlphaBetaPlayer::principal_variation(const Position& root, int max_len) {
+  std::vector<std::string> pv;
+  Position pos = root;
+  TurnGenerator g;
+  g.set_enumeration_limit(kEnumerationLimit);
+  while (int(pv.size()) < max_len && !pos.game_over()) {
+    const TTEntry* e = tt_probe(pos.hash());
+    if (!e || e->best == 0) break;
+    std::string found;
+    Position next = pos;
+    g.for_each_turn(pos, [&](const Position& end, const uint8_t* k, int n) {
+      if (found.empty() && end.hash() == e->best) {
+        found = digits(k, n);
+        next = end;
+      }
+    });
+    if (found.empty()) break;
+    pv.push_back(found);
+    pos = next;
+  }
+  return pv;
+}
+
+std::string AlphaBetaPlayer::choose_turn(const Game& game, const TurnBudget& budget) {
+  const Position& root = game.position();
+  if (root.game_over()) throw std::invalid_argument("alphabeta player: the game is over");
+  if (!root.turn_start())
+    throw std::invalid_argument("alphabeta player: the position is in the middle of a turn");
+  const auto t0 = Clock::now();
+  info_ = Info{};
+  node_limit_ = budget.visits >= 0 ? std::max<int64_t>(budget.visits, 1) : -1;
+  const int64_t time_ms =
+      budget.time_ms >= 0 ? budget.time_ms : (budget.visits >= 0 ? -1 : options_.default_time_ms);
+  timed_ = time_ms >= 0;
+  // 90% of the budget is the hard stop; a new iteration starts only in the first half.
+  deadline_ = t0 + std::chrono::microseconds(std::max<int64_t>(time_ms, 1) * 900);
+  const auto soft = t0 + std::chrono::microseconds(std::max<int64_t>(time_ms, 1) * 500);
+
+  std::string answer;
+  if (win_.find_winning_turn(root, &answer)) {
+    info_.score = kWin;
+    info_.pv = {answer};
+    return answer;
+  }
+  // An answer before any search: the best-ordered turn (never a turn that loses at once when
+  // another exists, since those are ordered last).
+  generate(root, 0, 0);
+  {
+    const Ply& p = plies_[0];
+    const Child& c = p.children.front();
+    answer = digits(p.kicks.data() + c.kicks_at, c.num_kicks);
+    if (p.children.size() == 1) return answer;
+  }
+  for (int depth = 1; depth <= options_.max_depth; ++depth) {
+    root_best_.clear();
+    int score;
+    try {
+      score = search(root, depth, -kInf, kInf, 0);
+    } catch (const Aborted&) {
+      // The TT move is searched first, so a partial iteration's best is at least as good.
+      if (!root_best_.empty()) answer = root_best_;
+      break;
+    }
+    answer = root_best_;
+    info_.depth = depth;
+    info_.score = score;
+    if (score > kWinBound || score < -kWinBound) break;  // proven
+    if (node_limit_ >= 0 && info_.nodes >= node_limit_) break;
+    if (timed_ && Clock::now() >= soft) break;
+  }
+  info_.ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+  info_.pv = principal_variation(root, std::max(info_.depth, 1));
+  if (info_.pv.empty() || info_.pv.front() != answer) info_.pv.insert(info_.pv.begin(), answer);
+  return answer;
+}
+
+}  // namespace ps

@@ -1,0 +1,59 @@
+// Static evaluation of a turn start for the alpha-beta search (search/alphabeta.h): a score for
+// the side to move, in centipawn-like units ("centi-kicks": 100 = one kick closer to scoring).
+// Only non-final positions are evaluated; wins and losses are the search's business.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "engine/position.h"
+
+namespace ps {
+
+/// A leaf evaluator. Implementations must be cheap (the search calls one per leaf, millions per
+/// second for the hand evaluation) and deterministic. One instance per search thread: not
+/// required to be thread-safe.
+class LeafEvaluator {
+ public:
+  virtual ~LeafEvaluator() = default;
+  virtual std::string name() const = 0;
+  /// Score of `pos` (a turn start of an unfinished game) for its side to move; |score| must stay
+  /// below 100,000 (the search's win scores lie above that).
+  virtual int evaluate(const Position& pos) = 0;
+};
+
+/// The hand-made evaluation, built from what decides Paper Soccer games between turn-complete
+/// searchers (each term is from the side to move S's view; the opponent is O):
+///  - goal distance: kicks S's ball needs to reach the goal S attacks, against the kicks it
+///    needs to reach S's own goal (Chebyshev distance on an empty pitch; the main term);
+///  - mobility: legal kicks from the ball (few free segments mean a turn that may be forced
+///    into a dead end);
+///  - bounce points: touched points next to the ball (each one is a free extra kick for S,
+///    and a long chain can carry the ball far);
+///  - danger: whether O's goal mouth is open (its goal points' segments undrawn) matters
+///    only near it, so the distance terms are weighted more heavily close to either goal.
+/// Weights are public so experiments (and the tests) can vary them.
+class HandEvaluator final : public LeafEvaluator {
+ public:
+  struct Weights {
+    int attack = 100;      ///< per kick of distance to the attacked goal (subtracted)
+    int defend = 100;      ///< per kick of distance from the own goal (added)
+    int near_goal = 60;    ///< extra per kick when within 3 kicks of either goal
+    int mobility = 8;      ///< per legal kick from the ball
+    int bounce = 12;       ///< per touched neighbour the ball can kick to
+    int dead_end = 150;    ///< when the ball has exactly one legal kick (a forced kick)
+  };
+  HandEvaluator() = default;
+  explicit HandEvaluator(const Weights& w) : w_(w) {}
+  std::string name() const override { return "hand"; }
+  int evaluate(const Position& pos) override;
+
+ private:
+  Weights w_;
+};
+
+/// Kicks needed from point p to the goal that `player` attacks on an empty pitch (Chebyshev
+/// distance to the nearest goal point).
+int goal_distance(const Pitch& pitch, int p, int player);
+
+}  // namespace ps

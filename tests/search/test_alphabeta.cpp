@@ -1,0 +1,142 @@
+// The alpha-beta player: its fixed-depth score equals plain minimax (no pruning, no table) with
+// the same leaf rules, it answers within its time limit in the heaviest positions, and it beats
+// the greedy baseline.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <random>
+
+#include "search/alphabeta.h"
+#include "search/baselines.h"
+#include "tests/search/helpers.h"
+
+using namespace ps;
+using namespace ps::test;
+
+namespace {
+
+constexpr int kWin = AlphaBetaPlayer::kWin;
+
+// Plain negamax over every distinct turn with the same leaf rules as the player: the side to
+// move wins at once when the win check says so, a turn that ends the game scores +-(kWin - ply),
+// depth 0 is the hand evaluation.
+int minimax(const Position& pos, int depth, int ply, HandEvaluator& ev) {
+  TurnGenerator w;
+  if (w.find_winning_turn(pos, nullptr)) return kWin - ply;
+  if (depth == 0) return std::clamp(ev.evaluate(pos), -99999, 99999);
+  TurnGenerator gen;
+  int best = -2 * kWin;
+  const int me = pos.side_to_move();
+  for (const Turn& t : gen.generate(pos)) {
+    int s;
+    if (t.winner >= 0) {
+      s = t.winner == me ? kWin - ply : -(kWin - ply);
+    } else {
+      s = -minimax(after(pos, t.kicks), depth - 1, ply + 1, ev);
+    }
+    best = std::max(best, s);
+  }
+  return best;
+}
+
+// Positions from random play: a few turns in, mid-game, and late.
+std::vector<Game> sample_games(Variant v, int count, uint64_t seed) {
+  std::vector<Game> out;
+  std::mt19937_64 rng(seed);
+  RandomPlayer rp(seed);
+  while (int(out.size()) < count) {
+    Game g(Pitch::standard(), v);
+    const int turns = 2 + int(rng() % 14);
+    for (int i = 0; i < turns && !g.position().game_over(); ++i) g.play_turn(rp.choose_turn(g, {}));
+    if (!g.position().game_over()) out.push_back(g);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("alphabeta: fixed-depth scores equal plain minimax", "[search]") {
+  HandEvaluator ev;
+  int compared = 0;
+  for (Variant v : {Variant::kStandard, Variant::kSingleBounce, Variant::kNoBounce}) {
+    for (const Game& g : sample_games(v, 6, 11 + int(v))) {
+      for (int depth : {1, 2}) {
+        AlphaBetaPlayer::Options o;
+        o.max_depth = depth;
+        o.default_time_ms = 1000000;  // no clock: the depth is the limit
+        AlphaBetaPlayer ab(o, nullptr, 1);
+        const std::string t = ab.choose_turn(g, {});
+        REQUIRE(is_legal_turn(g, t));
+        if (ab.last_info().depth != depth) continue;  // answered without a search (win, one turn)
+        INFO(g.record() << " depth " << depth);
+        REQUIRE(ab.last_info().score == minimax(g.position(), depth, 0, ev));
+        ++compared;
+      }
+    }
+  }
+  REQUIRE(compared >= 20);
+}
+
+TEST_CASE("alphabeta: answers within its time limit in the heaviest positions", "[search]") {
+  // A tangle with hundreds of thousands of turns (the same record as the players' tests).
+  const Game heavy = parse_kicks(
+      Pitch::standard(), Variant::kStandard,
+      "13064113570225017036575014630745741422243523574227742164435274617703502106741745431672745757"
+      "134661453130361");
+  AlphaBetaPlayer ab(7);
+  for (int ms : {20, 100}) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const std::string t = ab.choose_turn(heavy, TurnBudget{ms, -1});
+    const double took =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    REQUIRE(is_legal_turn(heavy, t));
+    INFO("limit " << ms << " ms, took " << took << " ms");
+    CHECK(took < ms + 250);  // generous: CI machines are loaded; the point is no runaway
+  }
+}
+
+TEST_CASE("alphabeta: a node budget is deterministic, and bad options are rejected", "[search]") {
+  const auto games = sample_games(Variant::kStandard, 3, 5);
+  for (const Game& g : games) {
+    AlphaBetaPlayer a(1), b(1);
+    REQUIRE(a.choose_turn(g, TurnBudget{-1, 3000}) == b.choose_turn(g, TurnBudget{-1, 3000}));
+    REQUIRE(a.last_info().nodes == b.last_info().nodes);
+  }
+  AlphaBetaPlayer::Options o;
+  o.max_depth = 0;
+  REQUIRE_THROWS_AS(AlphaBetaPlayer(o, nullptr), std::invalid_argument);
+  o = {};
+  o.tt_mb = 0;
+  REQUIRE_THROWS_AS(AlphaBetaPlayer(o, nullptr), std::invalid_argument);
+  Game over = parse_record(Pitch::standard(), Variant::kStandard,
+                           "0 6 1 7 5 332 3 4 6 12 16 364 275276 072 745 24 105366 5 4 5 31");
+  AlphaBetaPlayer ab(1);
+  over.play_turn(ab.choose_turn(over, TurnBudget{-1, 1000}));
+  REQUIRE(over.position().game_over());
+  REQUIRE_THROWS_AS(ab.choose_turn(over, {}), std::invalid_argument);
+}
+
+TEST_CASE("alphabeta: beats the greedy player", "[search]") {
+  int wins = 0, games = 0;
+  for (int i = 0; i < 6; ++i) {
+    AlphaBetaPlayer ab(AlphaBetaPlayer::Options{}, nullptr, uint64_t(i));
+    GreedyPlayer greedy{uint64_t(100 + i)};
+    Game g(Pitch::standard(), Variant::kStandard);
+    // A random first turn so the games differ; then alpha-beta with a node budget.
+    RandomPlayer opener{uint64_t(i)};
+    g.play_turn(opener.choose_turn(g, {}));
+    const int ab_side = i % 2;
+    while (!g.position().game_over()) {
+      Player& p = g.position().side_to_move() == ab_side ? static_cast<Player&>(ab)
+                                                         : static_cast<Player&>(greedy);
+      const std::string t = p.choose_turn(g, TurnBudget{-1, 4000});
+      REQUIRE(is_legal_turn(g, t));
+      g.play_turn(t);
+    }
+    wins += g.position().winner() == ab_side;
+    ++games;
+  }
+  INFO(wins << "/" << games);
+  REQUIRE(wins >= 5);
+}
