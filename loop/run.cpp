@@ -15,6 +15,7 @@
 
 #include "core/fileutil.h"
 #include "core/progress.h"
+#include "core/stats.h"
 #include "loop/players.h"
 #include "nn/checkpoint.h"
 #include "report/report.h"
@@ -26,6 +27,29 @@ namespace fs = std::filesystem;
 using json = nlohmann::json;
 
 namespace {
+
+// Training samples in the chunks `<data_dir>/<prefix>-*.psd` (one generation's self-play).
+int64_t samples_with_prefix(const std::string& data_dir, const std::string& prefix) {
+  int64_t n = 0;
+  std::vector<std::string> warnings;  // bad games are reported when the trainer reads them
+  for (const auto& e : fs::directory_iterator(data_dir)) {
+    const std::string name = e.path().filename().string();
+    if (e.path().extension() != ".psd" || name.rfind(prefix + "-", 0) != 0) continue;
+    for (const GameData& game : read_chunk(e.path().string(), &warnings))
+      n += int64_t(game.samples.size());
+  }
+  return n;
+}
+
+// Steps for generation g's training: train.steps, capped by train.rows_per_sample training rows
+// per sample of the generation's self-play (deterministic from the stored data, so a resumed
+// generation trains the same number of steps).
+int64_t generation_steps(const TrainConfig& t, int64_t new_samples) {
+  if (t.rows_per_sample <= 0) return t.steps;
+  const double rows = t.rows_per_sample * double(new_samples);
+  const int64_t cap = std::max<int64_t>(1, int64_t(std::ceil(rows / double(t.batch_size))));
+  return std::min(t.steps, cap);
+}
 std::string gen_name(int g) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "gen-%04d", g);
@@ -54,14 +78,6 @@ std::vector<std::string> evaluation_opponents(const EvaluateConfig& e, int gener
   if (e.vs_random) add("random");
   if (e.vs_greedy) add("greedy");
   return out;
-}
-
-std::pair<double, double> wilson_interval(int wins, int games) {
-  if (games <= 0) return {0.0, 1.0};
-  const double z = 1.959963984540054, n = games, p = double(wins) / n;
-  const double centre = (p + z * z / (2 * n)) / (1 + z * z / n);
-  const double half = z * std::sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n);
-  return {std::max(0.0, centre - half), std::min(1.0, centre + half)};
 }
 
 namespace {
@@ -505,8 +521,14 @@ void run_training_loop(const RunConfig& cfg, const std::atomic<bool>* cancel) {
     if (!fs::exists(ckpt(g))) {
       write_state(state, state_path, "train " + net);
       ProgressLine line;
+      TrainConfig tcfg = cfg.train;
+      const int64_t new_samples = samples_with_prefix(data_dir, prefix);
+      tcfg.steps = generation_steps(cfg.train, new_samples);
+      if (tcfg.steps < cfg.train.steps)
+        std::printf("gen %d train: %lld steps (%.1f rows per each of %lld new samples)\n", g,
+                    (long long)tcfg.steps, cfg.train.rows_per_sample, (long long)new_samples);
       TrainResult tr = train_network(
-          cfg.train, data_dir, ckpt(g - 1), ckpt(g), logs + "/train.jsonl", cfg.name + " " + net,
+          tcfg, data_dir, ckpt(g - 1), ckpt(g), logs + "/train.jsonl", cfg.name + " " + net,
           [&](const TrainMetrics& m, int64_t target) {
             char buf[256];
             std::snprintf(buf, sizeof buf,

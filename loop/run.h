@@ -106,7 +106,4 @@ std::vector<ConfigChange> compare_run_configs(const std::string& old_text, const
 std::vector<std::string> evaluation_opponents(const EvaluateConfig& e, int generation,
                                               const std::string& best);
 
-/// Wilson score interval (95%) of wins out of games: {low, high} in [0, 1].
-std::pair<double, double> wilson_interval(int wins, int games);
-
 }  // namespace ps

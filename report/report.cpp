@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "core/fileutil.h"
+#include "core/stats.h"
 #include "engine/render.h"
 #include "report/plot.h"
 

@@ -168,8 +168,6 @@ RunData load_run(const std::string& run_dir, const LoadOptions& options = {});
 /// "gen-0003" -> 3, "gen0003" -> 3; -1 for other names.
 int generation_of(const std::string& name);
 
-/// 95% Wilson score interval of wins/games (fractions); {0, 1} when games == 0.
-std::pair<double, double> wilson_interval(int wins, int games, double z = 1.959964);
 
 /// Splits one CSV line (RFC 4180 quoting: "a,b" and "" inside quotes).
 std::vector<std::string> split_csv_line(const std::string& line);

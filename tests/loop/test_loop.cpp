@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/progress.h"
+#include "core/stats.h"
 #include "core/fileutil.h"
 #include "loop/players.h"
 #include "loop/run.h"

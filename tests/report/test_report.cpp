@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "core/stats.h"
 #include "report/report.h"
 #include "selfplay/data.h"
 #include "tests/report/fake_run.h"
