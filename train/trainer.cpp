@@ -36,6 +36,8 @@ void TrainConfig::validate() const {
   if (threads < 0) bad("threads must be >= 0");
   if (batch_size < 1) bad("batch_size must be >= 1");
   if (steps < 0) bad("steps must be >= 0");
+  if (!(rows_per_sample >= 0 && rows_per_sample <= 1000))
+    bad("rows_per_sample must be a number in [0, 1000] (0: off)");
   if (optimizer.type != "sgd" && optimizer.type != "adamw")
     bad("optimizer.type must be sgd or adamw, not '" + optimizer.type + "'");
   // Finite and at most 10: an infinite rate trained a NaN network that the loop then promoted,
@@ -72,6 +74,7 @@ TrainConfig parse_train_config(ConfigReader& r) {
   c.seed = r.get<uint64_t>("seed", c.seed);
   c.batch_size = r.get<int>("batch_size", c.batch_size);
   c.steps = r.get<int64_t>("steps", c.steps);
+  c.rows_per_sample = r.get<double>("rows_per_sample", c.rows_per_sample);
   {
     ConfigReader o = r.child("optimizer");
     c.optimizer.type = o.get<std::string>("type", c.optimizer.type);

@@ -19,6 +19,11 @@
 //   seed: 1
 //   batch_size: 128
 //   steps: 500               steps per train call (per generation in the loop)
+//   rows_per_sample: 0       the loop's cap on training rows per new self-play sample: a
+//                            generation trains min(steps, ceil(rows_per_sample * new samples /
+//                            batch_size)) steps, so a small window is not replayed many times
+//                            (KataGo keeps this near 4). 0: always `steps`. Read by the loop
+//                            (loop/run.h) only; the `train` command trains `steps`.
 //   optimizer: {type: sgd, lr: 0.02, momentum: 0.9, nesterov: true, weight_decay: 0.0001}
 //              type adamw uses lr, weight_decay (decoupled), beta1 0.9, beta2 0.999
 //   lr_schedule: {type: constant, warmup_steps: 0, step_every: 1000, gamma: 0.5, min_lr: 0}
@@ -54,6 +59,7 @@ struct TrainConfig {
   uint64_t seed = 1;
   int batch_size = 128;
   int64_t steps = 500;
+  double rows_per_sample = 0.0;  ///< loop: training rows per new self-play sample (0 = off)
   struct Optimizer {
     std::string type = "sgd";
     double lr = 0.02, momentum = 0.9, weight_decay = 1e-4, beta1 = 0.9, beta2 = 0.999;

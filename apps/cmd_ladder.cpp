@@ -1,0 +1,125 @@
+// `papersoccer ladder MODEL`: the model against the fixed yardsticks (random, greedy, uct,
+// alphabeta, an earlier model) at equal time per turn; prints each pairing's score with its
+// Wilson interval and Elo with its interval (tournament/ladder.h). docs/STRENGTH.md's figures.
+#include <atomic>
+#include <csignal>
+#include <iostream>
+
+#include "apps/commands.h"
+#include "core/config.h"
+#include "nn/checkpoint.h"
+#include "tournament/ladder.h"
+
+namespace ps::cmd {
+
+namespace {
+
+std::atomic<bool> g_cancel{false};
+
+extern "C" void on_ladder_interrupt(int) {
+  g_cancel = true;
+  std::signal(SIGINT, SIG_DFL);
+}
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : text + ",") {
+    if (c == ',') {
+      if (!cur.empty()) out.push_back(cur);
+      cur.clear();
+    } else if (c != ' ') {
+      cur += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+void register_ladder_command(CLI::App& app) {
+  struct Args {
+    tour::LadderSpec spec;
+    std::string opponents = "random,greedy,uct,alphabeta";
+    std::string pitch, variant, config;
+    bool quiet = false;
+  };
+  auto a = std::make_shared<Args>();
+  auto* c = app.add_subcommand(
+      "ladder", "Play a model against the fixed yardsticks at equal time per turn; print scores "
+                "with Wilson intervals and Elo with intervals");
+  c->add_option("model", a->spec.model, "model file (export) or checkpoint")->required();
+  c->add_option("--time-ms", a->spec.time_ms, "time per turn of every player, ms")
+      ->capture_default_str()
+      ->check(integer_at_least(1));
+  c->add_option("--games", a->spec.games, "games per opponent (even: colours swapped)")
+      ->capture_default_str()
+      ->check(integer_at_least(2));
+  c->add_option("--opponents", a->opponents,
+                "comma-separated: random, greedy, uct, alphabeta, previous")
+      ->capture_default_str();
+  c->add_option("--previous", a->spec.previous, "an earlier model: the 'previous' yardstick "
+                                                "(added to the opponents when given)");
+  c->add_option("--openings", a->spec.openings, "distinct balanced openings")
+      ->capture_default_str()
+      ->check(integer_at_least(1));
+  c->add_option("--opening-turns", a->spec.opening_turns, "random turns per opening")
+      ->capture_default_str()
+      ->check(integer_at_least(0));
+  c->add_option("--concurrency", a->spec.concurrency, "games at the same time (one core each)")
+      ->capture_default_str()
+      ->check(integer_at_least(1));
+  c->add_option("--seed", a->spec.seed, "openings and player seeds")->capture_default_str();
+  c->add_option("--pitch", a->pitch, "pitch WxL (default: the model's first pitch, else 8x10)");
+  c->add_option("--variant", a->variant, "variant (default: the model's first variant)");
+  c->add_option("--config", a->config, "YAML whose `model:` map adds keys to the model's player "
+                                       "(e.g. search: {...}, type: mcts)");
+  c->add_option("--out", a->spec.out_dir, "directory for games and results");
+  c->add_flag("--quiet", a->quiet, "no line per game");
+  c->callback([a] {
+    tour::LadderSpec& spec = a->spec;
+    spec.opponents = split_list(a->opponents);
+    if (!spec.previous.empty() &&
+        std::find(spec.opponents.begin(), spec.opponents.end(), "previous") == spec.opponents.end())
+      spec.opponents.push_back("previous");
+    const nn::CheckpointMeta meta = nn::read_checkpoint_meta(spec.model);
+    const std::string p = !a->pitch.empty() ? a->pitch : meta.pitches.empty() ? "8x10" : meta.pitches[0];
+    const std::string v =
+        !a->variant.empty() ? a->variant : meta.variants.empty() ? "standard" : meta.variants[0];
+    const PitchChoice ps = parse_pitch(p);
+    spec.width = ps.width;
+    spec.length = ps.length;
+    spec.goal = ps.goal;
+    spec.variant = parse_variant(v);
+    if (!a->config.empty()) {
+      ConfigReader top = ConfigReader::from_file(a->config);
+      ConfigReader m = top.child("model");
+      spec.model_type = m.get<std::string>("type", spec.model_type);
+      // The model's player factory reads these keys strictly (unknown keys name file and line).
+      spec.model_options = YAML::Clone(m.node());
+      spec.model_options.remove("type");
+      top.finish();
+    }
+    const std::vector<tour::PlayerSpec> players = tour::ladder_players(spec);
+    const tour::TournamentSpec tspec = tour::ladder_tournament(spec);
+    std::signal(SIGINT, on_ladder_interrupt);
+    tour::TournamentResult r = tour::run_tournament(
+        tspec, players,
+        [&](const tour::GameResult& g, int done, int total) {
+          if (a->quiet) return;
+          std::cout << "[" << done << "/" << total << "] " << players[size_t(g.seat[0])].name
+                    << " vs " << players[size_t(g.seat[1])].name << ": "
+                    << players[size_t(g.winner)].name << " wins by " << g.termination
+                    << (g.detail.empty() ? "" : " (" + g.detail + ")") << ", " << g.turns
+                    << " turns\n"
+                    << std::flush;
+        },
+        &g_cancel);
+    std::signal(SIGINT, SIG_DFL);
+    std::cout << "\n" << tour::format_ladder(tour::ladder_rows(r), spec) << "\n"
+              << tour::format_results(r);
+    if (!spec.out_dir.empty()) std::cout << "Wrote the games and results to " << spec.out_dir << "\n";
+  });
+}
+
+}  // namespace ps::cmd

@@ -1,0 +1,149 @@
+#include "tournament/ladder.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <sstream>
+#include <stdexcept>
+
+#include "core/stats.h"
+
+namespace ps::tour {
+
+namespace {
+
+bool is_forfeit(const std::string& termination) {
+  return termination != "goal" && termination != "blocked";
+}
+
+double clamped_elo(double p) {
+  constexpr double kCap = 1200.0;
+  if (!(p > 0)) return -kCap;
+  if (!(p < 1)) return kCap;
+  return std::clamp(elo_from_score(p), -kCap, kCap);
+}
+
+PlayerSpec model_player(const std::string& name, const std::string& type, const std::string& path,
+                        const YAML::Node& extra) {
+  PlayerSpec p;
+  p.name = name;
+  p.type = type;
+  p.options = YAML::Node(YAML::NodeType::Map);
+  if (extra && extra.IsMap())
+    for (auto it = extra.begin(); it != extra.end(); ++it) p.options[it->first] = YAML::Clone(it->second);
+  p.options["checkpoint"] = path;
+  // One core per player: one inference worker, one intra-op thread (search threads: the
+  // search map's num_threads, default 1).
+  if (!p.options["workers"]) p.options["workers"] = 1;
+  if (!p.options["torch_threads"]) p.options["torch_threads"] = 1;
+  p.where = name;
+  return p;
+}
+
+}  // namespace
+
+std::vector<PlayerSpec> ladder_players(const LadderSpec& spec) {
+  if (spec.model.empty()) throw std::invalid_argument("ladder: no model given");
+  if (spec.time_ms < 1) throw std::invalid_argument("ladder: the time per turn must be >= 1 ms");
+  if (spec.games < 2 || spec.games % 2 != 0)
+    throw std::invalid_argument("ladder: games per opponent must be even and >= 2 (colours are "
+                                "swapped), not " + std::to_string(spec.games));
+  if (spec.opponents.empty()) throw std::invalid_argument("ladder: no opponents");
+  std::vector<PlayerSpec> players;
+  players.push_back(model_player("model", spec.model_type, spec.model, spec.model_options));
+  for (const std::string& o : spec.opponents) {
+    if (o == "previous") {
+      if (spec.previous.empty())
+        throw std::invalid_argument("ladder: opponent 'previous' needs a previous model (--previous)");
+      players.push_back(model_player("previous", spec.model_type, spec.previous, spec.model_options));
+      continue;
+    }
+    if (o != "random" && o != "greedy" && o != "uct" && o != "alphabeta")
+      throw std::invalid_argument("ladder: unknown opponent '" + o +
+                                  "' (known: random, greedy, uct, alphabeta, previous)");
+    PlayerSpec p;
+    p.name = o;
+    p.type = o;
+    p.where = o;
+    players.push_back(p);
+  }
+  for (size_t i = 1; i < players.size(); ++i)
+    for (size_t j = 1; j < i; ++j)
+      if (players[i].name == players[j].name)
+        throw std::invalid_argument("ladder: opponent '" + players[i].name + "' given twice");
+  return players;
+}
+
+TournamentSpec ladder_tournament(const LadderSpec& spec) {
+  TournamentSpec t;
+  t.name = "ladder";
+  t.width = spec.width;
+  t.length = spec.length;
+  t.goal = spec.goal;
+  t.variant = spec.variant;
+  t.format = Format::kGauntlet;
+  t.gauntlet_size = 1;
+  t.games_per_pairing = spec.games;
+  t.openings = spec.openings;
+  t.opening_turns = spec.opening_turns;
+  t.opening_balance_rollouts = spec.opening_turns > 0 ? 64 : 0;
+  t.seed = spec.seed;
+  t.concurrency = spec.concurrency;
+  t.budget.time_ms = spec.time_ms;
+  t.anchor = "model";
+  t.out_dir = spec.out_dir;
+  return t;
+}
+
+std::vector<LadderRow> ladder_rows(const TournamentResult& result) {
+  std::vector<LadderRow> rows;
+  for (size_t j = 1; j < result.players.size(); ++j) {
+    LadderRow r;
+    r.opponent = result.players[j];
+    for (const GameResult& g : result.games) {
+      const int model_seat = g.seat[0] == 0 ? 0 : g.seat[1] == 0 ? 1 : -1;
+      if (model_seat < 0 || g.seat[1 - model_seat] != int(j)) continue;
+      ++r.games;
+      const bool won = g.winner == 0;
+      r.wins += won;
+      if (is_forfeit(g.termination)) (won ? r.forfeits_opponent : r.forfeits_model)++;
+      r.max_turn_ms = std::max(r.max_turn_ms, g.max_turn_ms[model_seat]);
+    }
+    if (r.games > 0) {
+      r.score = double(r.wins) / r.games;
+      std::tie(r.score_lo, r.score_hi) = wilson_interval(r.wins, r.games);
+      r.elo = clamped_elo(r.score);
+      r.elo_lo = clamped_elo(r.score_lo);
+      r.elo_hi = clamped_elo(r.score_hi);
+    }
+    rows.push_back(r);
+  }
+  return rows;
+}
+
+std::string format_ladder(const std::vector<LadderRow>& rows, const LadderSpec& spec) {
+  std::ostringstream out;
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "Ladder of %s: %lld ms per turn, %d games per opponent, %s %s\n",
+                spec.model.c_str(), (long long)spec.time_ms, spec.games,
+                Pitch::get(spec.width, spec.length, spec.goal).name().c_str(),
+                variant_name(spec.variant));
+  out << buf;
+  std::snprintf(buf, sizeof buf, "%-12s %6s %6s %22s %24s %9s %8s\n", "opponent", "games", "wins",
+                "score [95% interval]", "Elo [95% interval]", "forfeits", "max ms");
+  out << buf;
+  for (const LadderRow& r : rows) {
+    char score[64], elo[64], forfeits[32];
+    std::snprintf(score, sizeof score, "%5.1f%% [%4.1f, %5.1f]", 100 * r.score, 100 * r.score_lo,
+                  100 * r.score_hi);
+    std::snprintf(elo, sizeof elo, "%+6.0f [%+6.0f, %+6.0f]", r.elo, r.elo_lo, r.elo_hi);
+    std::snprintf(forfeits, sizeof forfeits, "%d/%d", r.forfeits_model, r.forfeits_opponent);
+    std::snprintf(buf, sizeof buf, "%-12s %6d %6d %22s %24s %9s %8lld\n", r.opponent.c_str(),
+                  r.games, r.wins, score, elo, forfeits, (long long)r.max_turn_ms);
+    out << buf;
+  }
+  out << "Elo: the model minus the opponent, from the score (logistic model, clamped to +-1200);\n"
+         "forfeits: games the model / the opponent lost by time, illegal turn or crash.\n";
+  return out.str();
+}
+
+}  // namespace ps::tour

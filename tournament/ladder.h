@@ -1,0 +1,61 @@
+// The ladder: one model against the fixed yardsticks at equal time per turn (issue 12), the
+// source of every strength figure in docs/STRENGTH.md. A gauntlet (tournament.h) with
+// colour-swapped balanced openings; each pairing's score gets a Wilson 95% interval and an Elo
+// difference with the interval mapped through the logistic model, beside the Bradley-Terry
+// ratings of the whole gauntlet.
+//
+// Yardsticks (registry types, tournament/registry.h): random, greedy, uct (rollout MCTS),
+// alphabeta (hand evaluation), and "previous" (an earlier model, the same search as the model).
+// Players that use the network (the model and "previous") are `mcts` players with one search
+// thread and one inference worker: one core per player when concurrency games x 1 thread fit the
+// machine.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tournament/tournament.h"
+
+namespace ps::tour {
+
+struct LadderSpec {
+  std::string model;                 ///< model file or checkpoint (required)
+  std::string model_type = "mcts";   ///< registry type that plays the model (key: checkpoint)
+  YAML::Node model_options;          ///< extra keys of the model's player map (e.g. search:)
+  std::string previous;              ///< an earlier model ("" = no "previous" yardstick)
+  /// Yardsticks by name: random, greedy, uct, alphabeta, previous (needs `previous`).
+  std::vector<std::string> opponents = {"random", "greedy", "uct", "alphabeta"};
+  int64_t time_ms = 200;             ///< per turn, every player
+  int games = 20;                    ///< per opponent (even: colours swapped)
+  int openings = 10;
+  int opening_turns = 2;
+  int concurrency = 1;
+  uint64_t seed = 1;
+  int width = 8, length = 10, goal = 2;
+  Variant variant = Variant::kStandard;
+  std::string out_dir;               ///< games and results ("" = none)
+};
+
+/// One line of the ladder: the model's results against one opponent.
+struct LadderRow {
+  std::string opponent;
+  int games = 0, wins = 0;
+  double score = 0, score_lo = 0, score_hi = 1;  ///< fraction with its Wilson 95% interval
+  double elo = 0, elo_lo = 0, elo_hi = 0;        ///< model minus opponent, clamped to +-1200
+  int forfeits_model = 0, forfeits_opponent = 0; ///< games lost by time, illegal turn, crash
+  int64_t max_turn_ms = 0;                       ///< the model's longest answer
+};
+
+/// The gauntlet's players: the model first, then the opponents in order. Throws
+/// std::invalid_argument for an unknown opponent name, "previous" without a previous model, an
+/// odd game count or a time limit below 1 ms.
+std::vector<PlayerSpec> ladder_players(const LadderSpec& spec);
+/// The gauntlet's tournament spec.
+TournamentSpec ladder_tournament(const LadderSpec& spec);
+/// Per-opponent rows of a finished ladder tournament (player 0 is the model).
+std::vector<LadderRow> ladder_rows(const TournamentResult& result);
+/// The ladder table: opponent, games, wins, score [95% interval], Elo [95% interval], forfeits.
+std::string format_ladder(const std::vector<LadderRow>& rows, const LadderSpec& spec);
+
+}  // namespace ps::tour
