@@ -80,7 +80,8 @@ Position AlphaBetaPlayer::child_position(const Position& pos, const Ply& p, cons
 }
 
 void AlphaBetaPlayer::generate(const Position& pos, int ply, uint64_t tt_best) {
-  if (int(plies_.size()) <= ply) plies_.resize(size_t(ply) + 1);
+  // plies_ is sized once per choose_turn (max_depth + 1): resizing here would move the ply
+  // arrays that the callers up the stack are iterating over.
   Ply& p = plies_[size_t(ply)];
   p.children.clear();
   p.kicks.clear();
@@ -203,6 +204,7 @@ std::string AlphaBetaPlayer::choose_turn(const Game& game, const TurnBudget& bud
   deadline_ = t0 + std::chrono::microseconds(std::max<int64_t>(time_ms, 1) * 900);
   const auto soft = t0 + std::chrono::microseconds(std::max<int64_t>(time_ms, 1) * 500);
 
+  if (plies_.size() < size_t(options_.max_depth) + 1) plies_.resize(size_t(options_.max_depth) + 1);
   std::string answer;
   if (win_.find_winning_turn(root, &answer)) {
     info_.score = kWin;

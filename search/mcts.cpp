@@ -1,5 +1,7 @@
 #include "search/mcts.h"
 
+#include "search/descent.h"
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -890,12 +892,20 @@ std::string sample_turn(const SearchResult& result, double temperature, std::mt1
   return result.best_turn;
 }
 
-Search::Search(Evaluator& evaluator, const SearchParams& params, uint64_t seed)
-    : impl_(std::make_unique<Impl>(evaluator, params, seed)) {}
+Search::Search(Evaluator& evaluator, const SearchParams& params, uint64_t seed) {
+  if (params.algorithm == "puct")
+    impl_ = std::make_unique<Impl>(evaluator, params, seed);
+  else
+    descent_ = std::make_unique<DescentSearch>(evaluator, params, seed);
+}
 Search::~Search() = default;
-SearchResult Search::run(const Position& pos, const SearchLimits& limits) { return impl_->run(pos, limits); }
-void Search::clear() { impl_->clear(); }
-const SearchParams& Search::params() const { return impl_->params; }
-std::mt19937_64& Search::rng() { return impl_->rng; }
+SearchResult Search::run(const Position& pos, const SearchLimits& limits) {
+  return impl_ ? impl_->run(pos, limits) : descent_->run(pos, limits);
+}
+void Search::clear() {
+  if (impl_) impl_->clear(); else descent_->clear();
+}
+const SearchParams& Search::params() const { return impl_ ? impl_->params : descent_->params(); }
+std::mt19937_64& Search::rng() { return impl_ ? impl_->rng : descent_->rng(); }
 
 }  // namespace ps

@@ -62,6 +62,8 @@ struct SearchResult {
   int64_t evaluations = 0;            ///< Evaluator::evaluate calls by this call
   int64_t collisions = 0;             ///< simulations retried because another thread was busy
   int64_t tree_nodes = 0;             ///< nodes in the tree after the search
+  int max_depth = 0;                  ///< deepest node reached, turns below the root (ubfm and
+                                      ///< descent; 0 for puct, which does not track it)
   double elapsed_ms = 0.0;
 
   /// Index of `best_turn` in children (-1 if children is empty).
@@ -78,7 +80,10 @@ BestFirstOptions root_turn_options(const SearchParams& params);
 /// std::invalid_argument when the result has no children.
 std::string sample_turn(const SearchResult& result, double temperature, std::mt19937_64& rng);
 
-/// One search tree. Not thread-safe itself (one caller at a time); with num_threads > 1 it
+class DescentSearch;
+
+/// One search tree, of the algorithm params.algorithm names (PUCT here; UBFM / Descent in
+/// search/descent.h behind the same interface). Not thread-safe itself (one caller at a time); with num_threads > 1 it
 /// starts its own worker threads inside run(). Cheap to construct: self-play keeps one per game.
 class Search {
  public:
@@ -104,7 +109,8 @@ class Search {
   struct Impl;
 
  private:
-  std::unique_ptr<Impl> impl_;
+  std::unique_ptr<Impl> impl_;                     // PUCT (params.algorithm "puct")
+  std::unique_ptr<DescentSearch> descent_;    // "ubfm" / "descent" (search/descent.h)
 };
 
 }  // namespace ps

@@ -12,6 +12,10 @@ namespace {
 // Returns an empty string when params are valid, else "<field>: <why>".
 std::string check(const SearchParams& p) {
   auto bad = [](const char* k, const char* why) { return std::string(k) + ": " + why; };
+  if (p.algorithm != "puct" && p.algorithm != "ubfm" && p.algorithm != "descent")
+    return bad("algorithm", "must be puct, ubfm or descent");
+  if (p.algorithm != "puct" && p.num_threads != 1)
+    return bad("num_threads", "must be 1 with algorithm ubfm or descent (one-thread searches)");
   if (p.visits < 1) return bad("visits", "must be >= 1");
   if (p.time_ms < -1 || p.time_ms == 0) return bad("time_ms", "must be -1 (unlimited) or >= 1");
   if (p.num_threads < 1 || p.num_threads > 256) return bad("num_threads", "must be in 1..256");
@@ -46,6 +50,7 @@ void SearchParams::validate() const {
 
 SearchParams parse_search_params(ConfigReader& cfg, const SearchParams& defaults) {
   SearchParams p = defaults;
+  p.algorithm = cfg.get<std::string>("algorithm", p.algorithm);
   p.visits = cfg.get<int64_t>("visits", p.visits);
   p.time_ms = cfg.get<int64_t>("time_ms", p.time_ms);
   p.num_threads = cfg.get<int>("num_threads", p.num_threads);

@@ -19,6 +19,14 @@ class ConfigReader;
 /// Units: visits are simulations (one network evaluation or one proven/terminal leaf each),
 /// times are wall-clock milliseconds, values are in [-1, 1] for the player concerned.
 struct SearchParams {
+  // --- algorithm ---------------------------------------------------------------------------
+  /// algorithm: "puct" (search/mcts.h: AlphaZero PUCT with averaging backups), "ubfm" or
+  /// "descent" (search/descent.h: best-first minimax with minimax backups, Cohen-Solal 2020;
+  /// one thread; visits count node expansions). The keys below marked PUCT only are ignored by
+  /// ubfm/descent, which use initial_turns, root_initial_turns, turn generation, visits and
+  /// time_ms.
+  std::string algorithm = "puct";
+
   // --- budget ------------------------------------------------------------------------------
   /// visits: new simulations per search when the caller's budget gives neither visits nor time.
   int64_t visits = 800;

@@ -55,6 +55,8 @@ void TrainConfig::validate() const {
   if (!(window.scale > 0)) bad("window.scale must be > 0");
   if (loss.value_loss != "mse" && loss.value_loss != "bce")
     bad("loss.value_loss must be mse or bce, not '" + loss.value_loss + "'");
+  if (!(loss.search_value_weight >= 0 && loss.search_value_weight <= 1))
+    bad("loss.search_value_weight must be in [0, 1]");
   for (double w : {loss.policy, loss.value, loss.moves_left, loss.cheap_value_weight})
     if (!(w >= 0 && std::isfinite(w))) bad("loss weights must be finite numbers >= 0");
   if (checkpoint_interval < 1) bad("checkpoint_interval must be >= 1");
@@ -109,6 +111,7 @@ TrainConfig parse_train_config(ConfigReader& r) {
     c.loss.value = l.get<double>("value", c.loss.value);
     c.loss.moves_left = l.get<double>("moves_left", c.loss.moves_left);
     c.loss.cheap_value_weight = l.get<double>("cheap_value_weight", c.loss.cheap_value_weight);
+    c.loss.search_value_weight = l.get<double>("search_value_weight", c.loss.search_value_weight);
     c.loss.value_loss = l.get<std::string>("value_loss", c.loss.value_loss);
     l.finish();
   }
@@ -291,7 +294,9 @@ void group_losses(const TrainConfig& cfg, nn::PolicyValueNet& net, torch::Device
       targets.push_back(std::move(target));
       policy_rows.push_back(int64_t(i));
     }
-    value_target[i] = float(s.result);
+    // The game result, or (Descent's target) the search's backed-up value at the root, or a mix.
+    const double lambda = cfg.loss.search_value_weight;
+    value_target[i] = float((1 - lambda) * s.result + lambda * s.root_value);
     value_weight[i] = s.full_search ? 1.0f : float(cfg.loss.cheap_value_weight);
     moves_target[i] = float(s.turns_left) / 20.0f;
   }

@@ -31,7 +31,10 @@
 //              of each call, down to min_lr); linear warmup over the first warmup_steps steps
 //   window: {min_samples: 20000, max_samples: 2000000, exponent: 0.75, scale: 0.4}
 //   loss: {policy: 1.0, value: 1.0, moves_left: 0.05, value_loss: mse, cheap_value_weight: 1.0}
-//              cheap_value_weight weights the value loss of cheap-search (value-only) samples
+//              cheap_value_weight weights the value loss of cheap-search (value-only) samples;
+//              search_value_weight w (0..1) [0] makes the value target (1 - w) * game result +
+//              w * the search's root value: 1 is Descent's target (Cohen-Solal 2020: learn the
+//              values the search backed up, search.algorithm descent), 0 AlphaZero's
 //   mirror: true             left-right mirror augmentation
 //   deterministic: false     deterministic kernels (at::globalContext().setDeterministicAlgorithms
 //                            and cuDNN's deterministic mode; sets CUBLAS_WORKSPACE_CONFIG if
@@ -78,6 +81,7 @@ struct TrainConfig {
   } window;
   struct Loss {
     double policy = 1.0, value = 1.0, moves_left = 0.05, cheap_value_weight = 1.0;
+    double search_value_weight = 0.0;  ///< value target: (1 - w) * result + w * root value
     std::string value_loss = "mse";
   } loss;
   bool mirror = true;
