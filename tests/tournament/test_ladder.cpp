@@ -1,0 +1,77 @@
+// The ladder's players and its per-opponent rows: wins counted from either seat, Wilson
+// intervals, Elo clamped at perfect scores, forfeits split by who lost.
+#include <catch2/catch.hpp>
+
+#include "core/stats.h"
+#include "tournament/ladder.h"
+
+using namespace ps;
+using namespace ps::tour;
+
+namespace {
+
+GameResult game(int first, int second, int winner, const std::string& termination = "goal",
+                int64_t ms0 = 10, int64_t ms1 = 20) {
+  GameResult g;
+  g.seat[0] = first;
+  g.seat[1] = second;
+  g.winner = winner;
+  g.loser = winner == first ? second : first;
+  g.winner_seat = winner == first ? 0 : 1;
+  g.termination = termination;
+  g.max_turn_ms[0] = ms0;
+  g.max_turn_ms[1] = ms1;
+  return g;
+}
+
+}  // namespace
+
+TEST_CASE("ladder: rows count the model's wins from both seats", "[tournament]") {
+  TournamentResult r;
+  r.players = {"model", "greedy", "alphabeta"};
+  // vs greedy: 3 of 4 (one a time forfeit by greedy); vs alphabeta: 0 of 2 (one a model forfeit).
+  r.games = {game(0, 1, 0), game(1, 0, 0, "goal", 5, 30), game(0, 1, 1),
+             game(1, 0, 0, "time forfeit"), game(0, 2, 2), game(2, 0, 2, "illegal turn")};
+  const auto rows = ladder_rows(r);
+  REQUIRE(rows.size() == 2);
+  CHECK(rows[0].opponent == "greedy");
+  CHECK(rows[0].games == 4);
+  CHECK(rows[0].wins == 3);
+  CHECK(rows[0].score == Approx(0.75));
+  const auto [lo, hi] = wilson_interval(3, 4);
+  CHECK(rows[0].score_lo == Approx(lo));
+  CHECK(rows[0].score_hi == Approx(hi));
+  CHECK(rows[0].elo == Approx(elo_from_score(0.75)));
+  CHECK(rows[0].forfeits_opponent == 1);
+  CHECK(rows[0].forfeits_model == 0);
+  CHECK(rows[0].max_turn_ms == 30);  // the model's seat in game 2 was seat 1
+  CHECK(rows[1].wins == 0);
+  CHECK(rows[1].elo == Approx(-1200));  // a zero score is clamped, not -infinity
+  CHECK(rows[1].forfeits_model == 1);
+  const std::string table = format_ladder(rows, LadderSpec{"m.model"});
+  CHECK(table.find("greedy") != std::string::npos);
+  CHECK(table.find("75.0%") != std::string::npos);
+}
+
+TEST_CASE("ladder: players and spec errors", "[tournament]") {
+  LadderSpec s;
+  s.model = "m.model";
+  const auto players = ladder_players(s);
+  REQUIRE(players.size() == 5);
+  CHECK(players[0].name == "model");
+  CHECK(players[0].type == "mcts");
+  CHECK(players[0].options["checkpoint"].as<std::string>() == "m.model");
+  CHECK(players[0].options["workers"].as<int>() == 1);
+  CHECK(players[4].type == "alphabeta");
+  const TournamentSpec t = ladder_tournament(s);
+  CHECK(t.format == Format::kGauntlet);
+  CHECK(t.budget.time_ms == 200);
+  s.opponents = {"greedy", "greedy"};
+  CHECK_THROWS_WITH(ladder_players(s), Catch::Contains("given twice"));
+  s.opponents = {"previous"};
+  CHECK_THROWS_WITH(ladder_players(s), Catch::Contains("needs a previous model"));
+  s.previous = "old.model";
+  CHECK(ladder_players(s)[1].options["checkpoint"].as<std::string>() == "old.model");
+  s.games = 3;
+  CHECK_THROWS_WITH(ladder_players(s), Catch::Contains("must be even"));
+}
