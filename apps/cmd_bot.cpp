@@ -47,7 +47,7 @@ std::chrono::steady_clock::time_point process_start(std::chrono::steady_clock::t
 void register_bot_command(CLI::App& app) {
   static std::string model, device = "cpu", pitch_text, variant_text, config;
   static int64_t first_ms = tour::kProtocolFirstTurnMs, turn_ms = tour::kProtocolTurnMs,
-                 safety_ms = 40, visits = -1;
+                 safety_ms = 40, search_margin_ms = 10, visits = -1;
   auto* bot = app.add_subcommand("bot", "Play the CodinGame protocol on stdin/stdout with a model");
   bot->add_option("model", model, "model file (export) or checkpoint")->required();
   bot->add_option("--device", device, "cpu | cuda | cuda:N")->capture_default_str();
@@ -61,6 +61,11 @@ void register_bot_command(CLI::App& app) {
       ->check(integer_at_least(1));
   bot->add_option("--safety-ms", safety_ms,
                   "answer this long before the limit, ms (>= 0, below --first-ms and --turn-ms)")
+      ->capture_default_str()
+      ->check(integer_at_least(0));
+  bot->add_option("--search-margin-ms", search_margin_ms,
+                  "the search stops this long before the safety deadline, ms (>= 0): its "
+                  "overshoot past its own budget")
       ->capture_default_str()
       ->check(integer_at_least(0));
   bot->add_option("--visits", visits, "also cap the search at this many visits per turn (>= 1; "
@@ -114,6 +119,7 @@ void register_bot_command(CLI::App& app) {
     o.first_turn_ms = first_ms;
     o.turn_ms = turn_ms;
     o.safety_ms = safety_ms;
+    o.search_margin_ms = search_margin_ms;
     o.visits = visits;
     // The referee's clock for the first answer may have started with this process (it writes
     // the first lines at once); loading LibTorch and the model took part of it.

@@ -121,7 +121,9 @@ void AlphaBetaPlayer::generate(const Position& pos, int ply, uint64_t tt_best) {
 }
 
 int AlphaBetaPlayer::search(const Position& pos, int depth, int alpha, int beta, int ply) {
-  if ((++info_.nodes & 255) == 0) check_time();
+  // The clock every 16 nodes (a few ns each) and after every turn generation, which alone can
+  // take milliseconds in a dense position.
+  if ((++info_.nodes & 15) == 0) check_time();
   uint64_t tt_best = 0;
   if (TTEntry* e = tt_probe(pos.hash())) {
     tt_best = e->best;
@@ -140,6 +142,7 @@ int AlphaBetaPlayer::search(const Position& pos, int depth, int alpha, int beta,
     return std::clamp(eval_->evaluate(pos), -kEvalCap, kEvalCap);
   }
   generate(pos, ply, tt_best);
+  check_time();
   const int me = pos.side_to_move();
   const int alpha0 = alpha;
   int best = -kInf;

@@ -12,7 +12,7 @@
 // Bounded in every position: a node's turn enumeration stops at kEnumerationLimit states (the
 // children are then the turns found plus kRandomTurns engine random_turn chains); the
 // transposition table has a fixed size (tt_mb); the search depth is at most max_depth turns; the
-// clock is checked every 256 nodes.
+// clock is checked every 16 nodes and after every turn generation.
 #pragma once
 
 #include <chrono>

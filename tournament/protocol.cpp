@@ -161,7 +161,8 @@ void ProtocolBot::run(std::istream& in, std::ostream& out, std::ostream* log) {
     }
     first = false;
     const auto deadline = start + std::chrono::milliseconds(std::max<int64_t>(1, limit - options_.safety_ms));
-    TurnBudget budget{std::max<int64_t>(1, limit - 2 * options_.safety_ms), options_.visits};
+    TurnBudget budget{std::max<int64_t>(1, limit - options_.safety_ms - options_.search_margin_ms),
+                      options_.visits};
 
     bool submitted = false;
     {

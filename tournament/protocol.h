@@ -49,6 +49,9 @@ struct ProtocolBotOptions {
   int64_t turn_ms = kProtocolTurnMs;             ///< limit for each later answer, ms
   /// Answer at the latest this long before the limit (pipe and scheduling latency), ms.
   int64_t safety_ms = 40;
+  /// The player's own budget ends this long before that deadline: the search checks its clock
+  /// between simulations and then builds its answer, so it overshoots its budget by a few ms.
+  int64_t search_margin_ms = 10;
   /// Visits passed to the player in its TurnBudget (-1 = not limited by visits).
   int64_t visits = -1;
   /// A referee may start its clock for the first answer before the bot can read the line: it
@@ -62,7 +65,7 @@ struct ProtocolBotOptions {
 /// Plays one protocol game for a Player on the given streams. Incoming turns are applied kick by
 /// kick, so a line may also carry several turns (a tournament opening, see
 /// ExternalEngineOptions::opening_history). The player gets
-/// TurnBudget{limit - 2 * safety_ms, visits}; it runs on a worker thread, and when it has not
+/// TurnBudget{limit - safety_ms - search_margin_ms, visits}; it runs on a worker thread, and when it has not
 /// answered by limit - safety_ms the bot answers a quick fallback turn instead (a winning turn
 /// if there is one, else the first turn that does not lose at once), so the bot itself is never
 /// late. While a late answer is still being computed, later turns also use the fallback.
