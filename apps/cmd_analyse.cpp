@@ -163,6 +163,7 @@ struct ModelArgs {
   int64_t visits = 400;
   int top = 10;
   bool raw = false;
+  bool no_model = false;
 };
 
 void add_view_options(CLI::App* c, ViewArgs& a) {
@@ -308,7 +309,10 @@ void register_analyse_commands(CLI::App& app) {
       "analyse", "Show any position of a game and, with --model, the network's value and "
                  "priors and a PUCT search of it");
   add_view_options(analyse, view);
-  auto* model = analyse->add_option("--model", an.model, "model file (export) or training checkpoint");
+  auto* model = analyse->add_option("--model", an.model, "model file (export) or training checkpoint "
+                                                         "(default: the shipped models/<pitch>-<variant>.model, if any)");
+  analyse->add_flag("--no-model", an.no_model, "the board only, even when a shipped model exists")
+      ->excludes(model);
   analyse->add_option("--device", an.device, "cpu | cuda | cuda:N")->capture_default_str();
   analyse->add_option("--visits", an.visits, "search visits (0: no search, the network's priors only)")
       ->capture_default_str()
@@ -326,6 +330,10 @@ void register_analyse_commands(CLI::App& app) {
     if (!an.model.empty()) {
       const std::string why = not_analysable(g.position(), where);
       if (!why.empty()) throw std::invalid_argument(why);
+    } else if (!an.no_model && not_analysable(g.position(), where).empty()) {
+      // The shipped model, when there is one for this pitch and variant.
+      an.model = default_model_path(g.position().pitch(), g.position().variant());
+      if (!an.model.empty()) std::cout << "model: " << an.model << " (shipped; --no-model: board only)\n";
     }
     if (!an.raw) std::cout << where << "\n" << render_ascii(g.position());
     if (!view.svg.empty()) write_svg(g, view, !an.raw);  // --raw: nothing but the numbers on stdout

@@ -49,7 +49,8 @@ void register_bot_command(CLI::App& app) {
   static int64_t first_ms = tour::kProtocolFirstTurnMs, turn_ms = tour::kProtocolTurnMs,
                  safety_ms = 40, search_margin_ms = 10, visits = -1;
   auto* bot = app.add_subcommand("bot", "Play the CodinGame protocol on stdin/stdout with a model");
-  bot->add_option("model", model, "model file (export) or checkpoint")->required();
+  bot->add_option("model", model, "model file (export) or checkpoint (default: the shipped "
+                                  "models/<pitch>-<variant>.model)");
   bot->add_option("--device", device, "cpu | cuda | cuda:N")->capture_default_str();
   bot->add_option("--pitch", pitch_text, "pitch (default: the model's first pitch, else 8x10)");
   bot->add_option("--variant", variant_text, "variant (default: the model's first variant)");
@@ -78,6 +79,16 @@ void register_bot_command(CLI::App& app) {
       throw std::invalid_argument("bot: --safety-ms " + std::to_string(safety_ms) +
                                   " must be below --first-ms (" + std::to_string(first_ms) +
                                   ") and --turn-ms (" + std::to_string(turn_ms) + ")");
+    if (model.empty()) {
+      const PitchChoice c = parse_pitch(pitch_text.empty() ? "8x10" : pitch_text);
+      const Pitch& pt = Pitch::get(c.width, c.length, c.goal);
+      const Variant vv = parse_variant(variant_text.empty() ? "standard" : variant_text);
+      model = default_model_path(pt, vv);
+      if (model.empty())
+        throw std::invalid_argument("bot: no MODEL given and no shipped model models/" + pt.name() +
+                                    "-" + variant_name(vv) + ".model (export one: papersoccer "
+                                    "export CKPT OUT)");
+    }
     nn::CheckpointMeta meta = nn::read_checkpoint_meta(model);
     std::string p = pitch_text.empty() ? (meta.pitches.empty() ? "8x10" : meta.pitches[0]) : pitch_text;
     std::string v = variant_text.empty() ? (meta.variants.empty() ? "standard" : meta.variants[0])

@@ -41,7 +41,7 @@ void print_help(std::ostream& out) {
 }
 
 struct PlayArgs {
-  std::string opponent = "random";
+  std::string opponent;  // "" = mcts with the shipped model, else random
   std::string options;  // YAML map of the opponent's options
   int side = 0;
   std::string pitch = "8x10";
@@ -62,7 +62,17 @@ int run_play(const PlayArgs& a, std::istream& in, std::ostream& out) {
   } catch (const YAML::Exception& e) {
     throw std::invalid_argument("--opponent-options: not valid YAML: " + e.msg);
   }
-  auto opponent = tour::create_player(a.opponent, opts, tour::PlayerContext{&pitch, variant, a.seed, a.opponent},
+  std::string type = a.opponent;
+  if (type.empty()) {
+    // The default opponent: the shipped model of this pitch and variant, else random play.
+    const std::string model = default_model_path(pitch, variant);
+    type = model.empty() ? "random" : "mcts";
+    if (!model.empty() && a.options.empty()) opts["checkpoint"] = model;
+    if (model.empty())
+      out << "No shipped model for " << pitch.name() << " " << variant_name(variant)
+          << "; playing against random turns.\n";
+  }
+  auto opponent = tour::create_player(type, opts, tour::PlayerContext{&pitch, variant, a.seed, type},
                                       "--opponent-options", "opponent");
   const bool external = dynamic_cast<tour::ExternalEnginePlayer*>(opponent.get()) != nullptr;
   const TurnBudget budget{a.time_ms, a.visits};
@@ -198,8 +208,9 @@ int run_play(const PlayArgs& a, std::istream& in, std::ostream& out) {
 void register_play_command(CLI::App& app) {
   auto a = std::make_shared<PlayArgs>();
   auto* c = app.add_subcommand("play", "Play against a player type in the terminal");
-  c->add_option("--opponent", a->opponent, "player type from the registry (see tournament --list-types)")
-      ->capture_default_str();
+  c->add_option("--opponent", a->opponent,
+                "player type from the registry (see tournament --list-types); default: mcts with "
+                "the shipped models/<pitch>-<variant>.model, else random");
   c->add_option("--opponent-options", a->options,
                 "the opponent's options as a YAML map, e.g. \"{command: [./bot]}\"");
   c->add_option("--side", a->side, "your side: 0 kicks first and attacks the north goal, 1")->capture_default_str();

@@ -31,6 +31,11 @@ void register_run_commands(CLI::App& app);  // run, selfplay, train, export, ini
 void register_bot_command(CLI::App& app);   // bot
 void register_ladder_command(CLI::App& app);  // ladder
 
+/// The shipped model of a pitch and variant, models/<WxL>-<variant>.model (e.g.
+/// models/8x10-standard.model), looked up in the working directory, then beside the executable's
+/// folder (build/../models); "" when there is none. The default model of bot, play and analyse.
+std::string default_model_path(const Pitch& pitch, Variant variant);
+
 /// The pitch of a `--pitch WxL` option with goal width `goal`. Throws std::invalid_argument
 /// naming the option for bad text, and Pitch::get's error for an impossible pitch.
 inline const Pitch& pitch_option(const std::string& spec, int goal) {
