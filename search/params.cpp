@@ -44,6 +44,7 @@ void SearchParams::validate() const {
   if (!why.empty()) throw std::invalid_argument("search params: " + why);
 }
 
+// single-file: omit begin (not needed by the exported bot; see export/single_file.h)
 SearchParams parse_search_params(ConfigReader& cfg, const SearchParams& defaults) {
   SearchParams p = defaults;
   p.visits = cfg.get<int64_t>("visits", p.visits);
@@ -78,4 +79,5 @@ SearchParams parse_search_params(ConfigReader& cfg, const SearchParams& defaults
   return p;
 }
 
+// single-file: omit end
 }  // namespace ps
