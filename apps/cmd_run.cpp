@@ -148,9 +148,10 @@ void register_run_commands(CLI::App& app) {
       ->capture_default_str()
       ->check(integer_at_least(1));
   ex->add_option("--bits", ex_bits,
-                 "with --single-file: weight width 8, 4, or auto (8 when it fits, else 4)")
+                 "with --single-file: weight width 8, 4, auto (8 when it fits, else 4), or 32 "
+                 "(float weights, for tests: no quantisation error)")
       ->capture_default_str()
-      ->check(CLI::IsMember({"8", "4", "auto"}));
+      ->check(CLI::IsMember({"8", "4", "auto", "32"}));
   ex->callback([] {
     if (!ex_single.empty()) {
       if (!ex_out.empty())

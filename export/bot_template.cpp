@@ -183,6 +183,7 @@ class Net final : public ps::Evaluator {
       return f;
     };
     auto add = [&](int out, int fan_in) {
+      const int bits = kBits;
       Layer l;
       l.out = out;
       l.fan_in = fan_in;
@@ -192,12 +193,16 @@ class Net final : public ps::Evaluator {
       for (auto& b : l.b) b = f32();
       l.w.resize(size_t(out) * fan_in);
       for (size_t k = 0; k < l.w.size(); ++k) {
-        // int8, or two int4 per byte (low nibble first, stored as q + 8)
-        const int byte = uint8_t(bytes[at + (kBits == 8 ? k : k / 2)]);
-        const int q = kBits == 8 ? int(int8_t(uint8_t(byte))) : ((k & 1) ? byte >> 4 : byte & 15) - 8;
+        // float32, int8, or two int4 per byte (low nibble first, stored as q + 8)
+        if (bits == 32) {
+          l.w[k] = f32();
+          continue;
+        }
+        const int byte = uint8_t(bytes[at + (bits == 8 ? k : k / 2)]);
+        const int q = bits == 8 ? int(int8_t(uint8_t(byte))) : ((k & 1) ? byte >> 4 : byte & 15) - 8;
         l.w[k] = float(q) * scale[k / size_t(fan_in)];
       }
-      at += kBits == 8 ? l.w.size() : (l.w.size() + 1) / 2;
+      if (bits != 32) at += bits == 8 ? l.w.size() : (l.w.size() + 1) / 2;
       layers_.push_back(std::move(l));
     };
     add(kC, kIn * 9);

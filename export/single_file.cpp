@@ -219,13 +219,16 @@ void check_layer_shapes(const NetWeights& net) {
 }
 
 std::string encode_weights(const NetWeights& net, int bits) {
-  if (bits != 8 && bits != 4) throw std::invalid_argument("single file: bits must be 8 or 4");
+  if (bits != 8 && bits != 4 && bits != 32)
+    throw std::invalid_argument("single file: bits must be 8, 4 or 32");
   check_layer_shapes(net);
   std::string bytes;
   for (const Layer& l : net.layers) {
-    for (int r = 0; r < l.out; ++r) put_float(bytes, row_scale(l, r, bits));
+    for (int r = 0; r < l.out; ++r) put_float(bytes, bits == 32 ? 1.0f : row_scale(l, r, bits));
     for (int r = 0; r < l.out; ++r) put_float(bytes, l.bias[size_t(r)]);
-    if (bits == 8) {
+    if (bits == 32) {
+      for (float w : l.weights) put_float(bytes, w);
+    } else if (bits == 8) {
       for (int r = 0; r < l.out; ++r) {
         const float s = row_scale(l, r, bits);
         for (int k = 0; k < l.fan_in; ++k)
@@ -255,6 +258,7 @@ std::string encode_weights(const NetWeights& net, int bits) {
 
 NetWeights dequantized(const NetWeights& net, int bits) {
   NetWeights q = net;
+  if (bits == 32) return q;
   for (Layer& l : q.layers)
     for (int r = 0; r < l.out; ++r) {
       const float s = row_scale(l, r, bits);
@@ -267,8 +271,8 @@ NetWeights dequantized(const NetWeights& net, int bits) {
 }
 
 ExportResult assemble(const NetWeights& net, const ExportOptions& options) {
-  if (options.bits != 0 && options.bits != 8 && options.bits != 4)
-    throw std::invalid_argument("single file: --bits must be 8, 4 or auto");
+  if (options.bits != 0 && options.bits != 8 && options.bits != 4 && options.bits != 32)
+    throw std::invalid_argument("single file: --bits must be 8, 4, 32 or auto");
   check_layer_shapes(net);
   const Pitch& pitch = options.pitch ? *options.pitch : Pitch::standard();
   const nn::NetConfig& c = net.config;

@@ -65,6 +65,8 @@ void check_layer_shapes(const NetWeights& net);
 /// The weights as printable text: per layer, per row a float32 scale, then the float32 biases,
 /// then the weights quantised to `bits` (8: int8, 4: two per byte, in [-7, 7]) with a symmetric
 /// scale per row (output channel), the whole byte stream in base64 (no quote, no backslash).
+/// bits 32 stores the float32 weights unquantised (scale 1): for tests that separate the
+/// quantisation error from the rest.
 std::string encode_weights(const NetWeights& net, int bits);
 /// The weights as the single file sees them after decoding (for the quantisation report).
 NetWeights dequantized(const NetWeights& net, int bits);
@@ -78,7 +80,7 @@ class SizeError : public std::runtime_error {
 struct ExportOptions {
   const Pitch* pitch = nullptr;      ///< nullptr = 8x10
   Variant variant = Variant::kStandard;
-  int bits = 0;                      ///< 8, 4, or 0 = 8 when it fits, else 4
+  int bits = 0;                      ///< 8, 4, 32 (float, tests), or 0 = 8 when it fits, else 4
   int64_t max_chars = 100000;        ///< the arena's limit on the source size
   std::string model_name;            ///< shown in the file's first comment
 };
