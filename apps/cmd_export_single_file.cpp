@@ -32,7 +32,11 @@ void export_single_file(const std::string& model, const std::string& out, const 
   const size_t slash = model.find_last_of('/');
   o.model_name = slash == std::string::npos ? model : model.substr(slash + 1);
   const single_file::ExportResult r = single_file::assemble(single_file::net_weights(ck.net), o);
-  write_file_atomic(out, r.source);
+  try {
+    write_file_atomic(out, r.source);
+  } catch (const std::exception& e) {
+    throw std::runtime_error("export: cannot write " + out + ": " + e.what());
+  }
   std::printf("wrote %s: %zu chars (code %zu, weights %zu at %d bits; limit %lld), net %s, %s %s\n"
               "build: g++ -O2 -std=c++17 -o bot %s\n",
               out.c_str(), r.source.size(), r.code_chars, r.weight_chars, r.bits, (long long)max_chars,
