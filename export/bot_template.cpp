@@ -241,6 +241,20 @@ ps::Position start_position() {
   return ps::Position(ps::Pitch::get(kPitchW, kPitchL, kPitchG), ps::Variant(kVariant));
 }
 
+// Is `turn` one whole legal turn of pos (a turn start): every kick legal, and the turn ends
+// at its last kick and not before?
+bool whole_turn(const ps::Position& pos, const std::string& turn) {
+  ps::Position p = pos;
+  const int mover = p.side_to_move();
+  for (size_t i = 0; i < turn.size(); ++i) {
+    const int d = turn[i] - '0';
+    if (p.game_over() || p.side_to_move() != mover || (i > 0 && p.turn_start()) || !p.is_legal(d))
+      return false;
+    p.make_kick(d);
+  }
+  return !turn.empty() && (p.game_over() || p.turn_start() || p.side_to_move() != mover);
+}
+
 // Applies digits kick by kick (spaces between turns are skipped); false on a bad or illegal
 // kick.
 bool play_digits(ps::Position& pos, const std::string& digits) {
@@ -297,13 +311,15 @@ class Bot {
     } catch (const std::system_error&) {  // no threads here: search in the main thread
     }
   }
-  std::string think(const ps::Position& pos, int turns, long long time_ms) {
+  // The search's turn; *stats: a line for the log (written by the main thread only: the
+  // worker never touches the standard streams).
+  std::string think(const ps::Position& pos, int turns, long long time_ms, std::string* stats) {
     ps::SearchLimits lim;
     lim.visits = visits_;
     lim.time_ms = std::max<long long>(1, time_ms * 9 / 10);
     const ps::SearchResult r = search_.run(pos, lim);
-    std::cerr << "bot: " << r.new_visits << " visits, " << r.evaluations << " evaluations in "
-              << int(r.elapsed_ms) << " ms\n";
+    *stats = "bot: " + std::to_string(r.new_visits) + " visits, " + std::to_string(r.evaluations) +
+             " evaluations in " + std::to_string(int(r.elapsed_ms)) + " ms\n";
     return ps::sample_turn(r, search_.params().temperature_at(turns), search_.rng());
   }
   // Submits a job; false while an earlier one still runs.
@@ -319,11 +335,12 @@ class Bot {
     return true;
   }
   // Waits for the job until `deadline`; false when it is not done by then.
-  bool wait(Clock::time_point deadline, std::string* answer, std::string* error) {
+  bool wait(Clock::time_point deadline, std::string* answer, std::string* error, std::string* stats) {
     std::unique_lock<std::mutex> lock(mu_);
     if (!cv_.wait_until(lock, deadline, [&] { return answer_id_ == job_id_; })) return false;
     *answer = answer_;
     *error = error_;
+    *stats = stats_;
     return true;
   }
   bool threaded() const { return worker_.joinable(); }
@@ -340,15 +357,16 @@ class Bot {
       const long long ms = job_ms_;
       const uint64_t id = job_id_;
       lock.unlock();
-      std::string answer, error;
+      std::string answer, error, stats;
       try {
-        answer = think(pos, turns, ms);
+        answer = think(pos, turns, ms, &stats);
       } catch (const std::exception& e) {
         error = e.what();
       }
       lock.lock();
       answer_ = answer;
       error_ = error;
+      stats_ = stats;
       answer_id_ = id;
       lock.unlock();
       cv_.notify_all();
@@ -366,7 +384,7 @@ class Bot {
   int job_turns_ = 0;
   long long job_ms_ = 0;
   uint64_t job_id_ = 0, answer_id_ = 0;
-  std::string answer_, error_;
+  std::string answer_, error_, stats_;
 };
 
 std::string trim(const std::string& s) {
@@ -419,33 +437,30 @@ int play(Net& net, long long first_ms, long long turn_ms, long long safety_ms, l
     first = false;
     const Clock::time_point deadline = start + std::chrono::milliseconds(std::max(1LL, limit - safety_ms));
     const long long budget = std::max(1LL, limit - 2 * safety_ms);
-    std::string answer, why;
+    std::string answer, why, stats;
     if (bot.threaded()) {
       const bool submitted = bot.submit(pos, turns, budget);
       const std::string fallback = ps::fallback_turn(pos);  // while the search thinks
       std::string error;
       if (!submitted)
         why = "still busy with an earlier turn";
-      else if (!bot.wait(deadline, &answer, &error))
+      else if (!bot.wait(deadline, &answer, &error, &stats))
         why = "no answer within " + std::to_string(limit - safety_ms) + " ms";
       else if (!error.empty())
         why = "search failed: " + error;
-      if (why.empty()) {
-        ps::Position check = pos;
-        if (!play_digits(check, answer) || !(check.game_over() || check.turn_start() || check.side_to_move() != me))
-          why = "search answered an illegal turn '" + answer + "'";
-      }
+      if (why.empty() && !whole_turn(pos, answer)) why = "search answered an illegal turn '" + answer + "'";
       if (!why.empty()) answer = fallback;
     } else {
       try {
-        answer = bot.think(pos, turns, budget);
+        answer = bot.think(pos, turns, budget, &stats);
       } catch (const std::exception& e) {
         why = std::string("search failed: ") + e.what();
         answer = ps::fallback_turn(pos);
       }
     }
+    std::cout << answer << std::endl;  // first: the log must not delay the answer
+    std::cerr << stats;
     if (!why.empty()) std::cerr << "bot: " << why << "; answering the fallback turn " << answer << "\n";
-    std::cout << answer << std::endl;
     play_digits(pos, answer);
     ++turns;
   }
@@ -486,7 +501,6 @@ int main(int argc, char** argv) {
     std::cerr << "bad time or visit options\n";
     return 2;
   }
-  std::ios::sync_with_stdio(false);
   static psx::Net net;
   if (raw) return psx::raw_eval(net);
   return psx::play(net, first_ms, turn_ms, safety_ms, visits);
