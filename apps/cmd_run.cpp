@@ -2,7 +2,8 @@
 //   run [CONFIG]        the self-play -> train -> evaluate loop (built-in quickstart without CONFIG)
 //   selfplay CONFIG     self-play games only (selfplay: and service: maps; --net CHECKPOINT)
 //   train CONFIG        training only (train: map; --data DIR --from CKPT --out CKPT)
-//   export CKPT OUT     a self-contained model file for `bot`
+//   export CKPT OUT     a self-contained model file for `bot` (--single-file OUT.cpp: one C++ source,
+//                       apps/cmd_export_single_file.cpp)
 //   init-net OUT        a freshly initialised network checkpoint (generation 0: random weights)
 #include <unistd.h>
 
@@ -129,13 +130,39 @@ void register_run_commands(CLI::App& app) {
                 res.end_step < res.start_step + cfg.steps ? "; interrupted, run again to resume" : "");
   });
 
-  static std::string ex_in, ex_out, ex_pitch, ex_variant;
-  auto* ex = app.add_subcommand("export", "Write a self-contained model file for `bot`");
-  ex->add_option("checkpoint", ex_in, "checkpoint")->required();
-  ex->add_option("out", ex_out, "model file to write")->required();
+  static std::string ex_in, ex_out, ex_pitch, ex_variant, ex_single, ex_bits = "auto";
+  static int64_t ex_max_chars = 100000;
+  auto* ex = app.add_subcommand(
+      "export", "Write a self-contained model file for `bot`, or with --single-file one C++17 "
+                "source (standard library only) for bot arenas such as CodinGame");
+  ex->add_option("checkpoint", ex_in, "checkpoint (or model file with --single-file)")->required();
+  ex->add_option("out", ex_out, "model file to write (not with --single-file)");
   ex->add_option("--pitch", ex_pitch, "pitch the model is for (e.g. 8x10), if not recorded");
   ex->add_option("--variant", ex_variant, "variant the model is for, if not recorded");
+  ex->add_option("--single-file", ex_single,
+                 "write one self-contained C++17 source here instead: rules, search, inference, "
+                 "quantised weights, CodinGame protocol (g++ -O2 -std=c++17 OUT.cpp)");
+  ex->add_option("--max-chars", ex_max_chars,
+                 "with --single-file: the most characters the source may have (>= 1); a larger "
+                 "one is an error and nothing is written")
+      ->capture_default_str()
+      ->check(integer_at_least(1));
+  ex->add_option("--bits", ex_bits,
+                 "with --single-file: weight width 8, 4, auto (8 when it fits, else 4), or 32 "
+                 "(float weights, for tests: no quantisation error)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"8", "4", "auto", "32"}));
   ex->callback([] {
+    if (!ex_single.empty()) {
+      if (!ex_out.empty())
+        throw std::invalid_argument("export: give either OUT or --single-file OUT.cpp, not both");
+      export_single_file(ex_in, ex_single, ex_pitch, ex_variant,
+                         ex_bits == "auto" ? 0 : std::stoi(ex_bits), ex_max_chars);
+      return;
+    }
+    if (ex_out.empty())
+      throw std::invalid_argument("export: OUT (the model file to write) is required, or "
+                                  "--single-file OUT.cpp");
     nn::LoadedCheckpoint ck = nn::load_checkpoint(ex_in, "cpu");
     nn::CheckpointMeta meta = ck.meta;
     if (!ex_pitch.empty()) {

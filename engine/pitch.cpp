@@ -128,6 +128,7 @@ Pitch::Pitch(int width, int length, int goal) : w_(width), l_(length), g_(goal) 
       if (walls_[p] & (1u << d)) walls_hash_ ^= segment_key(p, d);
 }
 
+// single-file: omit begin (not needed by the exported bot; see export/single_file.h)
 PitchChoice parse_pitch(const std::string& text) {
   PitchChoice p;
   char x = 0, g = 0;
@@ -144,4 +145,5 @@ PitchChoice parse_pitch(const std::string& text) {
   return p;
 }
 
+// single-file: omit end
 }  // namespace ps

@@ -216,6 +216,19 @@ std::string first_turn(const Position& pos, Position* end) {
   return walk_turn(pos, end, [](unsigned set) { return __builtin_ctz(set); }, "first_turn");
 }
 
+std::string fallback_turn(const Position& pos) {
+  if (pos.game_over()) throw std::invalid_argument("fallback_turn: the game is over");
+  TurnGenerator gen;
+  std::string kicks;
+  if (gen.find_winning_turn(pos, &kicks)) return kicks;
+  const int mover = pos.side_to_move();
+  if (gen.find_turn(pos, [mover](const Position& p) { return !(p.game_over() && p.winner() != mover); },
+                    &kicks))
+    return kicks;
+  // Every turn loses at once (or the bounded search gave up): the first chain, O(its length).
+  return first_turn(pos);
+}
+
 // --- best-first ---------------------------------------------------------------------------
 
 namespace {

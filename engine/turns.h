@@ -152,6 +152,13 @@ std::string random_turn(const Position& pos, std::mt19937_64& rng, Position* end
 /// O(chain length). Deterministic; for fallbacks that must answer immediately.
 std::string first_turn(const Position& pos, Position* end = nullptr);
 
+/// A bot's fallback turn, in bounded time and memory in every position (the protocol bot and
+/// the single-file bot answer it when their search is late): a winning turn if the
+/// state-budgeted win check finds one, else the first turn in direction order that does not
+/// lose at once (budgeted search), else first_turn. Throws std::invalid_argument when the game
+/// is over.
+std::string fallback_turn(const Position& pos);
+
 /// Relaxed reachability (segments are not used up): can the ball still reach a point of the
 /// goal the side to move attacks by kicking along undrawn segments, landing only on touched
 /// points (an untouched landing point would end the turn)? False means no chain of this turn

@@ -50,6 +50,7 @@ void encode_positions(const Position* const* positions, size_t n, float* out) {
   }
 }
 
+// single-file: omit begin (not needed by the exported bot; see export/single_file.h)
 void mirror_planes(const Pitch& pitch, const float* in, float* out) {
   const int n = pitch.num_points();
   for (int c = 0; c < kNumPlanes; ++c) {
@@ -69,6 +70,7 @@ void mirror_policy(const Pitch& pitch, const float* in, float* out) {
   }
 }
 
+// single-file: omit end
 void policy_to_engine(const Pitch& pitch, int side, const float* mover, float* engine) {
   const int n = pitch.num_points();
   for (int p = 0; p < n; ++p) {
@@ -77,6 +79,7 @@ void policy_to_engine(const Pitch& pitch, int side, const float* mover, float* e
   }
 }
 
+// single-file: omit begin (not needed by the exported bot; see export/single_file.h)
 void policy_to_mover(const Pitch& pitch, int side, const float* engine, float* mover) {
   const int n = pitch.num_points();
   for (int p = 0; p < n; ++p) {
@@ -173,4 +176,5 @@ void dense_policy_target(const Pitch& pitch, const PolicyTarget& target, float* 
     for (int d = 0; d < kNumDirs; ++d) out[size_t(d) * n + r.point] += r.target[d];
 }
 
+// single-file: omit end
 }  // namespace ps::nn

@@ -48,6 +48,7 @@ void SearchParams::validate() const {
   if (!why.empty()) throw std::invalid_argument("search params: " + why);
 }
 
+// single-file: omit begin (not needed by the exported bot; see export/single_file.h)
 SearchParams parse_search_params(ConfigReader& cfg, const SearchParams& defaults) {
   SearchParams p = defaults;
   p.algorithm = cfg.get<std::string>("algorithm", p.algorithm);
@@ -83,4 +84,5 @@ SearchParams parse_search_params(ConfigReader& cfg, const SearchParams& defaults
   return p;
 }
 
+// single-file: omit end
 }  // namespace ps

@@ -68,18 +68,6 @@ void ProtocolBot::worker_loop() {
   }
 }
 
-std::string fallback_turn(const Position& pos) {
-  TurnGenerator gen;
-  std::string kicks;
-  if (gen.find_winning_turn(pos, &kicks)) return kicks;
-  const int mover = pos.side_to_move();
-  if (gen.find_turn(pos, [mover](const Position& p) { return !(p.game_over() && p.winner() != mover); },
-                    &kicks))
-    return kicks;
-  // Every turn loses at once (or the bounded search gave up): the first chain, O(its length).
-  return first_turn(pos);
-}
-
 std::string ProtocolBot::quick_turn(const Game& game) { return fallback_turn(game.position()); }
 
 void ProtocolBot::run(std::istream& in, std::ostream& out, std::ostream* log) {

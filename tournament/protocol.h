@@ -24,6 +24,7 @@
 #include <string>
 #include <thread>
 
+#include "engine/turns.h"
 #include "search/player.h"
 
 namespace ps::tour {
@@ -70,11 +71,7 @@ struct ProtocolBotOptions {
 /// if there is one, else the first turn that does not lose at once), so the bot itself is never
 /// late. While a late answer is still being computed, later turns also use the fallback.
 /// Messages about fallbacks go to `log` when given (stderr in the `bot` subcommand).
-/// The bot's fallback turn, in bounded time and memory in every position: a winning turn if
-/// the engine's (state-budgeted) win check finds one, else the first turn in direction order
-/// that does not lose at once (budgeted search), else engine first_turn. Throws
-/// std::invalid_argument when the game is over.
-std::string fallback_turn(const Position& pos);
+/// The fallback is ps::fallback_turn (engine/turns.h).
 
 class ProtocolBot {
  public:

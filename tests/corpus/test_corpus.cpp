@@ -151,7 +151,7 @@ TEST_CASE("corpus: mcts with a small net answers legally in bounded time and mem
 }
 
 TEST_CASE("corpus: the bot's fallback answers legally in bounded time and memory", "[corpus]") {
-  run_corpus("fallback", [](const Game& g) { return tour::fallback_turn(g.position()); }, 2.0);
+  run_corpus("fallback", [](const Game& g) { return fallback_turn(g.position()); }, 2.0);
 }
 
 TEST_CASE("corpus: turns and perft stop at the state limit with an error, never exhaust memory",

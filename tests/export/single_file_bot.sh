@@ -1,0 +1,159 @@
+#!/bin/sh
+# The single-file bot of a small model, end to end:
+#   single_file_bot.sh PAPERSOCCER WORKDIR TESTDATA_DIR MODEL DRIVER_SOURCE [POSITIONS]
+#  1. `export --single-file` writes it: at most 100,000 chars, only standard headers;
+#  2. it compiles with exactly `g++ -O2 -std=c++17` (compile time printed);
+#  3. its engine, built with the test driver, agrees with every row of the shared test vectors;
+#  4. it plays `bot` on the same model through the tournament runner, both at 64 visits per turn
+#     (deterministic: no noise, temperature 0) from 4 openings, colours swapped: every game ends
+#     by the rules (no forfeit, no illegal turn);
+#  5. over POSITIONS (default 24) distinct positions of those games, each engine started fresh
+#     on the position at 64 visits: the share of positions where both answer the same turn (at
+#     least 75%), and the largest differences of the network's value and root turn priors
+#     between the quantised single file (--raw-eval) and `analyse --raw` (at most 0.05 each);
+#  6. the same file with float32 weights (--bits 32): outputs within 1e-4 of LibTorch and the
+#     same answers as bot (all positions but at most one), i.e. the differences of step 5 are
+#     the quantisation's.
+set -eu
+ps=$1
+dir=$2
+data=$3
+model=$4
+driver=$5
+positions=${6:-24}
+rm -rf "$dir"
+mkdir -p "$dir"
+fail=0
+
+"$ps" export --single-file "$dir/bot.cpp" "$model"
+chars=$(wc -m < "$dir/bot.cpp")
+echo "file: $chars chars"
+if [ "$chars" -gt 100000 ]; then echo "FAIL: $chars chars > 100,000"; fail=1; fi
+if grep -q '^#include "' "$dir/bot.cpp"; then echo "FAIL: a project include is left"; fail=1; fi
+std="algorithm atomic cassert cctype chrono cmath condition_variable cstddef cstdint cstdio cstdlib
+ cstring exception functional iosfwd iostream istream limits map memory mutex optional ostream
+ queue random sstream stdexcept string string_view system_error thread tuple unordered_map
+ unordered_set utility vector"
+for h in $(sed -n 's/^#include <\(.*\)>.*/\1/p' "$dir/bot.cpp"); do
+  case " $(echo $std) " in
+    *" $h "*) ;;
+    *) echo "FAIL: <$h> is not on the list of standard headers the bot may use"; fail=1 ;;
+  esac
+done
+
+t0=$(date +%s.%N)
+g++ -O2 -std=c++17 -o "$dir/bot" "$dir/bot.cpp"
+t1=$(date +%s.%N)
+echo "compile: $(awk "BEGIN { printf \"%.1f\", $t1 - $t0 }") s (g++ -O2 -std=c++17)"
+
+# (-Wno-subobject-linkage: the bot's code, included here, uses anonymous namespaces.)
+g++ -O2 -std=c++17 -Wno-subobject-linkage -DPS_SINGLE_FILE_TEST_DRIVER \
+    -DPS_SINGLE_FILE="\"$dir/bot.cpp\"" -o "$dir/driver" "$driver"
+"$dir/driver" "$data/games.tsv" "$data/turns.tsv" "$data/perft.tsv" || fail=1
+
+cat > "$dir/tournament.yaml" <<YAML
+name: single-file-vs-bot
+format: round-robin
+games_per_pairing: 8
+openings: 4
+opening_turns: 4
+seed: 11
+concurrency: 1
+pitch: 8x10
+variant: standard
+out_dir: $dir/out
+players:
+  - name: single-file
+    type: external
+    command: ["$dir/bot", --visits, "64", --first-ms, "5000", --turn-ms, "5000"]
+    first_turn_ms: 20000
+    turn_ms: 20000
+    opening_history: true
+    stderr: $dir/single-file.stderr
+  - name: bot
+    type: external
+    command: ["$ps", bot, "$model", --visits, "64", --first-ms, "5000", --turn-ms, "5000"]
+    first_turn_ms: 20000
+    turn_ms: 20000
+    opening_history: true
+    stderr: $dir/bot.stderr
+YAML
+"$ps" tournament "$dir/tournament.yaml" > "$dir/tournament.txt"
+tail -n 5 "$dir/tournament.txt"
+# games.tsv columns: game player0 player1 winner termination detail opening record
+awk -F '\t' 'NR > 1 { n++; if ($5 != "goal" && $5 != "blocked") { print "FAIL game " $1 ": " $5 " (" $6 ")"; bad = 1 } }
+  END { if (n != 8) { print "FAIL: " n " games, expected 8"; bad = 1 } exit bad }' "$dir/out/games.tsv" || fail=1
+for f in "$dir/single-file.stderr" "$dir/bot.stderr"; do
+  if grep -q 'fallback' "$f"; then echo "FAIL: $(basename "$f"): a fallback answer (search late)"; fail=1; fi
+done
+
+# Positions: every third turn start of each game after the opening (distinct), until
+# POSITIONS.
+awk -F '\t' -v max="$positions" 'NR > 1 {
+    n = split($8, t, " ")
+    for (k = 4; k < n && got < max; k += 3) {
+      s = t[1]; for (i = 2; i <= k; i++) s = s " " t[i]
+      if (!seen[s]++) { print s; got++ }
+    }
+  }' "$dir/out/games.tsv" > "$dir/positions.txt"
+
+# The same file with float32 weights (--bits 32, too large for the arena): what is left once
+# quantisation is out must be rounding, and the search must answer as bot's does.
+"$ps" export --single-file "$dir/float.cpp" --bits 32 --max-chars 1000000 "$model" > /dev/null
+g++ -O2 -std=c++17 -o "$dir/float" "$dir/float.cpp"
+
+same=0
+same_float=0
+total=0
+: > "$dir/answers.tsv"
+while IFS= read -r rec; do
+  kicks=$(echo "$rec" | tr -d ' ')
+  # Side to move: the number of turns played, mod 2.
+  id=$(( $(echo "$rec" | wc -w) % 2 ))
+  input=$(printf '%s\n%s\n%s\n' "$id" "${#kicks}" "$kicks")
+  a=$(printf '%s\n' "$input" | "$dir/bot" --visits 64 --first-ms 5000 --turn-ms 5000 2>/dev/null | head -n 1)
+  b=$(printf '%s\n' "$input" | "$ps" bot "$model" --visits 64 --first-ms 5000 --turn-ms 5000 2>/dev/null | head -n 1)
+  c=$(printf '%s\n' "$input" | "$dir/float" --visits 64 --first-ms 5000 --turn-ms 5000 2>/dev/null | head -n 1)
+  total=$((total + 1))
+  [ "$a" = "$b" ] && same=$((same + 1))
+  [ "$c" = "$b" ] && same_float=$((same_float + 1))
+  printf '%s\t%s\t%s\t%s\n' "$rec" "$a" "$c" "$b" >> "$dir/answers.tsv"
+done < "$dir/positions.txt"
+echo "agreement with bot at 64 visits: 8-bit $same of $total positions, float32 $same_float of $total"
+if [ "$total" -eq 0 ] || [ $((same * 100)) -lt $((total * 75)) ]; then
+  echo "FAIL: 8-bit agreement below 75%"; fail=1
+fi
+if [ $((total - same_float)) -gt 1 ]; then
+  echo "FAIL: with float weights more than one position answered differently from bot"; fail=1
+fi
+
+# Network outputs: quantised (and float) single file vs LibTorch on the same positions.
+: > "$dir/raw-torch.txt"
+while IFS= read -r rec; do
+  "$ps" analyse --raw --record "$rec" --model "$model" >> "$dir/raw-torch.txt"
+  echo end >> "$dir/raw-torch.txt"
+done < "$dir/positions.txt"
+compare() {  # compare WIDTH LIMIT RAW_FILE
+awk -F '\t' -v what="$1" -v limit="$2" '
+  FNR == 1 { file++; pos = 0 }
+  $1 == "end" { pos++; next }
+  $1 == "value" { v[file, pos] = $2; next }
+  $1 == "turn" { p[file, pos, $2] = $3; if (file == 1) keys[pos, $2] = 1; next }
+  END {
+    for (i = 0; i < pos; i++) { d = v[1, i] - v[2, i]; if (d < 0) d = -d; if (d > dv) dv = d }
+    for (k in keys) {
+      split(k, kk, SUBSEP)
+      if (!((2, kk[1], kk[2]) in p)) { missing++; continue }
+      d = p[1, kk[1], kk[2]] - p[2, kk[1], kk[2]]; if (d < 0) d = -d; if (d > dp) dp = d; n++
+    }
+    printf "%s weights vs LibTorch: over %d positions max |value diff| %.6f, max |turn prior diff| %.6f over %d turns (%d turns listed by one side only)\n", what, pos, dv, dp, n, missing
+    if (pos == 0 || dv > limit || dp > limit) { print "FAIL: network outputs differ by more than " limit; exit 1 }
+  }' "$3" "$dir/raw-torch.txt"
+}
+"$dir/bot" --raw-eval < "$dir/positions.txt" > "$dir/raw-single.txt"
+"$dir/float" --raw-eval < "$dir/positions.txt" > "$dir/raw-float.txt"
+compare 8-bit 0.05 "$dir/raw-single.txt" || fail=1
+compare float32 0.0001 "$dir/raw-float.txt" || fail=1
+
+[ $fail -eq 0 ] && echo "ok: single file exported, compiled, replays the test vectors, plays bot legally"
+exit $fail

@@ -1,0 +1,115 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "export/single_file.h"
+
+using namespace ps;
+using namespace ps::single_file;
+
+namespace {
+
+// A net of the tiny preset's shapes with weights w(layer, i) = sin(i * (layer + 1)) / 3.
+NetWeights tiny_weights() {
+  NetWeights n;
+  n.config = nn::NetConfig::tiny();
+  const nn::NetConfig& c = n.config;
+  std::vector<std::pair<int, int>> shapes = {{c.channels, nn::kNumPlanes * 9}};
+  for (int b = 0; b < c.blocks; ++b) {
+    const int g = c.is_global_pool_block(b) ? c.global_pool_channels : 0;
+    shapes.push_back({c.channels + g, c.channels * 9});
+    if (g) shapes.push_back({c.channels, 3 * g});
+    shapes.push_back({c.channels, c.channels * 9});
+  }
+  shapes.insert(shapes.end(), {{c.policy_channels, c.channels}, {8, c.policy_channels},
+                               {c.value_channels, c.channels}, {c.value_hidden, 3 * c.value_channels},
+                               {1, c.value_hidden}});
+  for (size_t l = 0; l < shapes.size(); ++l) {
+    Layer layer;
+    layer.name = "l" + std::to_string(l);
+    layer.out = shapes[l].first;
+    layer.fan_in = shapes[l].second;
+    for (int i = 0; i < layer.out * layer.fan_in; ++i)
+      layer.weights.push_back(float(std::sin(double(i) * double(l + 1)) / 3.0));
+    layer.bias.assign(size_t(layer.out), 0.5f);
+    n.layers.push_back(layer);
+  }
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("strip_source keeps literals and digit separators and drops comments", "[export]") {
+  const std::string src =
+      "#pragma once\n#include <vector>\n#include \"engine/pitch.h\"\n"
+      "// a comment\nint  a = 0x5EED'0F'BA11; /* block */ const char* s = \"// not a comment\";\n"
+      "// single-file: omit begin\nint dropped;\n// single-file: omit end\n"
+      "char c = '\"';  int b = a - -1;\n  return x;\n";
+  std::vector<std::string> includes;
+  const std::string out = strip_source(src, "t.cpp", &includes);
+  CHECK(includes == std::vector<std::string>{"#include <vector>"});
+  CHECK(out.find("0x5EED'0F'BA11") != std::string::npos);
+  CHECK(out.find("\"// not a comment\"") != std::string::npos);
+  CHECK(out.find("comment\n") == std::string::npos);
+  CHECK(out.find("block") == std::string::npos);
+  CHECK(out.find("dropped") == std::string::npos);
+  CHECK(out.find("engine/pitch.h") == std::string::npos);
+  CHECK(out.find("a- -1") != std::string::npos);  // not a--1
+  CHECK(out.find("'\"'") != std::string::npos);
+  CHECK(out.find("int a=") != std::string::npos);
+  CHECK_THROWS_AS(strip_source("int a; /* open", "t.cpp"), std::invalid_argument);
+  CHECK_THROWS_AS(strip_source("// single-file: omit begin\nint a;", "t.cpp"), std::invalid_argument);
+}
+
+TEST_CASE("quantised weights are within half a step of the originals", "[export]") {
+  const NetWeights n = tiny_weights();
+  for (int bits : {8, 4}) {
+    const NetWeights q = dequantized(n, bits);
+    for (size_t l = 0; l < n.layers.size(); ++l) {
+      const Layer& a = n.layers[l];
+      for (int r = 0; r < a.out; ++r) {
+        float m = 0;
+        for (int k = 0; k < a.fan_in; ++k) m = std::max(m, std::fabs(a.weights[size_t(r * a.fan_in + k)]));
+        const float step = m / (bits == 8 ? 127.0f : 7.0f);
+        for (int k = 0; k < a.fan_in; ++k) {
+          const size_t i = size_t(r * a.fan_in + k);
+          REQUIRE(std::fabs(a.weights[i] - q.layers[l].weights[i]) <= step * 0.5f + 1e-6f);
+        }
+      }
+    }
+    const std::string text = encode_weights(n, bits);
+    CHECK(text.find('"') == std::string::npos);
+    CHECK(text.find('\\') == std::string::npos);
+  }
+  CHECK(encode_weights(n, 4).size() < encode_weights(n, 8).size() * 2 / 3);
+}
+
+TEST_CASE("assemble fits the limit or names the part that is too large", "[export]") {
+  const NetWeights n = tiny_weights();
+  ExportOptions o;
+  const ExportResult r = assemble(n, o);
+  CHECK(r.bits == 8);
+  CHECK(r.source.size() <= 100000);
+  CHECK(r.source.size() == r.code_chars + r.weight_chars);
+  CHECK(r.source.find("#include \"") == std::string::npos);
+  CHECK(r.source.find("int main(") != std::string::npos);
+
+  // Auto falls back to 4 bits when 8 do not fit.
+  o.max_chars = int64_t(r.code_chars + r.weight_chars - 100);
+  CHECK(assemble(n, o).bits == 4);
+
+  o.max_chars = int64_t(r.code_chars + 100);
+  try {
+    assemble(n, o);
+    FAIL("no SizeError");
+  } catch (const SizeError& e) {
+    const std::string what = e.what();
+    CHECK(what.find("weights of net " + n.config.summary() + " need") != std::string::npos);
+    CHECK(what.find("at 4 bits") != std::string::npos);
+    CHECK(what.find("nothing written") != std::string::npos);
+  }
+  o.max_chars = 1000;
+  CHECK_THROWS_AS(assemble(n, o), SizeError);
+  o.bits = 5;
+  CHECK_THROWS_AS(assemble(n, o), std::invalid_argument);
+}
