@@ -29,6 +29,7 @@ void register_bench_selfplay_command(CLI::App& app);  // bench selfplay (after r
 void register_report_command(CLI::App& app);  // report RUNDIR
 void register_run_commands(CLI::App& app);  // run, selfplay, train, export, init-net
 void register_bot_command(CLI::App& app);   // bot
+void register_serve_command(CLI::App& app);  // serve
 
 /// The pitch of a `--pitch WxL` option with goal width `goal`. Throws std::invalid_argument
 /// naming the option for bad text, and Pitch::get's error for an impossible pitch.
