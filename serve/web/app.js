@@ -276,9 +276,10 @@ async function showReviewStep() {
   const r = await api('POST', '/api/position', { pitch: g.pitch, variant: g.variant, kicks });
   if (ticket !== review.shown || view.mode !== 'review') return;
   showPosition(r.position, { pitch: g.pitch, variant: g.variant, kicks });
-  const turn = g.turn_ends.filter((e) => e <= review.at).length;
-  $('review-where').textContent =
-      `turn ${turn} of ${g.turn_ends.length}, kick ${review.at} of ${g.kicks.length}`;
+  const done = g.turn_ends.filter((e) => e <= review.at);
+  const into = review.at - (done.length ? done[done.length - 1] : 0);
+  $('review-where').textContent = `after ${done.length} of ${g.turn_ends.length} turns` +
+      (into ? ` and ${into} kick(s) of turn ${done.length + 1}` : '') + `; kick ${review.at} of ${g.kicks.length}`;
   $('review-where').dataset.at = review.at;
   const atEnd = review.at === g.kicks.length;
   showResult(atEnd ? g.result : null);
@@ -448,11 +449,15 @@ async function start() {
   const info = await api('GET', '/api/info');
   const sel = $('opponent');
   for (const o of info.opponents) {
-    const opt = new Option(`${o.type} — ${o.description}`, o.type);
+    const opt = new Option(o.available ? o.type : `${o.type} (needs --model)`, o.type);
+    opt.title = o.description;
     opt.disabled = !o.available;
     sel.appendChild(opt);
   }
+  const describe = () => { $('opponent-about').textContent = sel.selectedOptions[0].title; };
+  sel.addEventListener('change', describe);
   sel.value = info.model ? 'mcts' : 'greedy';
+  describe();
   $('model-line').textContent = info.model ? `model ${info.model.path} (${info.model.summary})` : 'no model (mcts and analysis off)';
   $('new-game-form').addEventListener('submit', newGame);
   $('undo').addEventListener('click', undo);
