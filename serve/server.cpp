@@ -75,10 +75,13 @@ void Server::Impl::routes() {
   http.Post("/api/review", json_route([this](auto&, const Json& b) { return api_review(ctx, b); }));
   http.Post("/api/runs", json_route([this](auto&, const Json& b) { return api_runs(ctx, b); }));
   game_routes();
-  http.set_error_handler(httplib::Server::HandlerWithResponse([](const httplib::Request& req, httplib::Response& res) {
+  const std::string too_large = "the request is too large: at most " + std::to_string(ctx.options.max_request_bytes) +
+                                " bytes (8192 with Content-Type application/x-www-form-urlencoded, curl -d's "
+                                "default: send Content-Type: application/json)";
+  http.set_error_handler(httplib::Server::HandlerWithResponse([too_large](const httplib::Request& req, httplib::Response& res) {
     if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
     std::string why = res.status == 404 ? "no such path: " + req.method + " " + req.path
-                      : res.status == 413 ? "the request is too large"
+                      : res.status == 413 ? too_large
                                           : "HTTP " + std::to_string(res.status);
     send_json(res, res.status, {{"error", why}});
     return httplib::Server::HandlerResponse::Handled;

@@ -114,6 +114,10 @@ TEST_CASE("an oversized request is refused", "[serve]") {
   CHECK(r.status == 413);
   CHECK(contains(r.body, "too large"));
   CHECK(s.get("/api/info").status == 200);  // still serving
+  // Under the limit a large JSON body is read (here a 20 KB paste that is no game).
+  const Reply big = s.send("POST", "/api/review", "{\"text\": \"" + std::string(20 * 1024, '9') + "\"}");
+  CHECK(big.status == 400);
+  CHECK(contains(big.body, "pasted line 1"));
 }
 
 TEST_CASE("the bot answers a legal chain within its time limit", "[serve]") {
