@@ -21,7 +21,7 @@ using Json = nlohmann::json;
 struct ApiContext {
   ApiContext(const ServeOptions& o, ModelInfo m, std::shared_ptr<Evaluator> net)
       : options(o), model(std::move(m)), games(o.max_games),
-        analyst(std::move(net), 4, 10 * o.max_visits), jobs(o.search_threads, o.max_queued) {}
+        analyst(std::move(net), 2, 2 * o.max_visits), jobs(o.search_threads, o.max_queued) {}
   const ServeOptions options;
   const ModelInfo model;
   GameTable games;

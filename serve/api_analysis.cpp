@@ -35,6 +35,7 @@ Json api_analyse(ApiContext& ctx, const Json& body) {
   r.visits = get_int(body, "visits", r.visits, 0, ctx.options.max_visits);
   r.time_ms = get_int(body, "time_ms", r.time_ms, -1, ctx.options.max_time_ms);
   if (r.time_ms == 0) throw bad_request("field 'time_ms' must be positive, or -1 for no limit");
+  if (r.time_ms < 0 && r.visits > 0) r.time_ms = ctx.options.max_time_ms;  // "no limit" is the server's
   r.top = size_t(get_int(body, "top", int64_t(r.top), 1, 256));
   r.pv_turns = int(get_int(body, "pv_turns", r.pv_turns, 0, 64));
   r.fresh = get_bool(body, "fresh", false);

@@ -95,7 +95,7 @@ Json api_new_game(ApiContext& ctx, const Json& body) {
   s->budget.time_ms = get_int(body, "time_ms", 1000, -1, ctx.options.max_time_ms);
   s->budget.visits = get_int(body, "visits", -1, -1, ctx.options.max_visits);
   if (s->budget.time_ms == 0 || s->budget.visits == 0) throw bad_request("time_ms and visits must be positive, or -1 for no limit");
-  if (s->budget.time_ms < 0 && s->budget.visits < 0) s->budget.time_ms = ctx.options.max_time_ms;
+  if (s->budget.time_ms < 0) s->budget.time_ms = ctx.options.max_time_ms;  // "no limit" is the server's
   const uint64_t seed = uint64_t(get_int(body, "seed", int64_t(std::random_device{}() >> 1), 0, INT64_MAX));
   if (s->human >= 0) {
     s->opponent = opponent;

@@ -13,6 +13,9 @@ void bot_job(const std::shared_ptr<GameSession>& s, const Game& snapshot, uint64
   std::string turn, error;
   try {
     turn = s->bot->choose_turn(snapshot, s->budget);
+    // Drop what the bot keeps between turns (an mcts tree): an idle game then holds no search
+    // memory, so memory is bounded by the running searches, not by the games kept.
+    s->bot->new_game(snapshot.start().pitch(), snapshot.start().variant());
   } catch (const std::exception& e) {
     error = std::string("the bot (") + s->opponent + ") failed: " + e.what();
   }

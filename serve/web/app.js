@@ -286,7 +286,7 @@ async function showReviewStep() {
   const pos = r.position;
   setStatus(atEnd && g.result ? 'End of the game.' : pos.result ? 'Game over.' :
             `Player ${pos.side_to_move} to kick` + (pos.kicks_in_turn > 0 ? ' again (bounce).' : '.'),
-            pos.kicks_in_turn > 0 ? 'bounce' : 'idle');
+            pos.result ? 'over' : pos.kicks_in_turn > 0 ? 'bounce' : 'idle');
 }
 
 function step(kind) {
