@@ -106,6 +106,12 @@ void Server::Impl::game_routes() {
 Server::Server(const ServeOptions& options) : impl_(std::make_unique<Impl>(options)) {
   const ServeOptions& o = impl_->ctx.options;
   impl_->http.set_payload_max_length(o.max_request_bytes);
+  // SO_REUSEADDR only: cpp-httplib's default adds SO_REUSEPORT, with which a second server on
+  // the same port starts silently and the two share the requests.
+  impl_->http.set_socket_options([](socket_t sock) {
+    int yes = 1;
+    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, reinterpret_cast<const void*>(&yes), sizeof(yes));
+  });
   const int threads = o.http_threads < 1 ? 1 : o.http_threads;
   impl_->http.new_task_queue = [threads] { return new httplib::ThreadPool(size_t(threads)); };
   impl_->routes();

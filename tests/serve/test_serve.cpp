@@ -231,3 +231,12 @@ TEST_CASE("the game table keeps at most max_games, evicting the oldest", "[serve
   CHECK(contains(s.get("/api/games/" + ids[0]).body, "evicted"));
   for (int i = 1; i < 4; ++i) CHECK(s.get("/api/games/" + ids[size_t(i)]).status == 200);
 }
+
+TEST_CASE("a second server on a port in use fails to start, naming the address", "[serve]") {
+  TestServer first;
+  auto o = TestServer::options();
+  o.port = first.port();
+  ps::serve::Server second(o);
+  CHECK_THROWS_WITH(second.start(), Catch::Contains("cannot listen on 127.0.0.1:" + std::to_string(first.port())));
+  CHECK(first.get("/api/info").status == 200);
+}
