@@ -194,6 +194,7 @@ async function botTurn() {
 function onKick(dir) {
   guarded(async () => {
     $('targets').innerHTML = '';
+    setStatus(`Kick ${dir} (${DIR_NAMES[dir]})…`, 'waiting');
     const g = await api('POST', `/api/games/${play.game.id}/kick`, { dir });
     setGame(g);
     if (g.bots_turn) await botTurn();

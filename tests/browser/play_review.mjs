@@ -46,11 +46,11 @@ async function playWholeGame() {
     const before = await page.$eval('#board-svg', (el) => +el.dataset.kicks);
     await pool[rand(pool.length)].click();
     clicks++;
-    if (clicks === 6) await shot('play-middle');
     await page.waitForFunction((n) => {
       const svg = document.getElementById('board-svg');
       return svg && +svg.dataset.kicks > n;
     }, { timeout: 20000 }, before);
+    if (clicks === 6) await shot('play-middle');
     assert.ok(clicks < 500, 'the game did not end');
   }
 }
