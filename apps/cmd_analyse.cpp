@@ -18,6 +18,7 @@
 #include "engine/tsv.h"
 #include "nn/checkpoint.h"
 #include "nn/turn_priors.h"
+#include "search/analysis.h"
 #include "search/mcts.h"
 
 namespace ps::cmd {
@@ -196,20 +197,6 @@ std::string where_text(const Game& g, const Game& full) {
          " of " + std::to_string(full.kicks().size()) + " kicks)";
 }
 
-// Why the network cannot analyse pos ("" when it can): finished, or in the middle of a turn.
-std::string not_analysable(const Position& pos, const std::string& where) {
-  if (pos.game_over())
-    return "the position " + where + " is finished (player " + std::to_string(pos.winner()) +
-           " won by " + reason_name(pos.reason()) +
-           "): nothing to analyse; pick an earlier one with --turn or --kick";
-  if (!pos.turn_start())
-    return "the position " + where + " is in the middle of player " +
-           std::to_string(pos.side_to_move()) +
-           "'s turn (the ball bounced); the network and the search start at turn starts: use "
-           "--turn, or a --kick that ends a turn";
-  return "";
-}
-
 std::string signed_text(double v, int decimals = 4) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%+.*f", decimals, v);
@@ -232,15 +219,10 @@ void analyse_with_model(const Position& pos, const ModelArgs& a) {
   // The search's defaults (one thread, no root noise); the turns are generated (and their priors
   // computed) as the search does at its root: same options, priors not renormalised.
   const SearchParams sp;
-  Evaluation ev;
-  eval->evaluate(pos, ev);
-  if (ev.policy_logits.size() != size_t(pos.pitch().num_points()) * kNumDirs)
-    throw std::runtime_error("the network returned " + std::to_string(ev.policy_logits.size()) +
-                             " policy logits for pitch " + pos.pitch().name());
-  const BestFirstResult priors = best_first_turns(pos, ev.policy_logits.data(), root_turn_options(sp));
+  const NetworkView priors = network_view(*eval, pos, sp);
 
   if (a.raw) {
-    std::printf("value\t%.9g\n", double(ev.value));
+    std::printf("value\t%.9g\n", double(priors.value));
     for (const Turn& t : priors.turns) std::printf("turn\t%s\t%.9g\n", t.kicks.c_str(), double(t.prior));
     return;
   }
@@ -250,7 +232,7 @@ void analyse_with_model(const Position& pos, const ModelArgs& a) {
               list_or_any(meta.pitches).c_str(), list_or_any(meta.variants).c_str(),
               a.device.c_str());
   std::printf("network: value %s for player %d (the side to move; +1 = a win), %zu turns generated%s\n",
-              signed_text(ev.value).c_str(), mover, priors.turns.size(),
+              signed_text(priors.value).c_str(), mover, priors.turns.size(),
               priors.complete ? " (all)" : "");
   const size_t top = size_t(a.top);
   if (a.visits == 0) {
@@ -274,19 +256,16 @@ void analyse_with_model(const Position& pos, const ModelArgs& a) {
               (long long)r.new_visits, r.elapsed_ms / 1000.0, signed_text(r.root_value).c_str(),
               mover, r.root_proven > 0 ? " (proven win)" : r.root_proven < 0 ? " (proven loss)" : "",
               r.best_turn.c_str(), pv.c_str());
-  std::vector<RootChild> kids = r.children;
-  std::stable_sort(kids.begin(), kids.end(), [](const RootChild& x, const RootChild& y) {
-    return x.visits != y.visits ? x.visits > y.visits : x.prior > y.prior;
-  });
+  const std::vector<AnalysedTurn> kids = ranked_turns(r, search, top, 0);
   std::printf("%4s  %-16s %8s %8s %8s  %s\n", "#", "turn", "visits", "prior", "Q", "proven");
-  for (size_t i = 0; i < std::min(top, kids.size()); ++i) {
-    const RootChild& c = kids[i];
+  for (size_t i = 0; i < kids.size(); ++i) {
+    const RootChild& c = kids[i].stats;
     std::printf("%4zu  %-16s %8lld %8.4f %8s%s\n", i + 1, c.kicks.c_str(), (long long)c.visits,
                 double(c.prior), c.visits > 0 ? signed_text(c.q).c_str() : "-",
                 c.proven > 0 ? "  win" : c.proven < 0 ? "  loss" : "");
   }
-  if (kids.size() > top)
-    std::printf("(%zu more turns; --top to see them)\n", kids.size() - top);
+  if (r.children.size() > top)
+    std::printf("(%zu more turns; --top to see them)\n", r.children.size() - top);
   std::printf("(values and Q for player %d, the side to move, in [-1, 1])\n", mover);
 }
 
@@ -328,7 +307,10 @@ void register_analyse_commands(CLI::App& app) {
     const Game g = select_position(full, view.pos);
     const std::string where = where_text(g, full);
     if (!an.model.empty()) {
-      const std::string why = not_analysable(g.position(), where);
+      const std::string why = not_analysable(
+          g.position(), where,
+          g.position().game_over() ? "pick an earlier one with --turn or --kick"
+                                   : "use --turn, or a --kick that ends a turn");
       if (!why.empty()) throw std::invalid_argument(why);
     } else if (!an.no_model && not_analysable(g.position(), where).empty()) {
       // The shipped model, when there is one for this pitch and variant.

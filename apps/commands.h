@@ -38,6 +38,7 @@ void register_ladder_command(CLI::App& app);  // ladder
 /// models/8x10-standard.model), looked up in the working directory, then beside the executable's
 /// folder (build/../models); "" when there is none. The default model of bot, play and analyse.
 std::string default_model_path(const Pitch& pitch, Variant variant);
+void register_serve_command(CLI::App& app);  // serve
 
 /// The pitch of a `--pitch WxL` option with goal width `goal`. Throws std::invalid_argument
 /// naming the option for bad text, and Pitch::get's error for an impossible pitch.

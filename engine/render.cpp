@@ -48,6 +48,16 @@ std::string render_ascii(const Position& pos) {
   return os.str();
 }
 
+SvgGeometry svg_geometry(const Pitch& pitch, const SvgOptions& opt) {
+  SvgGeometry g;
+  g.unit = opt.unit;
+  g.left = opt.unit * 0.8;
+  g.top = g.left + (opt.title.empty() ? 0 : opt.unit * 0.8);
+  g.width = pitch.width() * g.unit + 2 * g.left;
+  g.height = (pitch.length() + 2) * g.unit + g.top + g.left;
+  return g;
+}
+
 namespace {
 
 const char* kPlayerColour[2] = {"#e0457b", "#2f6fd0"};
@@ -63,11 +73,10 @@ std::string fmt(double v) {
 std::string svg_impl(const Position& pos, const std::vector<KickEvent>* kicks,
                      const SvgOptions& opt) {
   const Pitch& pitch = pos.pitch();
-  const double u = opt.unit, margin = u * 0.8, top = margin + (opt.title.empty() ? 0 : u * 0.8);
-  const double width = pitch.width() * u + 2 * margin;
-  const double height = (pitch.length() + 2) * u + top + margin;
-  auto X = [&](int x) { return margin + x * u; };
-  auto Y = [&](int y) { return top + (y + 1) * u; };
+  const SvgGeometry geo = svg_geometry(pitch, opt);
+  const double u = geo.unit, margin = geo.left, width = geo.width, height = geo.height;
+  auto X = [&](int x) { return geo.px(x); };
+  auto Y = [&](int y) { return geo.py(y); };
   std::ostringstream os;
   os << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << fmt(width) << "\" height=\""
      << fmt(height) << "\" viewBox=\"0 0 " << fmt(width) << ' ' << fmt(height)

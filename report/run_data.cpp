@@ -482,7 +482,9 @@ std::optional<CsvTable> read_csv(RunData& run, const std::string& rel) {
   return t;
 }
 
-void load_eval_dir(RunData& run, const std::string& rel_dir, int generation, int keep) {
+// Reads one eval directory's games.tsv: every game is counted, games skip .. skip + keep - 1
+// are replayed.
+void load_eval_dir(RunData& run, const std::string& rel_dir, int generation, int keep, int skip = 0) {
   EvalGames ev;
   ev.generation = generation;
   ev.dir = rel_dir;
@@ -509,7 +511,7 @@ void load_eval_dir(RunData& run, const std::string& rel_dir, int generation, int
       }
       const int game_index = index++;
       ++ev.total_games;
-      if (int(ev.games.size()) >= keep) continue;
+      if (game_index < skip || int(ev.games.size()) >= keep) continue;
       try {
         const std::string source = tsv_rel + " line " + std::to_string(line_no);
         if (named.count("record")) {
@@ -684,7 +686,39 @@ int RunData::generations_done() const {
   return g;
 }
 
-RunData load_run(const std::string& run_dir, const LoadOptions& options) {
+namespace {
+
+// Self-play games of one data/genNNNN-*.tsv file: every game counted in *total, games skip ..
+// skip + keep - 1 replayed.
+std::vector<RecordedGame> load_data_games(RunData& run, const std::string& rel, int generation,
+                                          int skip, int keep, int* total) {
+  std::vector<RecordedGame> games;
+  *total = 0;
+  auto data = read_run_file(run, rel);
+  if (!data) return games;
+  FileNotes notes(run, rel);
+  std::istringstream in(*data);
+  std::string line;
+  int line_no = 0;
+  while (std::getline(in, line)) {
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (trim(line).empty() || is_tsv_header(line)) continue;
+    const int index = (*total)++;
+    if (index < skip || int(games.size()) >= keep) continue;
+    try {
+      RecordedGame g = replay_tsv_line(line, rel + " line " + std::to_string(line_no));
+      g.player0 = g.player1 = network_name(generation);
+      games.push_back(std::move(g));
+    } catch (const std::exception& e) {
+      notes.skip_line(line_no, e.what());
+    }
+  }
+  return games;
+}
+
+// Throws ReportError unless run_dir is a readable directory holding some run file.
+void check_run_dir(const std::string& run_dir) {
   std::error_code ec;
   const fs::path dir(run_dir);
   if (run_dir.empty()) throw ReportError("no run directory given");
@@ -702,7 +736,62 @@ RunData load_run(const std::string& run_dir, const LoadOptions& options) {
     throw ReportError("'" + run_dir +
                       "' does not look like a training run directory: it has none of config.yaml, state.json, logs/, "
                       "ratings.json, eval/, data/, checkpoints/");
+}
 
+}  // namespace
+
+std::vector<std::string> run_game_files(const std::string& run_dir) {
+  check_run_dir(run_dir);
+  std::vector<std::string> eval, data;
+  std::error_code ec;
+  const fs::path dir(run_dir);
+  for (auto it = fs::directory_iterator(dir / "eval", ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    auto g = gen_prefix(name);
+    if (g && g->second == name.size() && fs::is_regular_file(it->path() / "games.tsv", ec))
+      eval.push_back("eval/" + name + "/games.tsv");
+  }
+  ec.clear();
+  for (auto it = fs::directory_iterator(dir / "data", ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (gen_prefix(name) && it->path().extension() == ".tsv" && it->is_regular_file(ec))
+      data.push_back("data/" + name);
+  }
+  std::sort(eval.begin(), eval.end());
+  std::sort(data.begin(), data.end());
+  eval.insert(eval.end(), data.begin(), data.end());
+  return eval;
+}
+
+std::vector<RecordedGame> read_run_games(const std::string& run_dir, const std::string& rel,
+                                         int offset, int limit, int* total,
+                                         std::vector<std::string>* notes) {
+  const std::vector<std::string> files = run_game_files(run_dir);
+  if (std::find(files.begin(), files.end(), rel) == files.end())
+    throw ReportError("'" + rel + "' is not a games file of run '" + run_dir + "'");
+  RunData run;
+  run.dir = run_dir;
+  load_config(run);
+  *total = 0;
+  std::vector<RecordedGame> games;
+  const size_t slash = rel.find('/', 5);
+  if (rel.rfind("eval/", 0) == 0) {
+    const std::string dir = rel.substr(0, slash);
+    load_eval_dir(run, dir, generation_of(dir.substr(5)), std::max(limit, 0), std::max(offset, 0));
+    if (!run.eval.empty()) {
+      games = std::move(run.eval.back().games);
+      *total = run.eval.back().total_games;
+    }
+  } else {
+    const std::string name = rel.substr(5);
+    games = load_data_games(run, rel, gen_prefix(name)->first, std::max(offset, 0), std::max(limit, 0), total);
+  }
+  if (notes) *notes = std::move(run.notes);
+  return games;
+}
+
+RunData load_run(const std::string& run_dir, const LoadOptions& options) {
+  check_run_dir(run_dir);
   RunData run;
   run.dir = run_dir;
   load_config(run);

@@ -165,6 +165,20 @@ struct LoadOptions {
 /// cannot be listed, or holds none of config.yaml, state.json, logs/, ratings.json, eval/, data/.
 RunData load_run(const std::string& run_dir, const LoadOptions& options = {});
 
+/// The files of a run directory that hold games, relative to it: every eval/gen-NNNN/games.tsv
+/// (evaluation games), then every data/genNNNN-*.tsv (self-play games), each sorted by name.
+/// Empty when there are none; throws ReportError as load_run does for a directory that is not a run.
+std::vector<std::string> run_game_files(const std::string& run_dir);
+
+/// The games of one of those files (`rel` must be one of run_game_files' names; anything else
+/// throws ReportError): games offset .. offset + limit - 1 in file order, replayed, with the
+/// players' names (games.csv for evaluation games, the network for self-play games). *total
+/// receives the number of games in the file; lines that cannot be read are skipped with a note
+/// in *notes.
+std::vector<RecordedGame> read_run_games(const std::string& run_dir, const std::string& rel,
+                                         int offset, int limit, int* total,
+                                         std::vector<std::string>* notes);
+
 /// "gen-0003" -> 3, "gen0003" -> 3; -1 for other names.
 int generation_of(const std::string& name);
 

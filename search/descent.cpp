@@ -193,16 +193,28 @@ SearchResult DescentSearch::result(const Position& root, int64_t expansions, dou
   }
   if (rn.num_children > 0) {
     r.best_turn = nodes_[best_child(0)].kicks;
-    // The principal variation: best children while the tree goes on.
-    uint32_t n = 0;
-    Position pos = root;
-    while (nodes_[n].expanded && nodes_[n].num_children > 0 && !pos.game_over()) {
-      n = best_child(n);
-      r.principal_variation.push_back(nodes_[n].kicks);
-      pos = after_turn(pos, nodes_[n].kicks);
-    }
+    r.principal_variation = line_from(best_child(0), 1 << 20);
   }
   return r;
+}
+
+// Node n's turn, then the best child at each expanded node below it (a finished game or a
+// proven leaf is never expanded, so the line ends there).
+std::vector<std::string> DescentSearch::line_from(uint32_t n, int max_turns) const {
+  std::vector<std::string> line{nodes_[n].kicks};
+  while (int(line.size()) < max_turns && nodes_[n].expanded && nodes_[n].num_children > 0) {
+    n = best_child(n);
+    line.push_back(nodes_[n].kicks);
+  }
+  return line;
+}
+
+std::vector<std::string> DescentSearch::variation(const std::string& first_turn, int max_turns) const {
+  if (nodes_.empty() || max_turns < 1) return {};
+  const Node& rn = nodes_[0];
+  for (uint32_t i = 0; i < rn.num_children; ++i)
+    if (nodes_[rn.first_child + i].kicks == first_turn) return line_from(rn.first_child + i, max_turns);
+  return {};
 }
 
 }  // namespace ps

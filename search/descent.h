@@ -50,6 +50,9 @@ class DescentSearch {
   /// Searches `pos` (an unfinished turn start; std::invalid_argument otherwise).
   SearchResult run(const Position& pos, const SearchLimits& limits);
   void clear();
+  /// Root turn `first_turn` of the last run, then the best child below it at each expanded
+  /// node, at most max_turns turns (Search::variation); empty when the root has no such turn.
+  std::vector<std::string> variation(const std::string& first_turn, int max_turns) const;
   const SearchParams& params() const { return params_; }
   std::mt19937_64& rng() { return rng_; }
 
@@ -70,6 +73,7 @@ class DescentSearch {
   uint32_t best_child(uint32_t node) const;
   void backup(const std::vector<uint32_t>& path);
   void update(uint32_t node);
+  std::vector<std::string> line_from(uint32_t node, int max_turns) const;
   SearchResult result(const Position& root, int64_t expansions, double ms) const;
 
   Evaluator& eval_;

@@ -745,6 +745,19 @@ struct Search::Impl {
     return r;
   }
 
+  std::vector<std::string> variation(const std::string& first_turn, int max_turns) const {
+    std::vector<std::string> pv;
+    const Node* first = nullptr;
+    if (root) for_each_child(root.get(), [&](const Node* c) {
+      if (!first && kicks_of(c) == first_turn) first = c;
+    });
+    for (const Node* n = first; n && int(pv.size()) < max_turns; n = best_child(n)) {
+      pv.push_back(kicks_of(n));
+      if (n->visits.load() == 0) break;
+    }
+    return pv;
+  }
+
   SearchResult run(const Position& pos, const SearchLimits& limits) {
     if (pos.game_over()) throw std::invalid_argument("search: the game is over");
     if (!pos.turn_start()) throw std::invalid_argument("search: position is in the middle of a turn");
@@ -904,6 +917,9 @@ SearchResult Search::run(const Position& pos, const SearchLimits& limits) {
 }
 void Search::clear() {
   if (impl_) impl_->clear(); else descent_->clear();
+}
+std::vector<std::string> Search::variation(const std::string& first_turn, int max_turns) const {
+  return impl_ ? impl_->variation(first_turn, max_turns) : descent_->variation(first_turn, max_turns);
 }
 const SearchParams& Search::params() const { return impl_ ? impl_->params : descent_->params(); }
 std::mt19937_64& Search::rng() { return impl_ ? impl_->rng : descent_->rng(); }

@@ -100,6 +100,11 @@ class Search {
   /// root or up to two turns below it. Evaluator exceptions propagate (the tree is cleared).
   SearchResult run(const Position& pos, const SearchLimits& limits = {});
 
+  /// The principal variation below root turn `first_turn` of the last run: that turn, then the
+  /// best reply at each node below it (as SearchResult::principal_variation does for the best
+  /// turn), at most max_turns turns. Empty when the root has no such turn. Call between runs.
+  std::vector<std::string> variation(const std::string& first_turn, int max_turns = 32) const;
+
   /// Drops the tree (e.g. between games).
   void clear();
   const SearchParams& params() const;

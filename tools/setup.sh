@@ -9,6 +9,7 @@ cd "$(dirname "$0")/.."
 PACKAGES=(build-essential cmake ninja-build ccache pkg-config
           libtorch-dev libeigen3-dev libtbb-dev libyaml-cpp-dev catch2
           libzstd-dev libcli11-dev nlohmann-json3-dev zlib1g-dev
+          libcpp-httplib-dev  # `serve`: the HTTP server (the browser test's chromium: tools/setup_browser.sh)
           time  # GNU time: peak RSS of the soak test's processes
           # LibTorch's CPU matrix products go through the system BLAS; Debian's default is the
           # reference (netlib) one. OpenBLAS (serial: our threads are the parallelism) made the

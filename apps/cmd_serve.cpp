@@ -1,0 +1,61 @@
+// `papersoccer serve`: play, review and analyse in the browser (serve/server.h); prints the
+// address and serves until Ctrl-C or SIGTERM.
+#include <pthread.h>
+
+#include <csignal>
+#include <iostream>
+
+#include "apps/commands.h"
+#include "serve/server.h"
+
+namespace ps::cmd {
+
+namespace {
+
+// Blocks SIGINT and SIGTERM in this thread and every thread started after it, so that only
+// run_until_signal's sigwait receives them.
+sigset_t block_stop_signals() {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+  return set;
+}
+
+void run_serve(const serve::ServeOptions& o) {
+  const sigset_t stop = block_stop_signals();
+  serve::Server server(o);
+  server.start();
+  std::cout << "papersoccer serve: open " << server.url() << " in a browser (Ctrl-C stops)"
+            << (o.model.empty() ? "; no --model: mcts and analysis are off" : "") << std::endl;
+  int sig = 0;
+  sigwait(&stop, &sig);
+  std::cout << "stopping" << std::endl;
+  server.stop();
+  throw StoppedOnRequest{128 + sig};
+}
+
+}  // namespace
+
+void register_serve_command(CLI::App& app) {
+  auto o = std::make_shared<serve::ServeOptions>();
+  auto* c = app.add_subcommand("serve", "Play, review and analyse games in the browser (a local web page and a JSON API)");
+  c->add_option("--model", o->model, "model file or checkpoint: the mcts opponent and the analysis");
+  c->add_option("--host", o->host, "address to listen on (0.0.0.0: every interface, reachable from the network)")
+      ->capture_default_str();
+  c->add_option("--port", o->port, "port (0: any free port)")->capture_default_str()->check(CLI::Range(0, 65535));
+  c->add_option("--device", o->device, "cpu | cuda | cuda:N")->capture_default_str();
+  c->add_option("--runs", o->runs_dir, "folder whose run directories are offered for review")->capture_default_str();
+  c->add_option("--max-games", o->max_games, "games kept; the least recently used is dropped beyond")
+      ->capture_default_str()->check(integer_at_least(1));
+  c->add_option("--search-threads", o->search_threads, "threads for bot turns and analyses")
+      ->capture_default_str()->check(integer_at_least(1));
+  c->add_option("--max-time-ms", o->max_time_ms, "longest search a request may ask, ms")
+      ->capture_default_str()->check(integer_at_least(1));
+  c->add_option("--max-visits", o->max_visits, "most visits a request may ask")
+      ->capture_default_str()->check(integer_at_least(1));
+  c->callback([o] { run_serve(*o); });
+}
+
+}  // namespace ps::cmd

@@ -1,0 +1,178 @@
+// Playing: new game, state, kicks, the bot's turn, undo.
+#include <chrono>
+
+#include "serve/api.h"
+#include "serve/api_error.h"
+#include "serve/bot_turn.h"
+#include "serve/net_setup.h"
+#include "serve/position_json.h"
+#include "serve/request.h"
+#include "tournament/registry.h"
+
+namespace ps::serve {
+
+namespace {
+
+// Player types a page may pick: the registry's, less "external" (it runs a command line, not
+// something a web request may choose), plus "human" (no bot: two people at one board).
+bool offered(const std::string& type) { return type != "external"; }
+
+std::unique_ptr<Player> make_bot(ApiContext& ctx, const std::string& type, const Pitch& pitch,
+                                 Variant variant, uint64_t seed) {
+  if (!offered(type) || !tour::has_player_type(type)) {
+    std::string known = "human";
+    for (const auto& [name, what] : tour::player_types())
+      if (offered(name)) known += ", " + name;
+    throw bad_request("field 'opponent': unknown player type '" + type + "' (known: " + known + ")");
+  }
+  YAML::Node opts;
+  if (type == "mcts") {
+    if (!ctx.model.present()) throw bad_request("opponent 'mcts' needs a model: start the server with --model FILE");
+    if (!ctx.model.supports(pitch, variant))
+      throw bad_request("the model " + ctx.model.path + " is for " + ctx.model.rules_text() + ", not " +
+                        pitch.name() + " " + variant_name(variant));
+    opts = mcts_player_options(ctx.options);
+  }
+  try {
+    auto bot = tour::create_player(type, opts, tour::PlayerContext{&pitch, variant, seed, type}, "serve", "opponent");
+    bot->new_game(pitch, variant);
+    return bot;
+  } catch (const std::exception& e) {
+    throw bad_request(std::string("opponent '") + type + "': " + e.what());
+  }
+}
+
+// The state of a session; the caller holds s.mu.
+Json state_json(const GameSession& s) {
+  const std::string bot = s.human < 0 ? "human" : s.opponent;
+  const std::map<std::string, std::string> tags = {
+      {"Event", "papersoccer serve"},
+      {"Player0", s.human == 0 || s.human < 0 ? "human" : bot},
+      {"Player1", s.human == 1 || s.human < 0 ? "human" : bot}};
+  return {{"id", s.id}, {"human", s.human}, {"opponent", bot},
+          {"budget", {{"time_ms", s.budget.time_ms}, {"visits", s.budget.visits}}},
+          {"thinking", s.thinking}, {"bots_turn", s.bots_turn()},
+          {"last_bot_turn", s.last_bot_turn}, {"last_bot_ms", s.last_bot_ms},
+          {"bot_error", s.bot_error}, {"version", s.version},
+          {"position", position_json(s.game)}, {"record", record_json(s.game, tags)}};
+}
+
+Json locked_state(GameSession& s) {
+  std::lock_guard<std::mutex> lock(s.mu);
+  return state_json(s);
+}
+
+void refuse_while_thinking(const GameSession& s) {
+  if (s.thinking) throw ApiError(409, "the bot is thinking; wait for its turn (POST .../bot)");
+}
+
+}  // namespace
+
+Json api_info(ApiContext& ctx) {
+  Json opponents = Json::array({{{"type", "human"}, {"description", "no bot: both sides play here"}, {"available", true}}});
+  for (const auto& [type, what] : tour::player_types())
+    if (offered(type))
+      opponents.push_back({{"type", type}, {"description", what}, {"available", type != "mcts" || ctx.model.present()}});
+  Json model = nullptr;
+  if (ctx.model.present())
+    model = {{"path", ctx.model.path}, {"summary", ctx.model.summary}, {"pitches", ctx.model.pitches},
+             {"variants", ctx.model.variants}};
+  const ServeOptions& o = ctx.options;
+  return {{"model", model}, {"opponents", opponents}, {"pitches", {"8x10", "8x12"}},
+          {"variants", {"standard", "single-bounce", "no-bounce"}},
+          {"limits", {{"max_time_ms", o.max_time_ms}, {"max_visits", o.max_visits}, {"max_games", o.max_games},
+                      {"max_request_bytes", o.max_request_bytes}}},
+          {"games", ctx.games.size()}};
+}
+
+Json api_new_game(ApiContext& ctx, const Json& body) {
+  const Pitch& pitch = get_pitch(body);
+  const Variant variant = get_variant(body);
+  const std::string opponent = get_string(body, "opponent", ctx.model.present() ? "mcts" : "greedy", 64);
+  const int side = int(get_int(body, "human_side", 0, 0, 1));
+  auto s = std::make_shared<GameSession>(pitch, variant);
+  s->human = opponent == "human" ? -1 : side;
+  s->budget.time_ms = get_int(body, "time_ms", 1000, -1, ctx.options.max_time_ms);
+  s->budget.visits = get_int(body, "visits", -1, -1, ctx.options.max_visits);
+  if (s->budget.time_ms == 0 || s->budget.visits == 0) throw bad_request("time_ms and visits must be positive, or -1 for no limit");
+  if (s->budget.time_ms < 0) s->budget.time_ms = ctx.options.max_time_ms;  // "no limit" is the server's
+  const uint64_t seed = uint64_t(get_int(body, "seed", int64_t(std::random_device{}() >> 1), 0, INT64_MAX));
+  if (s->human >= 0) {
+    s->opponent = opponent;
+    s->bot = make_bot(ctx, opponent, pitch, variant, seed);
+  }
+  ctx.games.add(s);
+  return locked_state(*s);
+}
+
+Json api_game(ApiContext& ctx, const std::string& id) { return locked_state(*ctx.games.get(id)); }
+
+Json api_kick(ApiContext& ctx, const std::string& id, const Json& body) {
+  auto s = ctx.games.get(id);
+  {
+    std::lock_guard<std::mutex> lock(s->mu);
+    refuse_while_thinking(*s);
+    std::string kicks = get_string(body, "kicks", "", 1024);
+    if (kicks.empty()) kicks = std::to_string(get_int(body, "dir", -1, 0, 7));
+    if (kicks == "-1") throw bad_request("give the kick as 'dir' (0-7) or the kicks as 'kicks' (digits)");
+    Game next = s->game;
+    for (size_t i = 0; i < kicks.size(); ++i) {
+      const char c = kicks[i];
+      if (c < '0' || c > '7')
+        throw bad_request("kick " + std::to_string(i + 1) + " of '" + kicks.substr(0, 64) + "': '" +
+                          (c >= 32 && c < 127 ? std::string(1, c) : "?") + "' is not a direction (0-7)");
+      if (s->human >= 0 && !next.position().game_over() && next.position().side_to_move() != s->human)
+        throw bad_request("kick " + std::to_string(i + 1) + " of '" + kicks + "': it is the bot's turn");
+      try {
+        next.kick(c - '0');
+      } catch (const RecordError& e) {
+        throw bad_request(e.what());
+      }
+    }
+    s->game = std::move(next);
+    ++s->version;
+  }
+  if (!get_bool(body, "reply", false)) return locked_state(*s);
+  bool bot_to_move;
+  {
+    std::lock_guard<std::mutex> lock(s->mu);
+    bot_to_move = s->bots_turn();
+  }
+  return bot_to_move ? api_bot(ctx, id, Json::object()) : locked_state(*s);
+}
+
+Json api_bot(ApiContext& ctx, const std::string& id, const Json& body) {
+  auto s = ctx.games.get(id);
+  start_bot_turn(s, ctx.jobs);
+  if (!get_bool(body, "wait", true)) return locked_state(*s);
+  const int64_t limit = s->budget.time_ms > 0 ? s->budget.time_ms : ctx.options.max_time_ms;
+  wait_for_bot(*s, std::chrono::milliseconds(limit + 5000));
+  std::lock_guard<std::mutex> lock(s->mu);
+  if (!s->bot_error.empty()) throw ApiError(500, s->bot_error);
+  return state_json(*s);
+}
+
+Json api_undo(ApiContext& ctx, const std::string& id, const Json& body) {
+  auto s = ctx.games.get(id);
+  std::lock_guard<std::mutex> lock(s->mu);
+  refuse_while_thinking(*s);
+  Game g = s->game;
+  if (g.turns().empty()) throw bad_request("nothing to undo: no kick has been played");
+  const Position& pos = g.position();
+  if (s->human < 0 || (!pos.turn_start() && !pos.game_over())) {
+    g.undo_turn();  // one turn between two people, or the person's unfinished turn
+  } else {
+    // The bot's reply (if any), then the person's last turn.
+    while (!g.turns().empty()) {
+      const int mover = g.kicks().back().player;
+      g.undo_turn();
+      if (mover == s->human) break;
+    }
+  }
+  s->game = std::move(g);
+  ++s->version;
+  s->last_bot_turn.clear();
+  return state_json(*s);
+}
+
+}  // namespace ps::serve

@@ -1,0 +1,25 @@
+// Options of `papersoccer serve` (apps/cmd_serve.cpp) and of the in-process server of the tests.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace ps::serve {
+
+struct ServeOptions {
+  std::string host = "127.0.0.1";  ///< interface to bind; 0.0.0.0 exposes the server to the network
+  int port = 8080;                 ///< 0: any free port (start() returns it)
+  std::string model;               ///< model file or checkpoint for mcts and analysis; "": none
+  std::string device = "cpu";      ///< where the network runs
+  std::string runs_dir = "runs";   ///< run directories offered for review live below this
+  size_t max_games = 64;           ///< games kept; the least recently used is evicted beyond
+  size_t max_request_bytes = 256 * 1024;  ///< larger request bodies are refused (413)
+  int search_threads = 2;          ///< threads running bot turns and analyses
+  size_t max_queued = 16;          ///< searches waiting for a thread; more are refused (503)
+  int http_threads = 8;            ///< threads answering requests
+  int64_t max_time_ms = 30000;     ///< longest time per bot turn or analysis a request may ask
+  int64_t max_visits = 20000;      ///< most visits per bot turn or analysis a request may ask
+};
+
+}  // namespace ps::serve

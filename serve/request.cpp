@@ -1,0 +1,102 @@
+#include "serve/request.h"
+
+#include "core/text.h"
+#include "serve/api_error.h"
+
+namespace ps::serve {
+
+namespace {
+
+const Json* field(const Json& j, const char* key) {
+  auto it = j.find(key);
+  return it == j.end() || it->is_null() ? nullptr : &*it;
+}
+
+}  // namespace
+
+Json parse_body(const std::string& body) {
+  if (body.find_first_not_of(" \t\r\n") == std::string::npos) return Json::object();
+  Json j;
+  try {
+    j = Json::parse(body);
+  } catch (const Json::parse_error& e) {
+    throw bad_request(std::string("malformed JSON: ") + e.what());
+  }
+  if (!j.is_object()) throw bad_request("the request body must be a JSON object");
+  return j;
+}
+
+std::string get_string(const Json& j, const char* key, const std::string& def, size_t max_size) {
+  const Json* f = field(j, key);
+  if (!f) return def;
+  if (!f->is_string()) throw bad_request(std::string("field '") + key + "' must be a string");
+  const std::string& s = f->get_ref<const std::string&>();
+  if (s.size() > max_size)
+    throw bad_request(std::string("field '") + key + "' is too long (" + std::to_string(s.size()) +
+                      " bytes; at most " + std::to_string(max_size) + ")");
+  return s;
+}
+
+int64_t get_int(const Json& j, const char* key, int64_t def, int64_t lo, int64_t hi) {
+  const Json* f = field(j, key);
+  if (!f) return def;
+  const std::string range = "an integer from " + std::to_string(lo) + " to " + std::to_string(hi);
+  if (!f->is_number_integer()) throw bad_request(std::string("field '") + key + "' must be " + range);
+  const int64_t v = f->is_number_unsigned() && f->get<uint64_t>() > uint64_t(INT64_MAX)
+                        ? INT64_MAX : f->get<int64_t>();
+  if (v < lo || v > hi)
+    throw bad_request(std::string("field '") + key + "' is " + std::to_string(v) + "; it must be " + range);
+  return v;
+}
+
+bool get_bool(const Json& j, const char* key, bool def) {
+  const Json* f = field(j, key);
+  if (!f) return def;
+  if (!f->is_boolean()) throw bad_request(std::string("field '") + key + "' must be true or false");
+  return f->get<bool>();
+}
+
+const Pitch& get_pitch(const Json& j) {
+  const std::string text = get_string(j, "pitch", "8x10", 32);
+  try {
+    const PitchChoice c = parse_pitch(text);
+    return Pitch::get(c.width, c.length, c.goal);
+  } catch (const std::exception& e) {
+    throw bad_request(std::string("field 'pitch': ") + e.what());
+  }
+}
+
+Variant get_variant(const Json& j) {
+  try {
+    return parse_variant(get_string(j, "variant", "standard", 32));
+  } catch (const std::invalid_argument& e) {
+    throw bad_request(std::string("field 'variant': ") + e.what());
+  }
+}
+
+Game get_game(const Json& j, size_t max_size) {
+  const Pitch& pitch = get_pitch(j);
+  const Variant variant = get_variant(j);
+  const std::string record = get_string(j, "record", "", max_size);
+  const std::string kicks = get_string(j, "kicks", "", max_size);
+  if (!record.empty() && !kicks.empty()) throw bad_request("give either 'record' or 'kicks', not both");
+  try {
+    if (!kicks.empty()) return parse_kicks(pitch, variant, kicks);
+    return parse_record(pitch, variant, record);
+  } catch (const RecordError& e) {
+    throw bad_request(std::string(kicks.empty() ? "field 'record': " : "field 'kicks': ") + e.what());
+  }
+}
+
+Game cut_at_kick(const Game& full, int64_t kick) {
+  if (kick < 0) return full;
+  const int64_t n = int64_t(full.kicks().size());
+  if (kick > n)
+    throw bad_request("field 'at_kick' is " + std::to_string(kick) + " but the game has " +
+                      std::to_string(n) + " kick(s)");
+  Game g(full.start().pitch(), full.start().variant());
+  for (int64_t i = 0; i < kick; ++i) g.kick(full.kicks()[size_t(i)].dir);
+  return g;
+}
+
+}  // namespace ps::serve

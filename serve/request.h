@@ -1,0 +1,37 @@
+// Reading the JSON bodies of API requests: every field is checked, and a wrong one is an
+// ApiError (400) naming the field and what it should be.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "engine/record.h"
+
+namespace ps::serve {
+
+using Json = nlohmann::json;
+
+/// The body as a JSON object ("" gives {}). Throws ApiError 400 "malformed JSON: ..." or
+/// "the request body must be a JSON object".
+Json parse_body(const std::string& body);
+
+/// Optional fields: the default when absent (or null); ApiError when of the wrong type or range.
+std::string get_string(const Json& j, const char* key, const std::string& def, size_t max_size = 4096);
+int64_t get_int(const Json& j, const char* key, int64_t def, int64_t lo, int64_t hi);
+bool get_bool(const Json& j, const char* key, bool def);
+
+/// "pitch": "8x10" (default), "8x12", "10x14g4"; "variant": "standard" (default),
+/// "single-bounce", "no-bounce".
+const Pitch& get_pitch(const Json& j);
+Variant get_variant(const Json& j);
+
+/// A game given by value: "record" (turns separated by spaces, every turn complete) or "kicks"
+/// (a flat list of kick digits, split into turns by the rules), on the body's pitch and variant;
+/// neither: the start position. Throws ApiError naming the bad turn or kick.
+Game get_game(const Json& j, size_t max_size);
+
+/// The game cut after `kick` kicks (kick < 0: the whole game). ApiError when out of range.
+Game cut_at_kick(const Game& full, int64_t kick);
+
+}  // namespace ps::serve

@@ -1,0 +1,139 @@
+// Plays a whole game against the random bot in headless chromium by clicking the marked points,
+// then reviews it (by turn and by kick), reloads the page (the game must survive), analyses a
+// position, and checks the result and the record against the API. Screenshots go to OUTDIR.
+//   node play_review.mjs URL OUTDIR
+import puppeteer from 'puppeteer-core';
+import assert from 'node:assert/strict';
+
+const [url, out] = process.argv.slice(2);
+const errors = [];
+const browser = await puppeteer.launch({
+  executablePath: '/usr/bin/chromium',
+  headless: true,
+  args: ['--no-sandbox', '--disable-dev-shm-usage'],
+});
+const page = await browser.newPage();
+await page.setViewport({ width: 1280, height: 900 });
+page.on('pageerror', (e) => errors.push('page error: ' + e.message));
+page.on('console', (m) => { if (m.type() === 'error') errors.push('console: ' + m.text()); });
+const shot = (name) => page.screenshot({ path: `${out}/${name}.png` });
+const text = (sel) => page.$eval(sel, (el) => el.textContent);
+const state = () => page.$eval('#status', (el) => el.dataset.state);
+
+// A fixed pseudo-random sequence, so the test plays varied but reproducible kicks.
+let seed = 12345;
+const rand = (n) => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; };
+
+async function playWholeGame() {
+  let clicks = 0, sawBounce = false;
+  for (;;) {
+    await page.waitForFunction(() => {
+      const s = document.getElementById('status').dataset.state;
+      return s === 'your-turn' || s === 'bounce' || s === 'over' || s === 'error';
+    }, { timeout: 20000 });
+    const s = await state();
+    assert.notEqual(s, 'error', 'the page reported: ' + await text('#status'));
+    if (s === 'over') return clicks;
+    if (s === 'bounce' && !sawBounce) { sawBounce = true; await shot('play-bounce'); }
+    const targets = await page.$$('#targets .target');
+    assert.ok(targets.length > 0, 'no marked point to click');
+    // Prefer kicks that do not end the game at once, so the game lasts a while.
+    const safe = [];
+    for (const t of targets) if (!(await t.evaluate((el) => el.classList.contains('ends')))) safe.push(t);
+    const again = [];
+    for (const t of safe) if (await t.evaluate((el) => el.classList.contains('again'))) again.push(t);
+    const pool = again.length && rand(2) ? again : safe.length ? safe : targets;
+    const before = await page.$eval('#board-svg', (el) => +el.dataset.kicks);
+    await pool[rand(pool.length)].click();
+    clicks++;
+    await page.waitForFunction((n) => {
+      const svg = document.getElementById('board-svg');
+      return svg && +svg.dataset.kicks > n;
+    }, { timeout: 20000 }, before);
+    if (clicks === 6) await shot('play-middle');
+    assert.ok(clicks < 500, 'the game did not end');
+  }
+}
+
+try {
+  await page.goto(url, { waitUntil: 'networkidle0' });
+  await page.waitForSelector('#opponent option');
+  await page.select('#opponent', 'random');
+  await page.$eval('#time-ms', (el) => { el.value = '200'; });
+  await page.click('#new-game');
+  await page.waitForSelector('#targets .target');
+  const legal = (await page.$$('#targets .target')).length;
+  assert.equal(legal, 8, 'eight kicks are legal from the centre');
+  await shot('play-start');
+
+  const clicks = await playWholeGame();
+  await shot('play-end');
+  const result = await text('#result');
+  const record = await page.$eval('#record', (el) => el.value);
+  const pgn = await page.$eval('#pgn', (el) => el.value);
+  const id = decodeURIComponent(new URL(page.url()).hash).replace('#game=', '');
+  const game = await (await fetch(new URL(`/api/games/${id}`, url))).json();
+  const res = game.position.result;
+  assert.ok(res, 'the API says the game is over');
+  assert.equal(record, game.record.record, 'the record shown is the game\'s');
+  assert.ok(pgn.includes(`[Result "${res.winner === 0 ? '1-0' : '0-1'}"]`), 'the PGN has the result');
+  assert.ok(result.includes(`Player ${res.winner} wins: ${res.reason}`), `result shown: ${result}`);
+  // The record replays to the same result.
+  const replay = await (await fetch(new URL('/api/review', url), {
+    method: 'POST', body: JSON.stringify({ text: record }) })).json();
+  assert.deepEqual(replay.games[0].result, res);
+
+  // A reload keeps the game (its id is in the URL).
+  await page.reload({ waitUntil: 'networkidle0' });
+  await page.waitForFunction(() => document.getElementById('status').dataset.state === 'over');
+  assert.equal(await page.$eval('#record', (el) => el.value), record, 'the reloaded page shows the game');
+
+  // Review: start, step by kick and by turn, end.
+  await page.click('#to-review');
+  await page.waitForFunction(() => document.getElementById('review-where').dataset.at === '0');
+  const kicks = game.record.kicks.length, ends = game.record.turn_ends;
+  const at = () => page.$eval('#review-where', (el) => +el.dataset.at);
+  const stepTo = async (button, want) => {
+    await page.click(button);
+    await page.waitForFunction((w) => document.getElementById('review-where').dataset.at === String(w), {}, want);
+  };
+  await stepTo('#step-kick', 1);
+  await stepTo('#step-turn', ends.find((e) => e > 1) ?? kicks);
+  await stepTo('#step-end', kicks);
+  assert.equal(await text('#result'), result, 'the review ends with the same result');
+  await shot('review-end');
+  await stepTo('#step-turn-back', ends.filter((e) => e < kicks).pop() ?? 0);
+  await stepTo('#step-kick-back', (await at()) - 1);
+  await shot('review-middle');
+
+  // Analyse the position after the first two turns (a turn start).
+  await stepTo('#step-start', 0);
+  await stepTo('#step-turn', ends[0]);
+  await stepTo('#step-turn', ends[1]);
+  await page.$eval('#analyse-visits', (el) => { el.value = '100'; });
+  await page.click('#analyse');
+  await page.waitForFunction(() => document.querySelectorAll('#analysis tbody tr').length > 0, { timeout: 30000 });
+  const paths = await page.$$eval('#analysis-paths polyline', (els) => els.length);
+  assert.ok(paths > 0, 'the best turns are drawn as paths');
+  const summary = await text('#analysis-summary');
+  assert.match(summary, /Network value [+-]\d\.\d{3} for player \d/);
+  const visits = () => +((document.getElementById('analysis-summary').textContent.match(/Search: (\d+) visits/) || [])[1] || 0);
+  const first = await page.evaluate(visits);
+  assert.ok(first >= 100, summary);
+  await page.click('#search-more');
+  await page.waitForFunction((n) => {
+    const m = document.getElementById('analysis-summary').textContent.match(/Search: (\d+) visits/);
+    return m && +m[1] > n;
+  }, { timeout: 30000 }, first);
+  await shot('analyse');
+
+  assert.deepEqual(errors, [], 'no errors in the page');
+  console.log(`ok: a game of ${kicks} kicks (${clicks} clicks, ${game.record.turn_ends.length} turns), ` +
+              `${result} record ${record}`);
+  await browser.close();
+} catch (e) {
+  await shot('failure').catch(() => {});
+  console.error('FAILED:', e.message, errors);
+  await browser.close();
+  process.exit(1);
+}
