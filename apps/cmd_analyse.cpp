@@ -312,7 +312,7 @@ void register_analyse_commands(CLI::App& app) {
           g.position().game_over() ? "pick an earlier one with --turn or --kick"
                                    : "use --turn, or a --kick that ends a turn");
       if (!why.empty()) throw std::invalid_argument(why);
-    } else if (!an.no_model && not_analysable(g.position(), where).empty()) {
+    } else if (!an.no_model && not_analysable(g.position(), where, "").empty()) {
       // The shipped model, when there is one for this pitch and variant.
       an.model = default_model_path(g.position().pitch(), g.position().variant());
       if (!an.model.empty()) std::cout << "model: " << an.model << " (shipped; --no-model: board only)\n";

@@ -5,7 +5,8 @@
 //   - Net: the policy/value net of nn/net.h in plain C++, batch norms folded, weights decoded
 //     once at start (per-row scale x int8 or int4); all buffers fixed-size, no heap per call;
 //   - main(): the CodinGame protocol with the time management of `bot` (tournament/protocol.h:
-//     the search runs on a worker thread, the answer is due limit - safety_ms after the input,
+//     the search runs on a worker thread with a budget of limit - safety_ms - search_margin_ms,
+//     the answer is due limit - safety_ms after the input,
 //     else the engine's fallback turn; later turns also fall back while a late search runs);
 //   - `--raw-eval`: value and root turn priors of records read on stdin, as `analyse --raw`
 //     prints them (the export test compares the two); `--bench`: evaluations per second.
@@ -395,7 +396,8 @@ std::string trim(const std::string& s) {
 }
 
 // Plays one game of the CodinGame protocol (see tournament/protocol.h for the messages).
-int play(Net& net, long long first_ms, long long turn_ms, long long safety_ms, long long visits) {
+int play(Net& net, long long first_ms, long long turn_ms, long long safety_ms,
+         long long search_margin_ms, long long visits) {
   std::string line;
   if (!std::getline(std::cin, line)) return 0;
   const std::string id = trim(line);
@@ -436,7 +438,7 @@ int play(Net& net, long long first_ms, long long turn_ms, long long safety_ms, l
     }
     first = false;
     const Clock::time_point deadline = start + std::chrono::milliseconds(std::max(1LL, limit - safety_ms));
-    const long long budget = std::max(1LL, limit - 2 * safety_ms);
+    const long long budget = std::max(1LL, limit - safety_ms - search_margin_ms);
     std::string answer, why, stats;
     if (bot.threaded()) {
       const bool submitted = bot.submit(pos, turns, budget);
@@ -471,12 +473,13 @@ int play(Net& net, long long first_ms, long long turn_ms, long long safety_ms, l
 
 #ifndef PS_SINGLE_FILE_TEST_DRIVER
 int main(int argc, char** argv) {
-  long long first_ms = 1000, turn_ms = 200, safety_ms = 40, visits = -1;
+  long long first_ms = 1000, turn_ms = 200, safety_ms = 40, search_margin_ms = 10, visits = -1;
   bool raw = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     long long* v = a == "--first-ms" ? &first_ms : a == "--turn-ms" ? &turn_ms
-                   : a == "--safety-ms" ? &safety_ms : a == "--visits" ? &visits : nullptr;
+                   : a == "--safety-ms" ? &safety_ms
+                   : a == "--search-margin-ms" ? &search_margin_ms : a == "--visits" ? &visits : nullptr;
     if (a == "--raw-eval") {
       raw = true;
     } else if (a == "--bench") {  // network evaluations per second on the start position
@@ -493,16 +496,18 @@ int main(int argc, char** argv) {
       *v = std::atoll(argv[++i]);
     } else {
       std::cerr << "usage: " << argv[0]
-                << " [--first-ms MS] [--turn-ms MS] [--safety-ms MS] [--visits N] [--raw-eval] [--bench]\n";
+                << " [--first-ms MS] [--turn-ms MS] [--safety-ms MS] [--search-margin-ms MS] [--visits N]"
+                   " [--raw-eval] [--bench]\n";
       return 2;
     }
   }
-  if (safety_ms < 0 || safety_ms >= std::min(first_ms, turn_ms) || (visits < 1 && visits != -1)) {
+  if (safety_ms < 0 || search_margin_ms < 0 || safety_ms >= std::min(first_ms, turn_ms) ||
+      (visits < 1 && visits != -1)) {
     std::cerr << "bad time or visit options\n";
     return 2;
   }
   static psx::Net net;
   if (raw) return psx::raw_eval(net);
-  return psx::play(net, first_ms, turn_ms, safety_ms, visits);
+  return psx::play(net, first_ms, turn_ms, safety_ms, search_margin_ms, visits);
 }
 #endif

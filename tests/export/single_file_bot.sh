@@ -5,9 +5,9 @@
 #  2. it compiles with exactly `g++ -O2 -std=c++17` (compile time printed);
 #  3. its engine, built with the test driver, agrees with every row of the shared test vectors;
 #  4. it plays `bot` on the same model through the tournament runner, both at 64 visits per turn
-#     (deterministic: no noise, temperature 0) from 4 openings, colours swapped: every game ends
+#     (deterministic: no noise, temperature 0) from 2 openings, colours swapped: every game ends
 #     by the rules (no forfeit, no illegal turn);
-#  5. over POSITIONS (default 24) distinct positions of those games, each engine started fresh
+#  5. over POSITIONS (default 16) distinct positions of those games, each engine started fresh
 #     on the position at 64 visits: the share of positions where both answer the same turn (at
 #     least 75%), and the largest differences of the network's value and root turn priors
 #     between the quantised single file (--raw-eval) and `analyse --raw` (at most 0.05 each);
@@ -20,7 +20,7 @@ dir=$2
 data=$3
 model=$4
 driver=$5
-positions=${6:-24}
+positions=${6:-16}
 rm -rf "$dir"
 mkdir -p "$dir"
 fail=0
@@ -54,8 +54,8 @@ g++ -O2 -std=c++17 -Wno-subobject-linkage -DPS_SINGLE_FILE_TEST_DRIVER \
 cat > "$dir/tournament.yaml" <<YAML
 name: single-file-vs-bot
 format: round-robin
-games_per_pairing: 8
-openings: 4
+games_per_pairing: 4
+openings: 2
 opening_turns: 4
 seed: 11
 concurrency: 1
@@ -82,7 +82,7 @@ YAML
 tail -n 5 "$dir/tournament.txt"
 # games.tsv columns: game player0 player1 winner termination detail opening record
 awk -F '\t' 'NR > 1 { n++; if ($5 != "goal" && $5 != "blocked") { print "FAIL game " $1 ": " $5 " (" $6 ")"; bad = 1 } }
-  END { if (n != 8) { print "FAIL: " n " games, expected 8"; bad = 1 } exit bad }' "$dir/out/games.tsv" || fail=1
+  END { if (n != 4) { print "FAIL: " n " games, expected 4"; bad = 1 } exit bad }' "$dir/out/games.tsv" || fail=1
 for f in "$dir/single-file.stderr" "$dir/bot.stderr"; do
   if grep -q 'fallback' "$f"; then echo "FAIL: $(basename "$f"): a fallback answer (search late)"; fail=1; fi
 done
