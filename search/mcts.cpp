@@ -905,23 +905,47 @@ std::string sample_turn(const SearchResult& result, double temperature, std::mt1
   return result.best_turn;
 }
 
+// The single-file bot (export/single_file.h) plays PUCT only: the UBFM / Descent dispatch is
+// left out of it, and so is search/descent.cpp (its header stays for the member's type).
 Search::Search(Evaluator& evaluator, const SearchParams& params, uint64_t seed) {
-  if (params.algorithm == "puct")
-    impl_ = std::make_unique<Impl>(evaluator, params, seed);
-  else
+// single-file: omit begin (the exported bot plays PUCT only)
+  if (params.algorithm != "puct") {
     descent_ = std::make_unique<DescentSearch>(evaluator, params, seed);
+    return;
+  }
+// single-file: omit end
+  impl_ = std::make_unique<Impl>(evaluator, params, seed);
 }
 Search::~Search() = default;
 SearchResult Search::run(const Position& pos, const SearchLimits& limits) {
-  return impl_ ? impl_->run(pos, limits) : descent_->run(pos, limits);
+// single-file: omit begin
+  if (descent_) return descent_->run(pos, limits);
+// single-file: omit end
+  return impl_->run(pos, limits);
 }
 void Search::clear() {
-  if (impl_) impl_->clear(); else descent_->clear();
+// single-file: omit begin
+  if (descent_) return descent_->clear();
+// single-file: omit end
+  impl_->clear();
 }
 std::vector<std::string> Search::variation(const std::string& first_turn, int max_turns) const {
-  return impl_ ? impl_->variation(first_turn, max_turns) : descent_->variation(first_turn, max_turns);
+// single-file: omit begin
+  if (descent_) return descent_->variation(first_turn, max_turns);
+// single-file: omit end
+  return impl_->variation(first_turn, max_turns);
 }
-const SearchParams& Search::params() const { return impl_ ? impl_->params : descent_->params(); }
-std::mt19937_64& Search::rng() { return impl_ ? impl_->rng : descent_->rng(); }
+const SearchParams& Search::params() const {
+// single-file: omit begin
+  if (descent_) return descent_->params();
+// single-file: omit end
+  return impl_->params;
+}
+std::mt19937_64& Search::rng() {
+// single-file: omit begin
+  if (descent_) return descent_->rng();
+// single-file: omit end
+  return impl_->rng;
+}
 
 }  // namespace ps
