@@ -30,6 +30,7 @@ void register_report_command(CLI::App& app);  // report RUNDIR
 void register_run_commands(CLI::App& app);  // run, selfplay, train, export, init-net
 void register_bot_command(CLI::App& app);   // bot
 void register_ladder_command(CLI::App& app);  // ladder
+void register_value_net_commands(CLI::App& app);  // train-value, bench value-net (after bench)
 
 /// The pitch of a `--pitch WxL` option with goal width `goal`. Throws std::invalid_argument
 /// naming the option for bad text, and Pitch::get's error for an impossible pitch.
