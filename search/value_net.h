@@ -71,6 +71,9 @@ class ValueNet {
 
  private:
   std::vector<float> columns_;  // num_features x hidden1
+  // Layers 1.. transposed (in x out), so that forward() adds one input's row to all outputs at
+  // once (vectorised over outputs, and an input that the clipped ReLU zeroed costs nothing).
+  std::vector<std::vector<float>> transposed_;
 };
 
 /// A net of the given hidden sizes with random weights (uniform, seeded), finalized: for tests
