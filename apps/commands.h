@@ -33,6 +33,7 @@ void export_single_file(const std::string& model, const std::string& out, const 
                         const std::string& variant, int bits, int64_t max_chars);
 void register_bot_command(CLI::App& app);   // bot
 void register_ladder_command(CLI::App& app);  // ladder
+void register_value_net_commands(CLI::App& app);  // train-value, bench value-net (after bench)
 
 /// The shipped model of a pitch and variant, models/<WxL>-<variant>.model (e.g.
 /// models/8x10-standard.model), looked up in the working directory, then beside the executable's

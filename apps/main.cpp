@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
   ps::cmd::register_bot_command(app);
   ps::cmd::register_ladder_command(app);
   ps::cmd::register_serve_command(app);
+  ps::cmd::register_value_net_commands(app);
   try {
     app.parse(argc, argv);
     if (app.get_subcommands().empty()) {

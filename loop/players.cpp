@@ -7,6 +7,8 @@
 #include "search/alphabeta.h"
 #include "search/baselines.h"
 #include "search/mcts_player.h"
+#include "search/nnue_eval.h"
+#include "search/value_net_file.h"
 #include "search/params.h"
 #include "tournament/registry.h"
 
@@ -16,6 +18,16 @@ namespace {
 
 std::mutex g_mu;
 std::map<std::string, std::shared_ptr<Evaluator>> g_evaluators;
+std::map<std::string, std::shared_ptr<const ValueNet>> g_value_nets;  // by path, read once
+
+std::shared_ptr<const ValueNet> shared_value_net(const std::string& path) {
+  std::lock_guard<std::mutex> lock(g_mu);
+  auto it = g_value_nets.find(path);
+  if (it != g_value_nets.end()) return it->second;
+  auto net = std::make_shared<const ValueNet>(load_value_net(path));
+  g_value_nets[path] = net;
+  return net;
+}
 
 // A player that keeps its network service alive.
 class NetMctsPlayer final : public Player {
@@ -65,6 +77,7 @@ std::unique_ptr<Player> make_net_player(const std::string& checkpoint,
 void clear_net_evaluators() {
   std::lock_guard<std::mutex> lock(g_mu);
   g_evaluators.clear();
+  g_value_nets.clear();
 }
 
 void register_builtin_players() {
@@ -98,12 +111,27 @@ void register_builtin_players() {
           o.default_time_ms = r.get<int64_t>("default_time_ms", o.default_time_ms);
           o.max_depth = r.get<int>("max_depth", o.max_depth);
           o.tt_mb = r.get<int>("tt_mb", o.tt_mb);
+          // eval: hand (search/leaf_eval.h) or nnue, the small value net of the file
+          // value_net (search/nnue_eval.h; trained by `papersoccer train-value`).
           const std::string eval = r.get<std::string>("eval", "hand");
-          if (eval != "hand") r.fail_key("eval", "unknown evaluation '" + eval + "' (known: hand)");
-          return std::make_unique<AlphaBetaPlayer>(o, nullptr, c.seed);
+          std::unique_ptr<LeafEvaluator> ev;
+          if (eval == "nnue") {
+            const std::string path = r.require<std::string>("value_net");
+            try {
+              ev = std::make_unique<NnueEvaluator>(shared_value_net(path), path);
+            } catch (const ValueNetError& e) {
+              r.fail_key("value_net", e.what());
+            }
+          } else if (eval != "hand") {
+            r.fail_key("eval", "unknown evaluation '" + eval + "' (known: hand, nnue)");
+          } else if (r.has("value_net")) {
+            r.fail_key("value_net", "is only read with eval: nnue");
+          }
+          return std::make_unique<AlphaBetaPlayer>(o, std::move(ev), c.seed);
         },
         "iterative-deepening alpha-beta over complete turns with a transposition table and "
-        "the hand evaluation (goal distance, mobility, bounce points)");
+        "the hand evaluation (goal distance, mobility, bounce points) or, with eval: nnue, a "
+        "small value net (value_net: FILE)");
     tour::register_player_type(
         "mcts",
         [](ConfigReader& r, const PlayerContext& c) -> std::unique_ptr<Player> {

@@ -95,7 +95,7 @@ void AlphaBetaPlayer::generate(const Position& pos, int ply, uint64_t tt_best) {
     if (end.game_over())
       c.order = end.winner() == me ? kInf : -kInf;
     else
-      c.order = -std::clamp(eval_->evaluate(end), -kEvalCap, kEvalCap);
+      c.order = -std::clamp(eval_->evaluate_child(pos, k, n, end), -kEvalCap, kEvalCap);
     if (c.hash == tt_best && tt_best != 0) c.order = kInf + 1;
     p.kicks.insert(p.kicks.end(), k, k + n);
     p.children.push_back(c);
@@ -139,7 +139,7 @@ int AlphaBetaPlayer::search(const Position& pos, int depth, int alpha, int beta,
   if (win_.find_winning_turn(pos, nullptr)) return kWin - ply;  // never at the root (checked)
   if (depth == 0) {
     ++info_.leaves;
-    return std::clamp(eval_->evaluate(pos), -kEvalCap, kEvalCap);
+    return std::clamp(eval_->evaluate_current(pos), -kEvalCap, kEvalCap);
   }
   generate(pos, ply, tt_best);
   check_time();
@@ -155,7 +155,9 @@ int AlphaBetaPlayer::search(const Position& pos, int depth, int alpha, int beta,
       score = c.winner == me ? kWin - ply : -(kWin - ply);
     } else {
       const Position child = child_position(pos, p, c);
+      eval_->push_turn(pos, p.kicks.data() + c.kicks_at, c.num_kicks);
       score = -search(child, depth - 1, -beta, -alpha, ply + 1);
+      eval_->pop_turn();
     }
     if (score > best) {
       best = score;
@@ -216,6 +218,7 @@ std::string AlphaBetaPlayer::choose_turn(const Game& game, const TurnBudget& bud
   }
   // An answer before any search: the best-ordered turn (never a turn that loses at once when
   // another exists, since those are ordered last).
+  eval_->reset(root);
   generate(root, 0, 0);
   {
     const Ply& p = plies_[0];
@@ -225,6 +228,7 @@ std::string AlphaBetaPlayer::choose_turn(const Game& game, const TurnBudget& bud
   }
   for (int depth = 1; depth <= options_.max_depth; ++depth) {
     root_best_.clear();
+    eval_->reset(root);  // an aborted iteration leaves the evaluator's path anywhere
     int score;
     try {
       score = search(root, depth, -kInf, kInf, 0);

@@ -18,8 +18,33 @@ class LeafEvaluator {
   virtual ~LeafEvaluator() = default;
   virtual std::string name() const = 0;
   /// Score of `pos` (a turn start of an unfinished game) for its side to move; |score| must stay
-  /// below 100,000 (the search's win scores lie above that).
+  /// below 100,000 (the search's win scores lie above that). From scratch: needs no reset().
   virtual int evaluate(const Position& pos) = 0;
+
+  // Incremental evaluation (optional; the defaults are stateless and call evaluate()). The
+  // search keeps the evaluator on its current path: reset(root) at the start of every
+  // iteration, then push_turn before it descends into a child turn and pop_turn when it comes
+  // back (an aborted iteration leaves pushes unpopped; the next reset clears them). So an
+  // evaluator may keep per-ply state such as NNUE accumulators (search/nnue_eval.h).
+
+  /// The search's path now starts at `root` (a turn start). Throws std::invalid_argument when
+  /// the evaluator cannot score this game (e.g. a value net trained for another pitch).
+  virtual void reset(const Position& root) { (void)root; }
+  /// The search descends from `parent` (the current top of the path) by one turn: `n` kicks.
+  virtual void push_turn(const Position& parent, const uint8_t* kicks, int n) {
+    (void)parent, (void)kicks, (void)n;
+  }
+  /// Undoes the last push_turn.
+  virtual void pop_turn() {}
+  /// Score of `pos`, the position at the current top of the path.
+  virtual int evaluate_current(const Position& pos) { return evaluate(pos); }
+  /// Score of `child`, reached from `parent` (the current top) by `n` kicks, without descending
+  /// into it: the move-ordering call, made for every child the search generates.
+  virtual int evaluate_child(const Position& parent, const uint8_t* kicks, int n,
+                             const Position& child) {
+    (void)parent, (void)kicks, (void)n;
+    return evaluate(child);
+  }
 };
 
 /// The hand-made evaluation, built from what decides Paper Soccer games between turn-complete

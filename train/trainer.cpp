@@ -18,6 +18,7 @@
 #include "nn/encoder.h"
 #include "nn/net.h"
 #include "selfplay/data.h"
+#include "train/window.h"
 
 namespace ps {
 
@@ -123,55 +124,6 @@ TrainConfig parse_train_config(ConfigReader& r) {
 }
 
 namespace {
-
-struct SampleRef {
-  uint32_t game;
-  uint32_t sample;
-};
-
-struct Window {
-  std::vector<GameData> games;
-  std::vector<SampleRef> samples;
-  int64_t total = 0;
-};
-
-// Newest chunks first (file names sort chronologically) until the window is full.
-Window load_window(const TrainConfig& cfg, const std::string& data_dir) {
-  if (!fs::is_directory(data_dir))
-    throw std::runtime_error(data_dir + ": training data directory does not exist");
-  std::vector<std::string> files;
-  for (auto& e : fs::directory_iterator(data_dir))
-    if (e.path().extension() == ".psd") files.push_back(e.path().string());
-  std::sort(files.begin(), files.end());
-  // Count everything first (the window size depends on the total).
-  std::vector<std::vector<GameData>> chunks(files.size());
-  int64_t total = 0;
-  for (size_t i = 0; i < files.size(); ++i) {
-    try {
-      chunks[i] = read_chunk(files[i]);
-    } catch (const DataError& e) {
-      std::cerr << "warning: skipping chunk: " << e.what() << "\n";
-      continue;
-    }
-    for (auto& g : chunks[i]) total += int64_t(g.samples.size());
-  }
-  Window w;
-  w.total = total;
-  const int64_t want = cfg.window.size(total);
-  int64_t have = 0;
-  for (size_t i = files.size(); i-- > 0 && have < want;) {
-    for (size_t j = chunks[i].size(); j-- > 0 && have < want;) {
-      GameData& g = chunks[i][j];
-      if (g.samples.empty()) continue;
-      w.games.push_back(std::move(g));
-      const uint32_t gi = uint32_t(w.games.size() - 1);
-      for (uint32_t s = 0; s < w.games.back().samples.size(); ++s) w.samples.push_back({gi, s});
-      have += int64_t(w.games.back().samples.size());
-    }
-  }
-  if (w.samples.empty()) throw std::runtime_error(data_dir + ": no training samples found");
-  return w;
-}
 
 double learning_rate(const TrainConfig& cfg, int64_t step, int64_t call_start, int64_t call_end) {
   const auto& s = cfg.lr_schedule;
@@ -439,7 +391,7 @@ TrainResult train_network(const TrainConfig& cfg, const std::string& data_dir,
   const int64_t target = call_start + cfg.steps;
   result.start_step = start_step;
 
-  Window window = load_window(cfg, data_dir);
+  TrainingWindow window = load_window(cfg.window, data_dir);
   result.window_samples = int64_t(window.samples.size());
   result.total_samples = window.total;
   std::vector<std::string> pitches, variants;

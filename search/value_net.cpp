@@ -1,0 +1,153 @@
+#include "search/value_net.h"
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <stdexcept>
+
+namespace ps {
+
+int segment_feature(const Pitch& pitch, int p, int d, int perspective) {
+  if (perspective) {
+    p = pitch.rotate_point(p);
+    d = rotate_dir(d);
+  }
+  if (d < kE || d > kSW) {  // store the segment at its other end, where it points forward
+    p += pitch.dir_offset(d);
+    d = opposite_dir(d);
+  }
+  return 4 * p + (d - kE);
+}
+
+void value_features(const Position& pos, std::vector<int>& out) {
+  out.clear();
+  const Pitch& pitch = pos.pitch();
+  const int me = pos.side_to_move();
+  for (int p = 0; p < pitch.num_points(); ++p) {
+    const unsigned mine = unsigned(pos.drawn_mask(p) & ~pitch.wall_dirs(p));
+    for (int d = kE; d <= kSW; ++d)
+      if ((mine >> d) & 1) out.push_back(segment_feature(pitch, p, d, me));
+  }
+  std::sort(out.begin(), out.end());
+  out.push_back(ball_feature(pitch, pos.ball(), me));
+}
+
+void ValueNet::validate() const {
+  auto bad = [](const std::string& what) { throw std::invalid_argument(what); };
+  const Pitch& p = pitch();  // throws for an impossible pitch
+  if (layers.size() < 2) bad("a value net needs at least 2 layers, has " + std::to_string(layers.size()));
+  if (layers.front().in != num_features(p))
+    bad("the first layer has " + std::to_string(layers.front().in) + " inputs, pitch " + p.name() +
+        " needs " + std::to_string(num_features(p)));
+  if (layers.back().out != 1) bad("the last layer must have 1 output");
+  for (size_t i = 0; i < layers.size(); ++i) {
+    const DenseLayer& l = layers[i];
+    const std::string name = "layer " + std::to_string(i + 1);
+    if (l.in < 1 || l.out < 1 || l.in > 100000 || l.out > 4096) bad(name + ": bad size");
+    if (i > 0 && l.in != layers[i - 1].out)
+      bad(name + " has " + std::to_string(l.in) + " inputs, the layer before has " +
+          std::to_string(layers[i - 1].out) + " outputs");
+    if (l.weight.size() != size_t(l.in) * size_t(l.out) || l.bias.size() != size_t(l.out))
+      bad(name + ": weight or bias size does not match its shape");
+    for (float w : l.weight)
+      if (!std::isfinite(w)) bad(name + ": a weight is not finite");
+    for (float b : l.bias)
+      if (!std::isfinite(b)) bad(name + ": a bias is not finite");
+  }
+  if (!(std::isfinite(value_scale) && value_scale > 0 && value_scale <= 99999))
+    bad("value_scale must be in (0, 99999]");
+}
+
+void ValueNet::finalize() {
+  const DenseLayer& l = layers.front();
+  columns_.assign(size_t(l.in) * size_t(l.out), 0.0f);
+  for (int j = 0; j < l.out; ++j)
+    for (int f = 0; f < l.in; ++f)
+      columns_[size_t(f) * size_t(l.out) + size_t(j)] = l.weight[size_t(j) * size_t(l.in) + size_t(f)];
+  transposed_.assign(layers.size(), {});
+  for (size_t i = 1; i < layers.size(); ++i) {
+    const DenseLayer& d = layers[i];
+    std::vector<float>& t = transposed_[i];
+    t.resize(d.weight.size());
+    for (int o = 0; o < d.out; ++o)
+      for (int k = 0; k < d.in; ++k)
+        t[size_t(k) * size_t(d.out) + size_t(o)] = d.weight[size_t(o) * size_t(d.in) + size_t(k)];
+  }
+}
+
+int ValueNet::max_width() const {
+  int m = 0;
+  for (const DenseLayer& l : layers) m = std::max(m, l.out);  // later layers' inputs are outputs
+  return m;
+}
+
+float ValueNet::forward(const float* accumulator, int ball, float* scratch) const {
+  const int h1 = hidden1();
+  float* a = scratch;
+  float* b = scratch + max_width();
+  const float* col = column(ball);
+  for (int j = 0; j < h1; ++j) a[j] = std::clamp(accumulator[j] + col[j], 0.0f, 1.0f);
+  for (size_t i = 1; i < layers.size(); ++i) {
+    const DenseLayer& l = layers[i];
+    const bool last = i + 1 == layers.size();
+    const float* t = transposed_[i].data();
+    const int out = l.out;
+    std::copy(l.bias.begin(), l.bias.end(), b);
+    for (int k = 0; k < l.in; ++k) {
+      const float ak = a[k];
+      if (ak == 0.0f) continue;
+      const float* row = t + size_t(k) * size_t(out);
+      for (int o = 0; o < out; ++o) b[o] += row[o] * ak;
+    }
+    if (!last)
+      for (int o = 0; o < out; ++o) b[o] = std::clamp(b[o], 0.0f, 1.0f);
+    std::swap(a, b);
+  }
+  return std::tanh(a[0]);
+}
+
+float ValueNet::evaluate(const Position& pos) const {
+  // Per-thread buffers: no allocation per call once warm (the benchmark's "from scratch" is
+  // then the sum over the drawn segments, not the allocator).
+  thread_local std::vector<int> features;
+  thread_local std::vector<float> acc, scratch;
+  value_features(pos, features);
+  const int h1 = hidden1();
+  acc.assign(layers.front().bias.begin(), layers.front().bias.end());
+  for (size_t i = 0; i + 1 < features.size(); ++i) {
+    const float* col = column(features[i]);
+    for (int j = 0; j < h1; ++j) acc[size_t(j)] += col[j];
+  }
+  scratch.resize(size_t(2 * max_width()));
+  return forward(acc.data(), features.back(), scratch.data());
+}
+
+ValueNet random_value_net(const Pitch& pitch, Variant variant, const std::vector<int>& hidden,
+                          uint64_t seed) {
+  ValueNet net;
+  net.width = pitch.width();
+  net.length = pitch.length();
+  net.goal = pitch.goal();
+  net.variant = variant;
+  std::mt19937_64 rng(seed);
+  int in = ValueNet::num_features(pitch);
+  std::vector<int> sizes = hidden;
+  sizes.push_back(1);
+  for (int out : sizes) {
+    DenseLayer l;
+    l.in = in;
+    l.out = out;
+    // Scaled so that a first layer over ~100 active inputs stays in the clipped ReLU's range.
+    const float r = in == ValueNet::num_features(pitch) ? 0.1f : 1.0f / std::sqrt(float(in));
+    std::uniform_real_distribution<float> u(-r, r);
+    for (int i = 0; i < in * out; ++i) l.weight.push_back(u(rng));
+    for (int i = 0; i < out; ++i) l.bias.push_back(0.5f * u(rng) + (in == ValueNet::num_features(pitch) ? 0.3f : 0.0f));
+    net.layers.push_back(std::move(l));
+    in = out;
+  }
+  net.validate();
+  net.finalize();
+  return net;
+}
+
+}  // namespace ps

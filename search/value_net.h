@@ -1,0 +1,95 @@
+// A small, fast value network for the alpha-beta search (issue 12): a multilayer perceptron over
+// the drawn segments and the ball point, NNUE-style (an "efficiently updatable neural network",
+// Nasu 2018, as used in Stockfish since 2020): the first layer is a sum of one weight column per
+// active input, so a kick changes it by one column per perspective (search/nnue_eval.h keeps
+// those sums, the "accumulators", along the search). The strongest CodinGame Paper Soccer bots
+// evaluate alpha-beta leaves with nets of this kind (an MLP over about 6,300 binary inputs with
+// 12 and 8 hidden units; a 1156-32-32-1 value net).
+//
+// Inputs, all binary and in the frame of the side to move (nn/encoder.h's convention: player 1
+// sees the board rotated 180 degrees, so the mover always attacks north):
+//   - one per segment slot: point p (0 <= p < num_points, the engine's point grid) times the 4
+//     "forward" directions E, SE, S, SW (every undirected segment has exactly one such end):
+//     feature 4 * p + (d - E), set when that segment is drawn and is not a wall (walls are
+//     drawn in every position; their slots are never set);
+//   - one per point for the ball: feature 4 * num_points + p.
+// So num_features = 5 * num_points (585 on 8x10).
+// Layers: features -> h1 -> ... -> hk -> 1. Hidden units are clipped ReLU, min(max(x, 0), 1);
+// the output is tanh: the value for the side to move in [-1, 1] (the expected game result, as
+// the residual net's value head). Sizes come from the file (search/value_net_file.h).
+//
+// Thread-safety: a ValueNet is immutable after loading; any number of threads may evaluate one
+// at a time (each with its own scratch buffers / accumulators).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/position.h"
+
+namespace ps {
+
+/// One dense layer: out x in weights, row-major (the layout of torch::nn::Linear).
+struct DenseLayer {
+  int in = 0, out = 0;
+  std::vector<float> weight;  ///< out * in
+  std::vector<float> bias;    ///< out
+};
+
+class ValueNet {
+ public:
+  int width = 8, length = 10, goal = 2;   ///< the pitch it was trained on
+  Variant variant = Variant::kStandard;    ///< the rules it was trained on
+  float value_scale = 1000.0f;             ///< search score = value * value_scale (centi-kicks)
+  /// layers[0] is the feature transformer (in = num_features), the last one has out = 1.
+  std::vector<DenseLayer> layers;
+
+  /// Number of input features for a pitch: 5 * num_points.
+  static int num_features(const Pitch& pitch) { return 5 * pitch.num_points(); }
+  /// Checks the shapes against each other and against the pitch; finite weights. Throws
+  /// std::invalid_argument saying what is wrong.
+  void validate() const;
+  /// Builds the transposed first layer (feature columns) used by the accumulators. Call after
+  /// filling `layers` (the file reader does).
+  void finalize();
+
+  const Pitch& pitch() const { return Pitch::get(width, length, goal); }
+  int hidden1() const { return layers.front().out; }
+  /// The first-layer column of feature f: hidden1() floats.
+  const float* column(int f) const { return columns_.data() + size_t(f) * size_t(hidden1()); }
+
+  /// The value from a first-layer sum that already holds the bias and the segment columns of the
+  /// mover's perspective; adds the ball's column (feature `ball_feature`) and runs the rest.
+  /// `scratch` needs at least 2 * (largest layer width) floats.
+  float forward(const float* accumulator, int ball_feature, float* scratch) const;
+  /// The value of a turn start from scratch (no accumulator): the reference the incremental
+  /// path is tested against, and what a one-off caller uses.
+  float evaluate(const Position& pos) const;
+  /// Largest layer width (scratch sizing).
+  int max_width() const;
+
+ private:
+  std::vector<float> columns_;  // num_features x hidden1
+  // Layers 1.. transposed (in x out), so that forward() adds one input's row to all outputs at
+  // once (vectorised over outputs, and an input that the clipped ReLU zeroed costs nothing).
+  std::vector<std::vector<float>> transposed_;
+};
+
+/// A net of the given hidden sizes with random weights (uniform, seeded), finalized: for tests
+/// and benchmarks of speed, not for play.
+ValueNet random_value_net(const Pitch& pitch, Variant variant, const std::vector<int>& hidden,
+                          uint64_t seed);
+
+/// The segment feature of the undirected segment from p in direction d, in `perspective`'s
+/// frame (0: the engine's, 1: rotated 180 degrees).
+int segment_feature(const Pitch& pitch, int p, int d, int perspective);
+/// The ball feature of point p in `perspective`'s frame.
+inline int ball_feature(const Pitch& pitch, int p, int perspective) {
+  return 4 * pitch.num_points() + (perspective ? pitch.rotate_point(p) : p);
+}
+/// The active features of pos in the frame of its side to move, ascending: drawn non-wall
+/// segments, then the ball. The trainer's inputs and the from-scratch reference.
+void value_features(const Position& pos, std::vector<int>& out);
+
+}  // namespace ps

@@ -1,0 +1,44 @@
+// The value-net file (".vnet"): a self-describing, checksummed binary of a ValueNet
+// (search/value_net.h), written by `papersoccer train-value` and read by the alphabeta player.
+//
+// Layout, little-endian, version 1:
+//   "PSVN"                        magic (4 bytes)
+//   u32 version                   1
+//   u32 width, length, goal       the pitch
+//   u32 variant                   0 standard, 1 single-bounce, 2 no-bounce
+//   f32 value_scale               search score = value * value_scale
+//   u32 num_layers                2 .. 16
+//   num_layers x (u32 in, u32 out)
+//   per layer: out * in f32 weights (row-major, out rows), out f32 biases
+//   u64 checksum                  FNV-1a 64 (core/checksum.h) of every byte before it
+// The file's size must be exactly what the header implies: nothing missing, nothing after the
+// checksum. Files are written atomically (temp + rename).
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+#include "search/value_net.h"
+
+namespace ps {
+
+constexpr uint32_t kValueNetFileVersion = 1;
+
+/// A bad value-net file: what() is "value net <path>: <what is wrong>".
+class ValueNetError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// The file's bytes for net (validated first; throws std::invalid_argument when it is invalid).
+std::string value_net_bytes(const ValueNet& net);
+/// Writes net to path atomically. Throws std::runtime_error naming the path.
+void save_value_net(const ValueNet& net, const std::string& path);
+/// Parses bytes (name is used in messages). Checks magic, version, sizes, checksum, shapes and
+/// finite weights; never reads past the end or allocates more than the bytes hold. Returns a
+/// finalized net. Throws ValueNetError.
+ValueNet parse_value_net(const std::string& name, const std::string& bytes);
+/// Reads and parses a file. Throws ValueNetError (also for a missing or unreadable file).
+ValueNet load_value_net(const std::string& path);
+
+}  // namespace ps

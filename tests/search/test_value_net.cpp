@@ -1,0 +1,220 @@
+// The small value net of the alpha-beta search: features in the mover's frame, incremental
+// accumulators equal to evaluation from scratch, the .vnet file format (round trip, every
+// truncation, bit flips, bad headers), and the alphabeta player with eval nnue.
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <random>
+#include <unistd.h>
+
+#include "core/checksum.h"
+#include "core/fileutil.h"
+#include "search/alphabeta.h"
+#include "search/nnue_eval.h"
+#include "search/value_net_file.h"
+#include "tests/common/random_games.h"
+#include "tests/search/helpers.h"
+
+using namespace ps;
+
+namespace {
+
+std::string temp_path(const std::string& tag) {
+  return (std::filesystem::temp_directory_path() /
+          ("ps_vnet_" + tag + "_" + std::to_string(::getpid()) + ".vnet"))
+      .string();
+}
+
+// Replays kicks on a copy.
+Position play(Position pos, const std::string& kicks) {
+  for (char c : kicks) pos.make_kick(c - '0');
+  return pos;
+}
+
+std::vector<uint8_t> digits_of(const std::string& kicks) {
+  std::vector<uint8_t> k;
+  for (char c : kicks) k.push_back(uint8_t(c - '0'));
+  return k;
+}
+
+}  // namespace
+
+TEST_CASE("value net: a segment has one feature per perspective from either end", "[search]") {
+  for (const Pitch* p : {&Pitch::standard(), &Pitch::get(8, 12, 2), &Pitch::get(6, 8, 2)}) {
+    std::vector<int> seen(size_t(ValueNet::num_features(*p)), 0);
+    for (int q = 0; q < p->num_points(); ++q) {
+      for (int d = 0; d < kNumDirs; ++d) {
+        if (!((p->allowed_dirs(q) >> d) & 1)) continue;
+        const int other = q + p->dir_offset(d);
+        for (int persp = 0; persp < 2; ++persp) {
+          const int f = segment_feature(*p, q, d, persp);
+          REQUIRE(f >= 0);
+          REQUIRE(f < 4 * p->num_points());
+          REQUIRE(f == segment_feature(*p, other, opposite_dir(d), persp));
+        }
+        // Player 1's frame is the engine's frame rotated 180 degrees.
+        REQUIRE(segment_feature(*p, q, d, 1) ==
+                segment_feature(*p, p->rotate_point(q), rotate_dir(d), 0));
+        if (d >= kE && d <= kSW) ++seen[size_t(segment_feature(*p, q, d, 0))];
+      }
+    }
+    for (int c : seen) REQUIRE(c <= 1);  // distinct segments, distinct features
+  }
+}
+
+TEST_CASE("value net: incremental accumulators equal evaluation from scratch", "[search]") {
+  std::mt19937_64 rng(7);
+  int compared = 0;
+  for (const Pitch* pitch : {&Pitch::standard(), &Pitch::get(8, 12, 2)}) {
+    for (Variant v : {Variant::kStandard, Variant::kSingleBounce, Variant::kNoBounce}) {
+      auto net = std::make_shared<ValueNet>(random_value_net(*pitch, v, {32, 32}, rng()));
+      NnueEvaluator ev(net, "test");
+      TurnGenerator gen;
+      for (int game = 0; game < 4; ++game) {
+        const Game g = testing::random_game(*pitch, v, int(rng() % 30), rng);
+        if (g.position().game_over()) continue;
+        ev.reset(g.position());
+        // A random path of up to 4 turns down and back up, checking every step.
+        std::vector<Position> path{g.position()};
+        for (int step = 0; step < 12; ++step) {
+          const Position& top = path.back();
+          REQUIRE(ev.path_length() == int(path.size()) - 1);
+          REQUIRE(ev.value_current(top) == Approx(net->evaluate(top)).margin(1e-5));
+          ++compared;
+          const auto turns = gen.generate(top);
+          std::vector<const Turn*> open;
+          for (const Turn& t : turns) {
+            if (t.winner >= 0) continue;
+            const Position child = play(top, t.kicks);
+            const auto k = digits_of(t.kicks);
+            REQUIRE(ev.value_child(top, k.data(), int(k.size()), child) ==
+                    Approx(net->evaluate(child)).margin(1e-5));
+            open.push_back(&t);
+          }
+          if (!open.empty() && (path.size() < 5 && rng() % 3 != 0)) {
+            const std::string kicks = open[rng() % open.size()]->kicks;
+            const auto k = digits_of(kicks);
+            ev.push_turn(top, k.data(), int(k.size()));
+            path.push_back(play(top, kicks));
+          } else if (path.size() > 1) {
+            ev.pop_turn();
+            path.pop_back();
+          }
+        }
+      }
+    }
+  }
+  REQUIRE(compared >= 100);
+}
+
+TEST_CASE("value net: file round trip", "[search]") {
+  const ValueNet net = random_value_net(Pitch::standard(), Variant::kSingleBounce, {16, 8}, 3);
+  const std::string path = temp_path("roundtrip");
+  save_value_net(net, path);
+  const ValueNet back = load_value_net(path);
+  std::remove(path.c_str());
+  REQUIRE(back.width == 8);
+  REQUIRE(back.length == 10);
+  REQUIRE(back.goal == 2);
+  REQUIRE(back.variant == Variant::kSingleBounce);
+  REQUIRE(back.value_scale == net.value_scale);
+  REQUIRE(back.layers.size() == 3);
+  for (size_t i = 0; i < 3; ++i) {
+    REQUIRE(back.layers[i].weight == net.layers[i].weight);
+    REQUIRE(back.layers[i].bias == net.layers[i].bias);
+  }
+  std::mt19937_64 rng(1);
+  const Game g = testing::random_game(Pitch::standard(), Variant::kSingleBounce, 10, rng);
+  REQUIRE(back.evaluate(g.position()) == net.evaluate(g.position()));
+}
+
+TEST_CASE("value net: corrupt files are errors naming the file, never a crash", "[search]") {
+  // A small pitch keeps every truncation cheap.
+  const ValueNet net = random_value_net(Pitch::get(4, 4, 2), Variant::kStandard, {4, 3}, 5);
+  const std::string good = value_net_bytes(net);
+  REQUIRE_NOTHROW(parse_value_net("x.vnet", good));
+  SECTION("every truncation") {
+    for (size_t n = 0; n < good.size(); ++n)
+      REQUIRE_THROWS_AS(parse_value_net("x.vnet", good.substr(0, n)), ValueNetError);
+    CHECK_THROWS_WITH(parse_value_net("x.vnet", good.substr(0, good.size() - 1)),
+                      Catch::Contains("x.vnet") && Catch::Contains("checksum"));
+    CHECK_THROWS_WITH(parse_value_net("x.vnet", good.substr(0, 2)), Catch::Contains("truncated"));
+  }
+  SECTION("bit flips") {
+    std::mt19937_64 rng(9);
+    for (int i = 0; i < 2000; ++i) {
+      std::string bad = good;
+      bad[rng() % bad.size()] ^= char(1 << (rng() % 8));
+      REQUIRE_THROWS_AS(parse_value_net("x.vnet", bad), ValueNetError);
+    }
+  }
+  // Well-formed checksums around bad contents: the field is named.
+  auto resum = [](std::string s) {
+    s.resize(s.size() - 8);
+    const uint64_t h = fnv1a64_bytes(s.data(), s.size());
+    for (int i = 0; i < 8; ++i) s.push_back(char((h >> (8 * i)) & 0xff));
+    return s;
+  };
+  auto set_u32 = [](std::string& s, size_t at, uint32_t v) {
+    for (int i = 0; i < 4; ++i) s[at + size_t(i)] = char((v >> (8 * i)) & 0xff);
+  };
+  SECTION("bad headers") {
+    std::string s = good;
+    s[0] = 'X';
+    CHECK_THROWS_WITH(parse_value_net("x.vnet", s), Catch::Contains("bad magic"));
+    s = good;
+    set_u32(s, 4, 99);
+    CHECK_THROWS_WITH(parse_value_net("x.vnet", resum(s)), Catch::Contains("unsupported version 99"));
+    s = good;
+    set_u32(s, 8, 5);  // width 5: odd
+    CHECK_THROWS_AS(parse_value_net("x.vnet", resum(s)), ValueNetError);
+    s = good;
+    set_u32(s, 20, 7);  // variant 7
+    CHECK_THROWS_WITH(parse_value_net("x.vnet", resum(s)), Catch::Contains("unknown variant"));
+    s = good;
+    set_u32(s, 28, 1000);  // num_layers
+    CHECK_THROWS_WITH(parse_value_net("x.vnet", resum(s)), Catch::Contains("num_layers"));
+    s = good;
+    set_u32(s, 32, 100);  // first layer's inputs: not the pitch's feature count
+    CHECK_THROWS_AS(parse_value_net("x.vnet", resum(s)), ValueNetError);
+    s = good;
+    s.insert(s.size() - 8, "abcd");
+    CHECK_THROWS_WITH(parse_value_net("x.vnet", resum(s)), Catch::Contains("trailing bytes"));
+    s = good;
+    set_u32(s, s.size() - 12, 0x7fc00000u);  // a NaN bias
+    CHECK_THROWS_WITH(parse_value_net("x.vnet", resum(s)), Catch::Contains("not finite"));
+  }
+  SECTION("missing file") {
+    CHECK_THROWS_WITH(load_value_net("/nonexistent/dir/v.vnet"),
+                      Catch::Contains("/nonexistent/dir/v.vnet"));
+  }
+}
+
+TEST_CASE("alphabeta with eval nnue plays legal turns within time", "[search]") {
+  auto net = std::make_shared<ValueNet>(
+      random_value_net(Pitch::standard(), Variant::kStandard, {32, 32}, 11));
+  AlphaBetaPlayer::Options o;
+  AlphaBetaPlayer nnue(o, std::make_unique<NnueEvaluator>(net, "random.vnet"), 1);
+  AlphaBetaPlayer hand(o, nullptr, 2);
+  Game g(Pitch::standard(), Variant::kStandard);
+  int turns = 0;
+  while (!g.position().game_over() && turns < 60) {
+    AlphaBetaPlayer& p = turns % 2 ? hand : nnue;
+    const auto t0 = std::chrono::steady_clock::now();
+    const std::string t = p.choose_turn(g, TurnBudget{40, -1});
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    REQUIRE(ps::test::is_legal_turn(g, t));
+    INFO("limit 40 ms, took " << ms << " ms");
+    CHECK(ms < 40 + 250);  // generous, as test_alphabeta: CI machines are loaded; no runaway
+    g.play_turn(t);
+    ++turns;
+  }
+  REQUIRE(turns >= 4);
+  // A game the net was not trained for is refused, naming the file.
+  Game other(Pitch::get(8, 12, 2), Variant::kStandard);
+  CHECK_THROWS_WITH(nnue.choose_turn(other, TurnBudget{20, -1}),
+                    Catch::Contains("random.vnet") && Catch::Contains("8x12"));
+}

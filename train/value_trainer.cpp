@@ -1,0 +1,248 @@
+#include "train/value_trainer.h"
+
+#include <torch/torch.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <iostream>
+#include <numeric>
+#include <random>
+#include <stdexcept>
+
+#include "engine/record.h"
+#include "search/value_net.h"
+#include "search/value_net_file.h"
+#include "train/window.h"
+
+namespace ps {
+
+void ValueTrainConfig::validate() const {
+  auto bad = [](const std::string& what) { throw std::invalid_argument("train-value: " + what); };
+  if (hidden.empty() || hidden.size() > 8) bad("hidden must list 1 to 8 layer sizes");
+  for (int h : hidden)
+    if (h < 1 || h > 1024) bad("hidden layer sizes must be in [1, 1024]");
+  if (target != "result" && target != "root" && target != "mix")
+    bad("target must be result, root or mix, not '" + target + "'");
+  if (steps < 0) bad("steps must be >= 0");
+  if (batch_size < 1 || batch_size > 1 << 16) bad("batch must be in [1, 65536]");
+  if (!(lr > 0 && lr <= 10)) bad("lr must be > 0 and <= 10");
+  if (!(weight_decay >= 0 && std::isfinite(weight_decay))) bad("weight_decay must be >= 0");
+  if (!(holdout >= 0 && holdout <= 0.5)) bad("holdout must be in [0, 0.5]");
+  if (max_samples < 1) bad("max_samples must be >= 1");
+  if (log_interval < 1) bad("log_interval must be >= 1");
+  if (!(std::isfinite(value_scale) && value_scale > 0 && value_scale <= 99999))
+    bad("value_scale must be in (0, 99999]");
+  if (threads < 0) bad("threads must be >= 0");
+}
+
+namespace {
+
+// One training row: active features of the position and of its mirror image, result, root value.
+struct Row {
+  uint32_t at, mirror_at;  // offsets into Rows::features
+  uint16_t n, mirror_n;
+  float result, root;
+};
+
+struct Rows {
+  std::vector<uint16_t> features;
+  std::vector<Row> rows;
+  void add(const Position& pos, const TrainingSample& s, std::vector<int>& buf) {
+    Row r;
+    value_features(pos, buf);
+    r.at = uint32_t(features.size());
+    r.n = uint16_t(buf.size());
+    features.insert(features.end(), buf.begin(), buf.end());
+    value_features(pos.mirrored(), buf);
+    r.mirror_at = uint32_t(features.size());
+    r.mirror_n = uint16_t(buf.size());
+    features.insert(features.end(), buf.begin(), buf.end());
+    r.result = float(s.result);
+    r.root = std::clamp(s.root_value, -1.0f, 1.0f);
+    rows.push_back(r);
+  }
+};
+
+struct MlpImpl : torch::nn::Module {
+  std::vector<torch::nn::Linear> layers;
+  MlpImpl(int in, const std::vector<int>& hidden) {
+    std::vector<int> sizes = hidden;
+    sizes.push_back(1);
+    for (size_t i = 0; i < sizes.size(); ++i) {
+      layers.push_back(register_module("fc" + std::to_string(i), torch::nn::Linear(in, sizes[i])));
+      in = sizes[i];
+    }
+  }
+  torch::Tensor forward(torch::Tensor x) {
+    for (size_t i = 0; i + 1 < layers.size(); ++i) x = torch::clamp(layers[i]->forward(x), 0.0, 1.0);
+    return torch::tanh(layers.back()->forward(x)).squeeze(1);
+  }
+};
+TORCH_MODULE(Mlp);
+
+float target_of(const Row& r, const std::string& target) {
+  if (target == "result") return r.result;
+  if (target == "root") return r.root;
+  return 0.5f * (r.result + r.root);
+}
+
+// Dense inputs of rows [begin, end) of `order`, each mirrored when `mirror` says so.
+torch::Tensor inputs(const Rows& data, const std::vector<uint32_t>& idx, size_t begin, size_t end,
+                     int num_features, const std::vector<uint8_t>* mirror) {
+  torch::Tensor x = torch::zeros({int64_t(end - begin), num_features});
+  float* p = x.data_ptr<float>();
+  for (size_t i = begin; i < end; ++i) {
+    const Row& r = data.rows[idx[i]];
+    const bool m = mirror && (*mirror)[i - begin];
+    const uint32_t at = m ? r.mirror_at : r.at;
+    const uint16_t n = m ? r.mirror_n : r.n;
+    float* row = p + (i - begin) * size_t(num_features);
+    for (uint16_t k = 0; k < n; ++k) row[data.features[at + k]] = 1.0f;
+  }
+  return x;
+}
+
+ValueTrainMetrics evaluate_holdout(Mlp& net, const Rows& data, const std::vector<uint32_t>& idx,
+                                   int num_features, const std::string& target) {
+  ValueTrainMetrics m;
+  if (idx.empty()) return m;
+  torch::NoGradGuard no_grad;
+  net->eval();
+  double se = 0, se_result = 0;
+  int64_t right = 0;
+  for (size_t b = 0; b < idx.size(); b += 4096) {
+    const size_t e = std::min(idx.size(), b + 4096);
+    const torch::Tensor v = net->forward(inputs(data, idx, b, e, num_features, nullptr));
+    const float* pv = v.data_ptr<float>();
+    for (size_t i = b; i < e; ++i) {
+      const Row& r = data.rows[idx[i]];
+      const double y = pv[i - b];
+      se += (y - target_of(r, target)) * (y - target_of(r, target));
+      se_result += (y - r.result) * (y - r.result);
+      right += (y > 0) == (r.result > 0);
+    }
+  }
+  net->train();
+  m.holdout_mse = se / double(idx.size());
+  m.holdout_mse_result = se_result / double(idx.size());
+  m.holdout_sign_accuracy = double(right) / double(idx.size());
+  return m;
+}
+
+}  // namespace
+
+ValueTrainResult train_value_net(const ValueTrainConfig& cfg, const std::string& data_dir,
+                                 const std::string& out_path, const ValueTrainProgress& progress) {
+  cfg.validate();
+  const auto t0 = std::chrono::steady_clock::now();
+  ValueTrainResult result;
+  TrainConfig::Window all;
+  all.min_samples = all.max_samples = cfg.max_samples;
+  TrainingWindow window = load_window(all, data_dir);
+  const GameData& newest = window.games.front();
+  const Pitch& pitch = Pitch::get(newest.width, newest.length, newest.goal);
+  const Variant variant = newest.variant;
+  result.pitch = pitch.name();
+  result.variant = variant_name(variant);
+  const int num_features = ValueNet::num_features(pitch);
+
+  // Split games, then replay each game once, collecting its samples' positions.
+  std::vector<uint32_t> game_order(window.games.size());
+  std::iota(game_order.begin(), game_order.end(), 0u);
+  std::mt19937_64 rng(cfg.seed);
+  std::shuffle(game_order.begin(), game_order.end(), rng);
+  const size_t held_games =
+      window.games.size() >= 2 ? size_t(std::ceil(cfg.holdout * double(window.games.size()))) : 0;
+  Rows data;
+  std::vector<uint32_t> train_idx, held_idx;
+  std::vector<int> buf;
+  for (size_t gi = 0; gi < game_order.size(); ++gi) {
+    const GameData& gd = window.games[game_order[gi]];
+    if (gd.width != pitch.width() || gd.length != pitch.length() || gd.goal != pitch.goal() ||
+        gd.variant != variant) {
+      ++result.skipped_games;
+      continue;
+    }
+    const Game full = parse_record(pitch, variant, gd.record);
+    std::vector<const TrainingSample*> samples;
+    for (const TrainingSample& s : gd.samples) samples.push_back(&s);
+    std::stable_sort(samples.begin(), samples.end(),
+                     [](auto* a, auto* b) { return a->turn_index < b->turn_index; });
+    Game g(pitch, variant);
+    size_t at = 0;
+    for (const TrainingSample* s : samples) {
+      while (at < size_t(s->turn_index) && at < full.turns().size()) g.play_turn(full.turns()[at++]);
+      if (g.position().game_over() || !g.position().turn_start()) continue;
+      (gi < held_games ? held_idx : train_idx).push_back(uint32_t(data.rows.size()));
+      data.add(g.position(), *s, buf);
+    }
+    ++result.games;
+  }
+  if (train_idx.empty())
+    throw std::runtime_error(data_dir + ": no training samples on " + result.pitch + " " +
+                             result.variant + " outside the held-out slice");
+  result.train_samples = int64_t(train_idx.size());
+  result.holdout_samples = int64_t(held_idx.size());
+
+  if (cfg.threads > 0) torch::set_num_threads(cfg.threads);
+  torch::manual_seed(cfg.seed);
+  Mlp net(num_features, cfg.hidden);
+  torch::optim::Adam opt(net->parameters(),
+                         torch::optim::AdamOptions(cfg.lr).weight_decay(cfg.weight_decay));
+  result.initial = evaluate_holdout(net, data, held_idx, num_features, cfg.target);
+  if (progress) progress(result.initial);
+  std::vector<uint32_t> batch(size_t(cfg.batch_size));
+  std::vector<uint8_t> mirror(size_t(cfg.batch_size));
+  double loss_sum = 0;
+  int64_t loss_n = 0;
+  result.final = result.initial;
+  for (int64_t step = 1; step <= cfg.steps; ++step) {
+    for (size_t i = 0; i < batch.size(); ++i) {
+      batch[i] = train_idx[rng() % train_idx.size()];
+      mirror[i] = cfg.mirror ? uint8_t(rng() & 1) : 0;
+    }
+    const torch::Tensor x = inputs(data, batch, 0, batch.size(), num_features, &mirror);
+    torch::Tensor y = torch::empty({int64_t(batch.size())});
+    float* py = y.data_ptr<float>();
+    for (size_t i = 0; i < batch.size(); ++i) py[i] = target_of(data.rows[batch[i]], cfg.target);
+    const torch::Tensor loss = torch::mse_loss(net->forward(x), y);
+    opt.zero_grad();
+    loss.backward();
+    opt.step();
+    loss_sum += loss.item<double>();
+    ++loss_n;
+    if (step % cfg.log_interval == 0 || step == cfg.steps) {
+      ValueTrainMetrics m = evaluate_holdout(net, data, held_idx, num_features, cfg.target);
+      m.step = step;
+      m.train_loss = loss_sum / double(loss_n);
+      loss_sum = 0;
+      loss_n = 0;
+      result.final = m;
+      if (progress) progress(m);
+    }
+  }
+
+  ValueNet out;
+  out.width = pitch.width();
+  out.length = pitch.length();
+  out.goal = pitch.goal();
+  out.variant = variant;
+  out.value_scale = cfg.value_scale;
+  for (const torch::nn::Linear& l : net->layers) {
+    DenseLayer d;
+    const torch::Tensor w = l->weight.detach().contiguous();
+    const torch::Tensor b = l->bias.detach().contiguous();
+    d.out = int(w.size(0));
+    d.in = int(w.size(1));
+    d.weight.assign(w.data_ptr<float>(), w.data_ptr<float>() + w.numel());
+    d.bias.assign(b.data_ptr<float>(), b.data_ptr<float>() + b.numel());
+    out.layers.push_back(std::move(d));
+  }
+  save_value_net(out, out_path);
+  result.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return result;
+}
+
+}  // namespace ps

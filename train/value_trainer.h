@@ -1,0 +1,69 @@
+// The value-net trainer: fits the alpha-beta search's small value net (search/value_net.h) to
+// the same self-play data as the residual net (selfplay/data.h), with LibTorch on the CPU, and
+// writes a .vnet file (search/value_net_file.h).
+//
+// Data: every sample of the data directory (newest first, at most max_samples; the shared
+// window reader train/window.h), on the pitch and variant of the newest game (games of other
+// rules are skipped and counted). Games, not samples, are split into a training set and a
+// held-out slice (`holdout` of the games, chosen by the seed), so positions of one game never
+// sit on both sides.
+// Inputs: value_features of the sample's position (the mover's frame), as a dense 0/1 vector;
+// each training row is mirrored left-right with probability 1/2 (augmentation).
+// Target (`target`): "result" the game result for the side to move (+1 / -1); "root" the
+// search's root value (Descent's backed-up value target, Cohen-Solal 2020); "mix" their mean.
+// Loss: mean squared error of tanh(output) against the target; Adam (lr, weight_decay).
+// Deterministic for a seed on the CPU with a fixed thread count (the batches come from a
+// seeded generator, the initial weights from torch::manual_seed).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace ps {
+
+struct ValueTrainConfig {
+  std::vector<int> hidden = {32, 32};  ///< hidden layer sizes (1 to 8 layers, 1..1024 each)
+  std::string target = "result";       ///< result | root | mix
+  int64_t steps = 3000;
+  int batch_size = 512;
+  double lr = 1e-3;
+  double weight_decay = 0.0;
+  uint64_t seed = 1;
+  double holdout = 0.1;          ///< fraction of games held out, [0, 0.5]
+  int64_t max_samples = 10000000;
+  bool mirror = true;
+  int64_t log_interval = 250;    ///< steps between progress lines (and held-out evaluations)
+  float value_scale = 1000.0f;   ///< written into the file (search score per unit of value)
+  int threads = 1;               ///< LibTorch intra-op threads (0: leave the default)
+  /// Throws std::invalid_argument naming the bad field.
+  void validate() const;
+};
+
+/// Held-out figures (and the training loss of the interval before).
+struct ValueTrainMetrics {
+  int64_t step = 0;
+  double train_loss = 0;        ///< mean training MSE since the last line
+  double holdout_mse = 0;       ///< MSE against the training target
+  double holdout_mse_result = 0;  ///< MSE against the game result
+  double holdout_sign_accuracy = 0;  ///< sign(value) == game result
+};
+
+struct ValueTrainResult {
+  int64_t games = 0, train_samples = 0, holdout_samples = 0, skipped_games = 0;
+  std::string pitch, variant;
+  ValueTrainMetrics initial, final;  ///< before the first step, after the last
+  double seconds = 0;
+};
+
+using ValueTrainProgress = std::function<void(const ValueTrainMetrics&)>;
+
+/// Trains a value net on data_dir and writes it to out_path atomically. Throws
+/// std::runtime_error naming the directory when there is no usable sample, DataError for a
+/// data directory that cannot be read, std::invalid_argument for a bad config.
+ValueTrainResult train_value_net(const ValueTrainConfig& config, const std::string& data_dir,
+                                 const std::string& out_path,
+                                 const ValueTrainProgress& progress = {});
+
+}  // namespace ps
