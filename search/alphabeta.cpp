@@ -47,7 +47,14 @@ AlphaBetaPlayer::AlphaBetaPlayer(const Options& options, std::unique_ptr<LeafEva
   gen_.set_enumeration_limit(kEnumerationLimit);
   size_t entries = 1;
   while (entries * 2 * sizeof(TTEntry) <= size_t(options_.tt_mb) << 20) entries *= 2;
-  tt_.resize(entries);
+  tt_entries_ = entries;  // allocated by choose_turn, freed by new_game
+}
+
+void AlphaBetaPlayer::new_game(const Pitch&, Variant) {
+  // Between games (and, in `serve`, between turns) the table and the ply arrays are freed: an
+  // idle player holds no search memory (a probe of serve: 8 idle alphabeta games held 96 MB).
+  std::vector<TTEntry>().swap(tt_);
+  std::vector<Ply>().swap(plies_);
 }
 
 AlphaBetaPlayer::TTEntry* AlphaBetaPlayer::tt_probe(uint64_t key) {
@@ -209,6 +216,7 @@ std::string AlphaBetaPlayer::choose_turn(const Game& game, const TurnBudget& bud
   deadline_ = t0 + std::chrono::microseconds(std::max<int64_t>(time_ms, 1) * 900);
   const auto soft = t0 + std::chrono::microseconds(std::max<int64_t>(time_ms, 1) * 500);
 
+  if (tt_.size() != tt_entries_) tt_.assign(tt_entries_, TTEntry{});
   if (plies_.size() < size_t(options_.max_depth) + 1) plies_.resize(size_t(options_.max_depth) + 1);
   std::string answer;
   if (win_.find_winning_turn(root, &answer)) {

@@ -52,6 +52,10 @@ class AlphaBetaPlayer final : public Player {
                   uint64_t seed = 0);
   explicit AlphaBetaPlayer(uint64_t seed = 0) : AlphaBetaPlayer(Options{}, nullptr, seed) {}
   std::string name() const override { return "alphabeta"; }
+  /// Frees the transposition table and the ply arrays (reallocated by the next choose_turn).
+  void new_game(const Pitch& pitch, Variant variant) override;
+  /// Transposition-table entries allocated now (0 after new_game until the next choose_turn).
+  size_t tt_allocated() const { return tt_.size(); }
   /// Budget: time_ms (wall time; the search stops deepening and answers within it) and/or
   /// visits (read as nodes, see Options). Neither: default_time_ms. Throws
   /// std::invalid_argument when the game is over or in the middle of a turn.
@@ -103,6 +107,7 @@ class AlphaBetaPlayer final : public Player {
   TurnGenerator gen_, win_;
   std::vector<Ply> plies_;
   std::vector<TTEntry> tt_;
+  size_t tt_entries_ = 0;
   Info info_;
   std::string root_best_;  // best root turn of the current iteration so far
   std::chrono::steady_clock::time_point deadline_;

@@ -98,6 +98,8 @@ class UctPlayer final : public Player {
   };
   const std::vector<RootStat>& last_root() const { return last_root_; }
   int64_t last_playouts() const { return last_playouts_; }
+  /// Tree nodes held between turns: 0 (the tree is freed when choose_turn returns).
+  size_t tree_nodes() const { return nodes_.size(); }
 
  private:
   struct Node {
