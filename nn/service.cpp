@@ -225,6 +225,12 @@ struct NetEvaluator::Impl {
         {
           torch::InferenceMode guard;
           torch::Tensor x = input.narrow(0, 0, n).to(device, /*non_blocking=*/true);
+          // On the CPU, forward passes run one at a time (encoding and result handling of the
+          // workers still overlap): two at once through LibTorch 1.13's CPU kernels gave wrong
+          // outputs now and then (the 16-submitter test failed about 1 run in 5 with 2 workers,
+          // also with a separate copy of the net per worker; 0 in 30 with 1 worker).
+          std::unique_lock<std::mutex> cpu_lock(cpu_forward_mu, std::defer_lock);
+          if (!device.is_cuda()) cpu_lock.lock();
           NetOutput o = net->forward(x);
           policy = o.policy.to(torch::kCPU).contiguous();
           value = o.value.to(torch::kCPU);
@@ -256,6 +262,7 @@ struct NetEvaluator::Impl {
   }
 
   PolicyValueNet net;
+  std::mutex cpu_forward_mu;  // serialises CPU forward passes (see worker_loop)
   CheckpointMeta meta;
   ServiceOptions options;
   std::string name;
