@@ -259,164 +259,158 @@ struct QueueEntry {
   }
 };
 
-}  // namespace
-
-BestFirstResult best_first_turns(const Position& root, const float* logits,
-                                 const BestFirstOptions& opt) {
-  BestFirstResult res;
-  if (root.game_over()) {
-    res.complete = true;
-    return res;
-  }
-  // Scratch buffers reused by every call of this thread (a search expands many nodes; fresh
-  // tables and vectors per call cost allocations and clearing).
-  struct Scratch {
-    std::vector<Prefix> arena;
-    std::vector<QueueEntry> heap;  // max-heap by QueueEntry::operator<
-    HashMap64 index;               // end hash -> index in res.turns
-    HashMap64 expanded;            // mid-turn position hash -> its first arena node
-    std::vector<uint8_t> path;
-    std::vector<Arrival> merges;   // later chains into already reached positions (sum_chains)
-    std::vector<int32_t> turn_node;  // res.turns[i] -> arena node of its first chain
-    std::vector<double> mass;      // per arena node: summed probability of reaching it
-    std::vector<int32_t> order;    // arena nodes by depth
-  };
-  thread_local Scratch scratch;
-  std::vector<Prefix>& arena = scratch.arena;
-  std::vector<QueueEntry>& heap = scratch.heap;
-  HashMap64& index = scratch.index;
-  HashMap64& expanded = scratch.expanded;
-  std::vector<uint8_t>& path = scratch.path;
-  std::vector<Arrival>& merges = scratch.merges;
-  std::vector<int32_t>& turn_node = scratch.turn_node;
-  arena.clear();
-  heap.clear();
-  index.clear();
-  expanded.clear();
-  merges.clear();
-  turn_node.clear();
-  auto push = [&heap](const QueueEntry& q) {
-    heap.push_back(q);
-    std::push_heap(heap.begin(), heap.end());
-  };
-  arena.push_back({-1, 0, 0, 1.0f});
+// The working state of best_first_turns, one per thread and reused by every call (a search
+// expands many nodes; fresh tables and vectors per call cost allocations and clearing). Each
+// member function is one phase of a call: reset, pop a prefix and rebuild its position, end a
+// chain (a new turn, or an arrival at a position already reached), expand a prefix by the
+// masked softmax of its kicks, and at the end sum the probabilities of merged chains.
+struct BestFirst {
+  std::vector<Prefix> arena;
+  std::vector<QueueEntry> heap;  // max-heap by QueueEntry::operator<
+  HashMap64 index;               // end hash -> index in res.turns
+  HashMap64 expanded;            // mid-turn position hash -> its first arena node
+  std::vector<uint8_t> path;
+  std::vector<Arrival> merges;   // later chains into already reached positions (sum_chains)
+  std::vector<int32_t> turn_node;  // res.turns[i] -> arena node of its first chain
+  std::vector<double> mass;      // per arena node: summed probability of reaching it
+  std::vector<int32_t> order;    // arena nodes by depth
+  double frontier_mass = 0;      // probability of the queued prefixes
   int64_t seq = 0;
-  push({1.0, seq++, 0});
-  double frontier_mass = 1.0;
 
-  auto kicks_of = [&](int32_t node, std::string& out) {
-    out.clear();
-    for (int32_t n = node; arena[size_t(n)].parent >= 0; n = arena[size_t(n)].parent)
-      out.push_back(char('0' + arena[size_t(n)].dir));
-    std::reverse(out.begin(), out.end());
-  };
-  std::string kicks;
-  while (!heap.empty()) {
-    if (int(res.turns.size()) >= opt.max_turns) break;
-    if (frontier_mass < opt.min_remaining_mass) break;
-    if (res.expansions >= opt.max_expansions) break;
+  void reset() {
+    arena.clear();
+    heap.clear();
+    index.clear();
+    expanded.clear();
+    merges.clear();
+    turn_node.clear();
+    seq = 0;
+    frontier_mass = 0;
+    arena.push_back({-1, 0, 0, 1.0f});
+    push(0, 1.0);
+  }
+
+  int32_t add_prefix(int32_t parent, int d, float edge) {
+    arena.push_back({parent, uint8_t(d), uint16_t(arena[size_t(parent)].depth + 1), edge});
+    return int32_t(arena.size() - 1);
+  }
+
+  void push(int32_t node, double prob) {
+    heap.push_back({prob, seq++, node});
+    std::push_heap(heap.begin(), heap.end());
+    frontier_mass += prob;
+  }
+
+  QueueEntry pop() {
     std::pop_heap(heap.begin(), heap.end());
     const QueueEntry e = heap.back();
     heap.pop_back();
     frontier_mass -= e.prob;
-    // Rebuild the prefix's position from the root.
+    return e;
+  }
+
+  // The position of prefix `node`, replayed from the root.
+  Position rebuild(const Position& root, int32_t node) {
     path.clear();
-    for (int32_t n = e.node; arena[size_t(n)].parent >= 0; n = arena[size_t(n)].parent)
+    for (int32_t n = node; arena[size_t(n)].parent >= 0; n = arena[size_t(n)].parent)
       path.push_back(arena[size_t(n)].dir);
     Position pos = root;
     for (size_t i = path.size(); i-- > 0;) pos.make_kick(path[i]);
-    int32_t node = e.node;
-    double prob = e.prob;
-    // Follow the prefix; with greedy_completion, dive along the most probable kick until the
-    // turn ends, queueing the other kicks on the way.
-    while (true) {
-      const bool ended = node != 0 && (pos.game_over() || pos.turn_start());
-      if (ended) {
-        bool inserted;
-        uint64_t* slot = index.find_or_insert(pos.hash(), &inserted);
-        if (inserted) {
-          *slot = res.turns.size();
-          Turn t;
-          kicks_of(node, t.kicks);
-          t.hash = pos.hash();
-          t.winner = int8_t(pos.winner());
-          t.reason = pos.reason();
-          t.prior = float(prob);
-          res.turns.push_back(std::move(t));
-          turn_node.push_back(node);
-        } else if (opt.sum_chains) {
-          const Prefix& last = arena[size_t(node)];
-          merges.push_back({last.parent, last.edge, turn_node[*slot]});
-        }
-        break;
-      }
-      // A mid-turn position already expanded through another chain: its continuations are in
-      // the queue already (with the first chain's mass), so this chain adds nothing new. Its
-      // mass is dropped, which keeps the work bounded by the distinct mid-turn positions.
-      if (node != 0) {
-        bool fresh;
-        uint64_t* first = expanded.find_or_insert(pos.hash(), &fresh);
-        if (fresh) {
-          *first = uint64_t(node);
-        } else {
-          res.dropped_mass += prob;
-          if (opt.sum_chains) {
-            const Prefix& last = arena[size_t(node)];
-            merges.push_back({last.parent, last.edge, int32_t(*first)});
-          }
-          break;
-        }
-      }
-      ++res.expansions;
-      // Expand: masked softmax over the legal directions at the ball's point.
-      const unsigned legal = pos.legal_kicks();
-      const float* lg = logits + size_t(pos.ball()) * kNumDirs;
-      int best = -1;
-      for (unsigned m = legal; m; m &= m - 1) {
-        const int d = __builtin_ctz(m);
-        if (best < 0 || lg[d] > lg[best]) best = d;
-      }
-      const float mx = lg[best];
-      double z = 0;
-      double w[kNumDirs];
-      for (unsigned m = legal; m; m &= m - 1) {
-        const int d = __builtin_ctz(m);
-        w[d] = std::exp(double(lg[d] - mx));
-        z += w[d];
-      }
-      const int follow = opt.greedy_completion ? best : -1;
-      for (unsigned m = legal; m; m &= m - 1) {
-        const int d = __builtin_ctz(m);
-        if (d == follow) continue;
-        const double p = prob * w[d] / z;
-        arena.push_back({node, uint8_t(d), uint16_t(arena[size_t(node)].depth + 1), float(w[d] / z)});
-        push({p, seq++, int32_t(arena.size() - 1)});
-        frontier_mass += p;
-      }
-      if (follow < 0) break;
-      prob *= w[follow] / z;
-      arena.push_back({node, uint8_t(follow), uint16_t(arena[size_t(node)].depth + 1),
-                       float(w[follow] / z)});
-      node = int32_t(arena.size() - 1);
-      pos.make_kick(follow);
+    return pos;
+  }
+
+  void kicks_of(int32_t node, std::string& out) const {
+    out.clear();
+    for (int32_t n = node; arena[size_t(n)].parent >= 0; n = arena[size_t(n)].parent)
+      out.push_back(char('0' + arena[size_t(n)].dir));
+    std::reverse(out.begin(), out.end());
+  }
+
+  // A chain ended at pos (a finished game or the next turn start): a new turn, or with
+  // sum_chains an arrival at a turn already emitted.
+  void end_chain(const Position& pos, int32_t node, double prob, bool sum_chains,
+                 BestFirstResult& res) {
+    bool inserted;
+    uint64_t* slot = index.find_or_insert(pos.hash(), &inserted);
+    if (inserted) {
+      *slot = res.turns.size();
+      Turn t;
+      kicks_of(node, t.kicks);
+      t.hash = pos.hash();
+      t.winner = int8_t(pos.winner());
+      t.reason = pos.reason();
+      t.prior = float(prob);
+      res.turns.push_back(std::move(t));
+      turn_node.push_back(node);
+    } else if (sum_chains) {
+      const Prefix& last = arena[size_t(node)];
+      merges.push_back({last.parent, last.edge, turn_node[*slot]});
     }
   }
-  res.complete = heap.empty();
-  res.remaining_mass = res.complete ? 0.0 : std::max(0.0, frontier_mass);
-  if (opt.sum_chains && !merges.empty()) {
-    // Summed chain probabilities over the explored part of the turn's DAG. Every chain into a
-    // position has the same number of kicks (each kick draws one segment), so arrivals into a
-    // node at depth d come from depth d - 1: one pass in order of depth is exact.
-    std::vector<double>& mass = scratch.mass;
-    std::vector<int32_t>& order = scratch.order;
+
+  // A mid-turn position already expanded through another chain: its continuations are in the
+  // queue already (with the first chain's mass), so this chain adds nothing new. Its mass is
+  // dropped, which keeps the work bounded by the distinct mid-turn positions. Returns true
+  // when the chain stops here.
+  bool reached_before(const Position& pos, int32_t node, double prob, bool sum_chains,
+                      BestFirstResult& res) {
+    bool fresh;
+    uint64_t* first = expanded.find_or_insert(pos.hash(), &fresh);
+    if (fresh) {
+      *first = uint64_t(node);
+      return false;
+    }
+    res.dropped_mass += prob;
+    if (sum_chains) {
+      const Prefix& last = arena[size_t(node)];
+      merges.push_back({last.parent, last.edge, int32_t(*first)});
+    }
+    return true;
+  }
+
+  // Expands prefix `node` (probability prob) at pos: masked softmax over the legal directions
+  // at the ball's point; queues every kick but `follow_best`'s most probable one. Returns that
+  // one's direction (its share of prob in *share), or -1 when all are queued.
+  int expand(const Position& pos, int32_t node, double prob, const float* logits,
+             bool follow_best, double* share) {
+    const unsigned legal = pos.legal_kicks();
+    const float* lg = logits + size_t(pos.ball()) * kNumDirs;
+    int best = -1;
+    for (unsigned m = legal; m; m &= m - 1) {
+      const int d = __builtin_ctz(m);
+      if (best < 0 || lg[d] > lg[best]) best = d;
+    }
+    const float mx = lg[best];
+    double z = 0;
+    double w[kNumDirs];
+    for (unsigned m = legal; m; m &= m - 1) {
+      const int d = __builtin_ctz(m);
+      w[d] = std::exp(double(lg[d] - mx));
+      z += w[d];
+    }
+    const int follow = follow_best ? best : -1;
+    for (unsigned m = legal; m; m &= m - 1) {
+      const int d = __builtin_ctz(m);
+      if (d == follow) continue;
+      push(add_prefix(node, d, float(w[d] / z)), prob * w[d] / z);
+    }
+    if (follow >= 0) *share = w[follow] / z;
+    return follow;
+  }
+
+  // Summed chain probabilities over the explored part of the turn's DAG. Every chain into a
+  // position has the same number of kicks (each kick draws one segment), so arrivals into a
+  // node at depth d come from depth d - 1: one pass in order of depth is exact.
+  void sum_merged_chains(BestFirstResult& res) {
     mass.assign(arena.size(), 0.0);
     order.resize(arena.size());
     for (size_t i = 0; i < order.size(); ++i) order[i] = int32_t(i);
-    std::stable_sort(order.begin(), order.end(), [&arena](int32_t a, int32_t b) {
-      return arena[size_t(a)].depth < arena[size_t(b)].depth;
+    const std::vector<Prefix>& ar = arena;
+    std::stable_sort(order.begin(), order.end(), [&ar](int32_t a, int32_t b) {
+      return ar[size_t(a)].depth < ar[size_t(b)].depth;
     });
-    std::sort(merges.begin(), merges.end(), [&arena](const Arrival& a, const Arrival& b) {
-      return arena[size_t(a.target)].depth < arena[size_t(b.target)].depth;
+    std::sort(merges.begin(), merges.end(), [&ar](const Arrival& a, const Arrival& b) {
+      return ar[size_t(a.target)].depth < ar[size_t(b.target)].depth;
     });
     size_t next_merge = 0;
     mass[0] = 1.0;
@@ -434,6 +428,47 @@ BestFirstResult best_first_turns(const Position& root, const float* logits,
     }
     for (size_t i = 0; i < res.turns.size(); ++i) res.turns[i].prior = float(mass[size_t(turn_node[i])]);
   }
+};
+
+}  // namespace
+
+BestFirstResult best_first_turns(const Position& root, const float* logits,
+                                 const BestFirstOptions& opt) {
+  BestFirstResult res;
+  if (root.game_over()) {
+    res.complete = true;
+    return res;
+  }
+  thread_local BestFirst bf;
+  bf.reset();
+  while (!bf.heap.empty()) {
+    if (int(res.turns.size()) >= opt.max_turns) break;
+    if (bf.frontier_mass < opt.min_remaining_mass) break;
+    if (res.expansions >= opt.max_expansions) break;
+    const QueueEntry e = bf.pop();
+    Position pos = bf.rebuild(root, e.node);
+    int32_t node = e.node;
+    double prob = e.prob;
+    // Follow the prefix; with greedy_completion, dive along the most probable kick until the
+    // turn ends, queueing the other kicks on the way.
+    while (true) {
+      if (node != 0 && (pos.game_over() || pos.turn_start())) {
+        bf.end_chain(pos, node, prob, opt.sum_chains, res);
+        break;
+      }
+      if (node != 0 && bf.reached_before(pos, node, prob, opt.sum_chains, res)) break;
+      ++res.expansions;
+      double share = 0;
+      const int follow = bf.expand(pos, node, prob, logits, opt.greedy_completion, &share);
+      if (follow < 0) break;
+      prob *= share;
+      node = bf.add_prefix(node, follow, float(share));
+      pos.make_kick(follow);
+    }
+  }
+  res.complete = bf.heap.empty();
+  res.remaining_mass = res.complete ? 0.0 : std::max(0.0, bf.frontier_mass);
+  if (opt.sum_chains && !bf.merges.empty()) bf.sum_merged_chains(res);
   return res;
 }
 
