@@ -132,6 +132,7 @@ struct Search::Impl {
   Clock::time_point deadline;
   bool has_deadline = false;
 
+// single-file: omit begin (the exported bot evaluates one leaf at a time: leaf_batch 1)
   // A leaf gathered for the network (SearchParams::leaf_batch): its path from the root (with
   // virtual loss on it) and its position; path.back() is in state kExpanding, owned by the
   // worker that gathered it.
@@ -140,6 +141,7 @@ struct Search::Impl {
     Position pos{Pitch::standard(), Variant::kStandard};
     bool is_root = false;
   };
+// single-file: omit end
 
   // Per-thread scratch.
   struct Worker {
@@ -148,9 +150,11 @@ struct Search::Impl {
     std::vector<Node*> path;
     Position pos{Pitch::standard(), Variant::kStandard};
     std::vector<float> zero_logits;
+// single-file: omit begin (the exported bot evaluates one leaf at a time: leaf_batch 1)
     std::vector<Leaf> leaves;                // the gather step's leaves
     std::vector<const Position*> leaf_positions;
     std::vector<Evaluation> leaf_evals;
+// single-file: omit end
   };
   Worker main_worker;  // the calling thread's, kept between searches (buffers stay allocated)
 
@@ -652,6 +656,7 @@ struct Search::Impl {
     return true;
   }
 
+// single-file: omit begin (the exported bot evaluates one leaf at a time: leaf_batch 1)
   // The gather step (SearchParams::leaf_batch > 1; Leela Chess Zero's minibatch gathering):
   // up to leaf_batch descents under virtual loss, each leaf that needs the network kept
   // waiting, then one evaluate_many call for all of them, then each is expanded and backed up.
@@ -704,6 +709,7 @@ struct Search::Impl {
       backup(l.path, expand_evaluated(l.path.back(), l.pos, l.is_root, w, w.leaf_evals[i]));
     }
   }
+// single-file: omit end
 
   bool should_stop() {
     if (stop.load(std::memory_order_relaxed)) return true;
@@ -713,7 +719,9 @@ struct Search::Impl {
   }
 
   void work(Worker& w) {
+// single-file: omit begin (the exported bot evaluates one leaf at a time: leaf_batch 1)
     if (params.leaf_batch > 1) return work_gathered(w);
+// single-file: omit end
     while (!should_stop()) {
       if (started.fetch_add(1, std::memory_order_relaxed) >= visit_limit) {
         started.fetch_sub(1, std::memory_order_relaxed);
