@@ -16,7 +16,7 @@
 #   --cpus-trainer C     CPUs of the trainer [2]; --cpus-gatekeeper C [2]
 #   --time T             time limit of every job (Slurm's format, e.g. 2-00:00:00) [the partition's]
 #   --exe PATH           the papersoccer executable, visible on every node [papersoccer on PATH,
-#                        else build/apps/papersoccer]
+#                        else build/papersoccer]
 #   --generations N      overrides run.generations for every role
 #   --poll S             seconds between looks at the run directory while waiting [1]
 #   --sbatch-args "..."  more sbatch options for every job (e.g. "--account=lab --qos=long")
@@ -58,7 +58,7 @@ done
 [ "$workers" -ge 1 ] || die "--workers must be >= 1"
 if [ -z "$exe" ]; then
   exe=$(command -v papersoccer || true)
-  [ -n "$exe" ] || exe="$here/../../build/apps/papersoccer"
+  [ -n "$exe" ] || exe="$here/../../build/papersoccer"
 fi
 [ -x "$exe" ] || die "no executable at '$exe' (give --exe PATH)"
 exe=$(cd "$(dirname "$exe")" && pwd)/$(basename "$exe")
