@@ -857,6 +857,7 @@ struct Search::Impl {
     return r;
   }
 
+// single-file: omit begin (the exported bot shows no variations)
   std::vector<std::string> variation(const std::string& first_turn, int max_turns) const {
     std::vector<std::string> pv;
     const Node* first = nullptr;
@@ -869,6 +870,7 @@ struct Search::Impl {
     }
     return pv;
   }
+// single-file: omit end
 
   SearchResult run(const Position& pos, const SearchLimits& limits) {
     if (pos.game_over()) throw std::invalid_argument("search: the game is over");
@@ -987,11 +989,13 @@ BestFirstOptions root_turn_options(const SearchParams& params) {
   return opt;
 }
 
+// single-file: omit begin (the exported bot shows no variations)
 int SearchResult::best_index() const {
   for (size_t i = 0; i < children.size(); ++i)
     if (children[i].kicks == best_turn) return int(i);
   return -1;
 }
+// single-file: omit end
 
 std::string sample_turn(const SearchResult& result, double temperature, std::mt19937_64& rng) {
   if (result.children.empty()) throw std::invalid_argument("sample_turn: the search result has no turns");
@@ -1045,12 +1049,12 @@ void Search::clear() {
 // single-file: omit end
   impl_->clear();
 }
+// single-file: omit begin (the exported bot shows no variations)
 std::vector<std::string> Search::variation(const std::string& first_turn, int max_turns) const {
-// single-file: omit begin
   if (descent_) return descent_->variation(first_turn, max_turns);
-// single-file: omit end
   return impl_->variation(first_turn, max_turns);
 }
+// single-file: omit end
 const SearchParams& Search::params() const {
 // single-file: omit begin
   if (descent_) return descent_->params();
