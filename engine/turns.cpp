@@ -326,6 +326,12 @@ struct BestFirst {
     std::reverse(out.begin(), out.end());
   }
 
+  // The last kick of prefix `node` arrives at arena node `target` of an earlier chain.
+  void add_merge(int32_t node, int32_t target) {
+    const Prefix& last = arena[size_t(node)];
+    merges.push_back({last.parent, last.edge, target});
+  }
+
   // A chain ended at pos (a finished game or the next turn start): a new turn, or with
   // sum_chains an arrival at a turn already emitted.
   void end_chain(const Position& pos, int32_t node, double prob, bool sum_chains,
@@ -343,8 +349,7 @@ struct BestFirst {
       res.turns.push_back(std::move(t));
       turn_node.push_back(node);
     } else if (sum_chains) {
-      const Prefix& last = arena[size_t(node)];
-      merges.push_back({last.parent, last.edge, turn_node[*slot]});
+      add_merge(node, turn_node[*slot]);
     }
   }
 
@@ -361,10 +366,7 @@ struct BestFirst {
       return false;
     }
     res.dropped_mass += prob;
-    if (sum_chains) {
-      const Prefix& last = arena[size_t(node)];
-      merges.push_back({last.parent, last.edge, int32_t(*first)});
-    }
+    if (sum_chains) add_merge(node, int32_t(*first));
     return true;
   }
 
