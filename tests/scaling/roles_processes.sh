@@ -18,14 +18,8 @@ mkdir -p "$WORK"
 RUN="$WORK/run"
 CFG="$WORK/tiny.yaml"
 GENS=2
-CONCURRENT=2
-cat > "$CFG" <<YAML
-run: {name: roles, generations: $GENS, pitch: 6x8}
-service: {max_batch: 8, batch_timeout_us: 0, workers: 1, torch_threads: 1}
-selfplay: {games: 6, concurrent_games: $CONCURRENT, visits: 8, cheap_visits: 4, games_per_chunk: 2}
-train: {net: {preset: tiny}, threads: 1, batch_size: 16, steps: 30, rows_per_sample: 4, checkpoint_interval: 10, log_interval: 10, window: {min_samples: 50}}
-evaluate: {games: 2, final_games: 2, visits: 8, openings: 1, opening_turns: 1, concurrency: 1}
-YAML
+CONCURRENT=2  # as in tiny.yaml
+cp "$(dirname "$0")/tiny.yaml" "$CFG"  # generations 2, selfplay.concurrent_games 2
 fail() {
   echo "FAIL: $*"
   for f in "$WORK"/*.log; do echo "--- $f"; tail -5 "$f"; done
