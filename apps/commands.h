@@ -35,10 +35,11 @@ void register_bot_command(CLI::App& app);   // bot
 void register_ladder_command(CLI::App& app);  // ladder
 void register_value_net_commands(CLI::App& app);  // train-value, bench value-net (after bench)
 
-/// The shipped model of a pitch and variant, models/<WxL>-<variant>.model (e.g.
-/// models/8x10-standard.model), looked up in the working directory, then beside the executable's
-/// folder (build/../models); "" when there is none. The default model of bot, play and analyse.
-std::string default_model_path(const Pitch& pitch, Variant variant);
+/// The shipped model of a pitch and variant, models/<WxL>-<variant><extension> (e.g.
+/// models/8x10-standard.model, or .vnet for the alphabeta yardstick's small value net), looked up
+/// in the working directory, then beside the executable's folder (build/../models); "" when there
+/// is none. The default model of bot, play, analyse and ladder.
+std::string default_model_path(const Pitch& pitch, Variant variant, const std::string& extension = ".model");
 void register_serve_command(CLI::App& app);  // serve
 
 /// The pitch of a `--pitch WxL` option with goal width `goal`. Throws std::invalid_argument
