@@ -1,14 +1,16 @@
 #!/bin/sh
 # The roles of a shared run directory as plain processes (no scheduler; loop/roles.h): a tiny
 # run with a gatekeeper, a trainer and two self-play workers, one of which is killed with
-# SIGKILL after it has stored a few games. Checks:
-#   - the gatekeeper, the trainer and the surviving worker end by themselves, exit status 0;
+# SIGKILL after it has stored a few games; the trainer and the gatekeeper are killed with SIGKILL
+# at the same moment and started again (they resume from the directory alone). Checks:
+#   - the gatekeeper, the trainer (both restarted) and the surviving worker end by themselves,
+#     exit status 0;
 #   - state.json says "finished" at the last generation; a network was promoted and exported
 #     (best.model, and the trainer's candidates models/gen-*.model, load with `export`);
 #   - every game each worker reported stored is in the data (records counted per worker): the
 #     killed worker lost at most its games in flight, the other none;
 #   - every chunk reads back (`train` over the whole data folder names any bad one);
-#   - no temporary file is left but the killed worker's own.
+#   - no temporary file is left but the killed processes' own.
 #   roles_processes.sh EXE WORKDIR
 set -u
 EXE=$1
@@ -48,6 +50,14 @@ kill -9 $wb
 wait $wb 2>/dev/null
 b_reported=$(grep -c 'stored in' "$WORK/B.log")
 echo "killed worker B after it reported $b_reported games stored"
+# Kill the trainer and the gatekeeper too, and start them again.
+kill -9 $tr $gk
+wait $tr $gk 2>/dev/null
+killed="$wb $tr $gk"
+"$EXE" gatekeeper "$RUN" --poll 0.2 >> "$WORK/gatekeeper.log" 2>&1 &
+gk=$!
+"$EXE" train --follow "$RUN" --poll 0.2 >> "$WORK/trainer.log" 2>&1 &
+tr=$!
 
 # The others end by themselves once the last generation is done.
 t=0
@@ -85,7 +95,7 @@ sed 's/steps: 30,/steps: 1,/' "$CFG" > "$WORK/check.yaml"
 "$EXE" train "$WORK/check.yaml" --data "$RUN/data" --out "$WORK/check.ckpt" > "$WORK/check.log" 2>&1 ||
   fail "the data does not read back: $(tail -3 "$WORK/check.log")"
 
-# Temporaries: only the killed worker's may be left.
-left=$(find "$RUN" -name '*.tmp.*' ! -name "*.tmp.$wb")
+# Temporaries: only the killed processes' may be left.
+left=$(find "$RUN" -name '*.tmp.*' | grep -v -E "\.tmp\.($(echo $killed | tr ' ' '|'))\$")
 [ -z "$left" ] || fail "temporary files left: $left"
 echo "PASS"
