@@ -36,7 +36,7 @@ TEST_CASE("worker ids that name chunks: letters, digits, '_' and '.'") {
   CHECK_NOTHROW(check_worker_id(default_worker_id()));
 }
 
-TEST_CASE("roles share the run directory's config; a different one is refused") {
+TEST_CASE("roles share the run directory's config, a different one is refused") {
   const fs::path dir = fs::temp_directory_path() / ("ps_roles_" + std::to_string(::getpid()));
   remove_tree(dir.string());
   const std::string a = (dir.string() + ".a.yaml"), b = (dir.string() + ".b.yaml");
@@ -56,7 +56,7 @@ TEST_CASE("roles share the run directory's config; a different one is refused") 
   fs::remove(b);
 }
 
-TEST_CASE("state.json: absent reads as generation 0 with best gen-0000; written atomically") {
+TEST_CASE("state.json: absent reads as generation 0 with best gen-0000, written atomically") {
   const fs::path dir = fs::temp_directory_path() / ("ps_state_" + std::to_string(::getpid()));
   fs::create_directories(dir);
   const std::string path = (dir / "state.json").string();

@@ -1,14 +1,16 @@
 #!/bin/sh
 # The roles of a shared run directory as plain processes (no scheduler; loop/roles.h): a tiny
 # run with a gatekeeper, a trainer and two self-play workers, one of which is killed with
-# SIGKILL after it has stored a few games. Checks:
-#   - the gatekeeper, the trainer and the surviving worker end by themselves, exit status 0;
+# SIGKILL after it has stored a few games; the trainer and the gatekeeper are killed with SIGKILL
+# at the same moment and started again (they resume from the directory alone). Checks:
+#   - the gatekeeper, the trainer (both restarted) and the surviving worker end by themselves,
+#     exit status 0;
 #   - state.json says "finished" at the last generation; a network was promoted and exported
 #     (best.model, and the trainer's candidates models/gen-*.model, load with `export`);
 #   - every game each worker reported stored is in the data (records counted per worker): the
 #     killed worker lost at most its games in flight, the other none;
 #   - every chunk reads back (`train` over the whole data folder names any bad one);
-#   - no temporary file is left but the killed worker's own.
+#   - no temporary file is left but the killed processes' own.
 #   roles_processes.sh EXE WORKDIR
 set -u
 EXE=$1
@@ -18,14 +20,8 @@ mkdir -p "$WORK"
 RUN="$WORK/run"
 CFG="$WORK/tiny.yaml"
 GENS=2
-CONCURRENT=2
-cat > "$CFG" <<YAML
-run: {name: roles, generations: $GENS, pitch: 6x8}
-service: {max_batch: 8, batch_timeout_us: 0, workers: 1, torch_threads: 1}
-selfplay: {games: 6, concurrent_games: $CONCURRENT, visits: 8, cheap_visits: 4, games_per_chunk: 2}
-train: {net: {preset: tiny}, threads: 1, batch_size: 16, steps: 30, rows_per_sample: 4, checkpoint_interval: 10, log_interval: 10, window: {min_samples: 50}}
-evaluate: {games: 2, final_games: 2, visits: 8, openings: 1, opening_turns: 1, concurrency: 1}
-YAML
+CONCURRENT=2  # as in tiny.yaml
+cp "$(dirname "$0")/tiny.yaml" "$CFG"  # generations 2, selfplay.concurrent_games 2
 fail() {
   echo "FAIL: $*"
   for f in "$WORK"/*.log; do echo "--- $f"; tail -5 "$f"; done
@@ -54,6 +50,14 @@ kill -9 $wb
 wait $wb 2>/dev/null
 b_reported=$(grep -c 'stored in' "$WORK/B.log")
 echo "killed worker B after it reported $b_reported games stored"
+# Kill the trainer and the gatekeeper too, and start them again.
+kill -9 $tr $gk
+wait $tr $gk 2>/dev/null
+killed="$wb $tr $gk"
+"$EXE" gatekeeper "$RUN" --poll 0.2 >> "$WORK/gatekeeper.log" 2>&1 &
+gk=$!
+"$EXE" train --follow "$RUN" --poll 0.2 >> "$WORK/trainer.log" 2>&1 &
+tr=$!
 
 # The others end by themselves once the last generation is done.
 t=0
@@ -91,7 +95,7 @@ sed 's/steps: 30,/steps: 1,/' "$CFG" > "$WORK/check.yaml"
 "$EXE" train "$WORK/check.yaml" --data "$RUN/data" --out "$WORK/check.ckpt" > "$WORK/check.log" 2>&1 ||
   fail "the data does not read back: $(tail -3 "$WORK/check.log")"
 
-# Temporaries: only the killed worker's may be left.
-left=$(find "$RUN" -name '*.tmp.*' ! -name "*.tmp.$wb")
+# Temporaries: only the killed processes' may be left.
+left=$(find "$RUN" -name '*.tmp.*' | grep -v -E "\.tmp\.($(echo $killed | tr ' ' '|'))\$")
 [ -z "$left" ] || fail "temporary files left: $left"
 echo "PASS"

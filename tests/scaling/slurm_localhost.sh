@@ -96,13 +96,7 @@ echo "cluster up in $((t / 10)).$((t % 10)) s"
 
 RUN="$WORK/run"
 CFG="$WORK/tiny.yaml"
-cat > "$CFG" <<YAML
-run: {name: slurm, generations: 2, pitch: 6x8}
-service: {max_batch: 8, batch_timeout_us: 0, workers: 1, torch_threads: 1}
-selfplay: {games: 6, concurrent_games: 2, visits: 8, cheap_visits: 4, games_per_chunk: 2}
-train: {net: {preset: tiny}, threads: 1, batch_size: 16, steps: 30, rows_per_sample: 4, checkpoint_interval: 10, log_interval: 10, window: {min_samples: 50}}
-evaluate: {games: 2, final_games: 2, visits: 8, openings: 1, opening_turns: 1, concurrency: 1}
-YAML
+cp "$SRC/tests/scaling/tiny.yaml" "$CFG"  # generations 2, selfplay.concurrent_games 2
 out=$("$SRC/tools/slurm/launch.sh" --run-dir "$RUN" --config "$CFG" --workers 2 --exe "$EXE" \
   --cpus-per-worker 1 --cpus-trainer 1 --cpus-gatekeeper 1 --poll 0.2) || fail "launch.sh: $out"
 echo "$out"

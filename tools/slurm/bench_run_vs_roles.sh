@@ -4,7 +4,8 @@
 # tests/scaling/roles_processes.sh with 3 generations, one after the other, twice.
 #   tools/slurm/bench_run_vs_roles.sh EXE [WORKDIR]
 EXE=$1; W=${2:-/tmp/ps-run-vs-roles}; mkdir -p $W
-cat > $W/tiny.yaml <<YAML
+cp "$(dirname "$0")/../../tests/scaling/tiny.yaml" $W/tiny.yaml
+G="--generations 3"
 run: {name: cmp, generations: 3, pitch: 6x8}
 service: {max_batch: 8, batch_timeout_us: 0, workers: 1, torch_threads: 1}
 selfplay: {games: 8, concurrent_games: 2, visits: 8, cheap_visits: 4, games_per_chunk: 2}
@@ -14,12 +15,12 @@ YAML
 for rep in 1 2; do
 rm -rf $W/run-alt $W/run-roles
 t0=$(date +%s.%N)
-/usr/bin/time -f %M -o $W/alt.rss $EXE run $W/tiny.yaml --dir $W/run-alt > $W/alt.log 2>&1
+/usr/bin/time -f %M -o $W/alt.rss $EXE run $W/tiny.yaml --dir $W/run-alt $G > $W/alt.log 2>&1
 t1=$(date +%s.%N)
-$EXE gatekeeper $W/run-roles --config $W/tiny.yaml --poll 0.2 > $W/gk.log 2>&1 & gk=$!
-$EXE train $W/tiny.yaml --follow $W/run-roles --poll 0.2 > $W/tr.log 2>&1 & tr=$!
-$EXE selfplay $W/tiny.yaml --follow $W/run-roles --worker A --poll 0.2 > $W/a.log 2>&1 & a=$!
-$EXE selfplay $W/tiny.yaml --follow $W/run-roles --worker B --poll 0.2 > $W/b.log 2>&1 & b=$!
+$EXE gatekeeper $W/run-roles --config $W/tiny.yaml $G --poll 0.2 > $W/gk.log 2>&1 & gk=$!
+$EXE train $W/tiny.yaml --follow $W/run-roles $G --poll 0.2 > $W/tr.log 2>&1 & tr=$!
+$EXE selfplay $W/tiny.yaml --follow $W/run-roles --worker A $G --poll 0.2 > $W/a.log 2>&1 & a=$!
+$EXE selfplay $W/tiny.yaml --follow $W/run-roles --worker B $G --poll 0.2 > $W/b.log 2>&1 & b=$!
 wait $gk; t2=$(date +%s.%N); wait $tr $a $b
 alt_games=$(cat $W/run-alt/data/*.tsv | wc -l); roles_games=$(cat $W/run-roles/data/*.tsv | wc -l)
 echo "rep $rep: run (alternating) $(echo "$t1 - $t0" | bc) s, $alt_games games; roles $(echo "$t2 - $t1" | bc) s to finished, $roles_games games"
