@@ -27,7 +27,7 @@ void register_bench_nn_command(CLI::App& app);  // bench nn (after register_benc
 void register_bench_search_command(CLI::App& app);  // bench search (after register_bench_command)
 void register_bench_selfplay_command(CLI::App& app);  // bench selfplay (after register_bench_command)
 void register_report_command(CLI::App& app);  // report RUNDIR
-void register_run_commands(CLI::App& app);  // run, selfplay, train, export, init-net
+void register_run_commands(CLI::App& app);  // run, selfplay, train, gatekeeper, export, init-net
 /// `export --single-file OUT MODEL` (apps/cmd_export_single_file.cpp): bits 8, 4 or 0 (auto).
 void export_single_file(const std::string& model, const std::string& out, const std::string& pitch,
                         const std::string& variant, int bits, int64_t max_chars);
