@@ -59,20 +59,33 @@ void write_games(const std::string& dir, int games, uint64_t seed, bool random_o
   write_chunk(dir + "/data-000000.psd", out);
 }
 
+// A fresh temporary directory `name`_<pid> with a data/ folder of write_games' games.
+fs::path games_dir(const std::string& name, int games, uint64_t seed, bool random_only = false) {
+  const fs::path dir = fs::temp_directory_path() / (name + "_" + std::to_string(::getpid()));
+  remove_tree(dir.string());
+  fs::create_directories(dir / "data");
+  write_games((dir / "data").string(), games, seed, random_only);
+  return dir;
+}
+
+// A short run: batches of 64, Adam at 3e-3.
+ValueTrainConfig short_run(const std::vector<int>& hidden, int64_t steps, int64_t log_interval,
+                           double holdout) {
+  ValueTrainConfig cfg;
+  cfg.hidden = hidden;
+  cfg.steps = steps;
+  cfg.batch_size = 64;
+  cfg.log_interval = log_interval;
+  cfg.holdout = holdout;
+  cfg.lr = 3e-3;
+  return cfg;
+}
+
 }  // namespace
 
 TEST_CASE("train-value: a short run lowers the held-out error and is deterministic", "[train]") {
-  const fs::path dir = fs::temp_directory_path() / ("ps_vtrain_" + std::to_string(::getpid()));
-  remove_tree(dir.string());
-  fs::create_directories(dir / "data");
-  write_games((dir / "data").string(), 60, 3);
-  ValueTrainConfig cfg;
-  cfg.hidden = {16, 8};
-  cfg.steps = 300;
-  cfg.batch_size = 64;
-  cfg.log_interval = 100;
-  cfg.holdout = 0.2;
-  cfg.lr = 3e-3;
+  const fs::path dir = games_dir("ps_vtrain", 60, 3);
+  ValueTrainConfig cfg = short_run({16, 8}, 300, 100, 0.2);
   const std::string a = (dir / "a.vnet").string(), b = (dir / "b.vnet").string();
   const ValueTrainResult r = train_value_net(cfg, (dir / "data").string(), a);
   REQUIRE(r.games == 60);
@@ -101,10 +114,7 @@ TEST_CASE("train-value: a short run lowers the held-out error and is determinist
 }
 
 TEST_CASE("train-value: baselines of the held-out slice", "[train]") {
-  const fs::path dir = fs::temp_directory_path() / ("ps_vbase_" + std::to_string(::getpid()));
-  remove_tree(dir.string());
-  fs::create_directories(dir / "data");
-  write_games((dir / "data").string(), 40, 5);
+  const fs::path dir = games_dir("ps_vbase", 40, 5);
   ValueTrainConfig cfg;
   cfg.hidden = {4};
   cfg.steps = 0;
@@ -128,17 +138,8 @@ TEST_CASE("train-value: baselines of the held-out slice", "[train]") {
 // no early position predicts) train-value wrote the last step's weights, whose held-out MSE (1.1
 // to 1.3) was worse than predicting 0. The same shape here: games of random players.
 TEST_CASE("train-value: keeps the weights of the best held-out evaluation", "[train]") {
-  const fs::path dir = fs::temp_directory_path() / ("ps_vbest_" + std::to_string(::getpid()));
-  remove_tree(dir.string());
-  fs::create_directories(dir / "data");
-  write_games((dir / "data").string(), 60, 11, /*random_only=*/true);
-  ValueTrainConfig cfg;
-  cfg.hidden = {32, 32};
-  cfg.steps = 400;
-  cfg.batch_size = 64;
-  cfg.log_interval = 50;
-  cfg.holdout = 0.3;
-  cfg.lr = 3e-3;
+  const fs::path dir = games_dir("ps_vbest", 60, 11, /*random_only=*/true);
+  ValueTrainConfig cfg = short_run({32, 32}, 400, 50, 0.3);
   const std::string a = (dir / "a.vnet").string(), b = (dir / "b.vnet").string();
   const ValueTrainResult r = train_value_net(cfg, (dir / "data").string(), a);
   INFO("initial " << r.initial.holdout_mse << " best " << r.best.holdout_mse << " at step "
