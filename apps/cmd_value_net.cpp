@@ -203,6 +203,16 @@ void register_value_net_commands(CLI::App& app) {
                 "%lld held out\n",
                 (long long)r.games, r.pitch.c_str(), r.variant.c_str(), (long long)r.skipped_games,
                 (long long)r.train_samples, (long long)r.holdout_samples);
+    if (r.holdout_samples > 0) {
+      const ValueBaselines& b = r.baselines;
+      std::printf("held-out baselines (sign accuracy vs the result): the self-play search's root "
+                  "value %.3f (%.3f on the %.0f%% of positions within %d turns of the end), ball "
+                  "nearer the attacked goal %.3f\n",
+                  b.root_sign_accuracy, b.late_root_sign_accuracy, 100 * b.late_share,
+                  ValueBaselines::late_turns, b.ball_sign_accuracy);
+    }
+    std::printf("kept the weights of step %lld (lowest held-out MSE %.4f, sign accuracy %.3f)\n",
+                (long long)r.best.step, r.best.holdout_mse, r.best.holdout_sign_accuracy);
     std::printf("wrote %s (target %s, %.1f s)\n", out.c_str(), cfg.target.c_str(), r.seconds);
   });
 

@@ -43,6 +43,8 @@ struct Row {
   uint32_t at, mirror_at;  // offsets into Rows::features
   uint16_t n, mirror_n;
   float result, root;
+  int8_t ball_side;    // +1: the ball is nearer the goal the mover attacks, -1: its own, 0: level
+  uint16_t turns_left;  // turns from this position to the end of the game
 };
 
 struct Rows {
@@ -60,6 +62,12 @@ struct Rows {
     features.insert(features.end(), buf.begin(), buf.end());
     r.result = float(s.result);
     r.root = std::clamp(s.root_value, -1.0f, 1.0f);
+    // Mover frame: the side to move attacks north (row -1), so a row above the middle is nearer.
+    const Pitch& pitch = pos.pitch();
+    const int b = pos.side_to_move() ? pitch.rotate_point(pos.ball()) : pos.ball();
+    const int twice = pitch.length() - 2 * pitch.y_of(b);
+    r.ball_side = int8_t(twice > 0 ? 1 : twice < 0 ? -1 : 0);
+    r.turns_left = s.turns_left;
     rows.push_back(r);
   }
 };
@@ -130,6 +138,34 @@ ValueTrainMetrics evaluate_holdout(Mlp& net, const Rows& data, const std::vector
   return m;
 }
 
+// 1 when the prediction's sign matches the result's, 0.5 for a prediction of 0.
+double sign_score(double prediction, float result) {
+  if (prediction == 0) return 0.5;
+  return (prediction > 0) == (result > 0) ? 1.0 : 0.0;
+}
+
+ValueBaselines baselines_of(const Rows& data, const std::vector<uint32_t>& idx) {
+  ValueBaselines b;
+  if (idx.empty()) return b;
+  double root = 0, ball = 0, late_root = 0;
+  int64_t late = 0;
+  for (uint32_t i : idx) {
+    const Row& r = data.rows[i];
+    root += sign_score(r.root, r.result);
+    ball += sign_score(r.ball_side, r.result);
+    if (r.turns_left <= ValueBaselines::late_turns) {
+      ++late;
+      late_root += sign_score(r.root, r.result);
+    }
+  }
+  const double n = double(idx.size());
+  b.root_sign_accuracy = root / n;
+  b.ball_sign_accuracy = ball / n;
+  b.late_share = double(late) / n;
+  b.late_root_sign_accuracy = late ? late_root / double(late) : 0;
+  return b;
+}
+
 }  // namespace
 
 ValueTrainResult train_value_net(const ValueTrainConfig& cfg, const std::string& data_dir,
@@ -190,8 +226,18 @@ ValueTrainResult train_value_net(const ValueTrainConfig& cfg, const std::string&
   Mlp net(num_features, cfg.hidden);
   torch::optim::Adam opt(net->parameters(),
                          torch::optim::AdamOptions(cfg.lr).weight_decay(cfg.weight_decay));
+  result.baselines = baselines_of(data, held_idx);
   result.initial = evaluate_holdout(net, data, held_idx, num_features, cfg.target);
   if (progress) progress(result.initial);
+  // Early stopping: a copy of the weights of the best held-out evaluation so far.
+  result.best = result.initial;
+  std::vector<torch::Tensor> best_params;
+  auto keep_best = [&] {
+    torch::NoGradGuard no_grad;
+    best_params.clear();
+    for (const torch::Tensor& t : net->parameters()) best_params.push_back(t.detach().clone());
+  };
+  keep_best();
   std::vector<uint32_t> batch(size_t(cfg.batch_size));
   std::vector<uint8_t> mirror(size_t(cfg.batch_size));
   double loss_sum = 0;
@@ -219,8 +265,18 @@ ValueTrainResult train_value_net(const ValueTrainConfig& cfg, const std::string&
       loss_sum = 0;
       loss_n = 0;
       result.final = m;
+      // Without a held-out slice the newest weights are kept.
+      if (held_idx.empty() || m.holdout_mse < result.best.holdout_mse) {
+        result.best = m;
+        keep_best();
+      }
       if (progress) progress(m);
     }
+  }
+  {
+    torch::NoGradGuard no_grad;
+    const std::vector<torch::Tensor> params = net->parameters();
+    for (size_t i = 0; i < params.size(); ++i) params[i].copy_(best_params[i]);
   }
 
   ValueNet out;
