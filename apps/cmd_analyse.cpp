@@ -289,8 +289,9 @@ void register_analyse_commands(CLI::App& app) {
       "analyse", "Show any position of a game and, with --model, the network's value and "
                  "priors and a PUCT search of it");
   add_view_options(analyse, *view);
-  auto* model = analyse->add_option("--model", an->model, "model file (export) or training checkpoint "
-                                                         "(default: the shipped models/<pitch>-<variant>.model, if any)");
+  auto* model = analyse->add_option("--model", an->model,
+                                    "model file (export) or training checkpoint "
+                                    "(default: the shipped models/<pitch>-<variant>.model, if any)");
   analyse->add_flag("--no-model", an->no_model, "the board only, even when a shipped model exists")
       ->excludes(model);
   analyse->add_option("--device", an->device, "cpu | cuda | cuda:N")->capture_default_str();
@@ -298,10 +299,11 @@ void register_analyse_commands(CLI::App& app) {
       ->capture_default_str()
       ->check(integer_at_least(0));
   analyse->add_option("--top", an->top, "turns listed")->capture_default_str()->check(integer_at_least(1));
-  analyse->add_flag("--raw", an->raw,
-                    "print only the network's output, machine-readable: value<TAB>V (for the side "
-                    "to move), then turn<TAB>KICKS<TAB>PRIOR per generated turn (generation "
-                    "order, the search root's turns and priors), numbers as %.9g; no board, no search")
+  analyse
+      ->add_flag("--raw", an->raw,
+                 "print only the network's output, machine-readable: value<TAB>V (for the side "
+                 "to move), then turn<TAB>KICKS<TAB>PRIOR per generated turn (generation "
+                 "order, the search root's turns and priors), numbers as %.9g; no board, no search")
       ->needs(model);
   analyse->callback([view, an] {
     const Game full = game_from(view->pos);

@@ -112,8 +112,7 @@ void bench_kick_loop(double budget_s) {
 CLI::App* bench_command(CLI::App& app) {
   try {
     return app.get_subcommand("bench");
-  } catch (const CLI::OptionNotFound&) {
-  }
+  } catch (const CLI::OptionNotFound&) {}
   auto* bench = app.add_subcommand("bench", "Benchmarks (figures printed, not asserted)");
   bench->require_subcommand(1);
   // After whichever subcommand ran: the process's peak memory beside its speed figures.

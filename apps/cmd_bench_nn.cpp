@@ -173,15 +173,13 @@ void bench_net(const std::string &preset, const std::vector<int> &batches,
 }  // namespace
 
 void register_bench_nn_command(CLI::App &app) {
-  CLI::App *bench = bench_command(app);
+  CLI::App* bench = bench_command(app);
   auto *nn_cmd = bench->add_subcommand("nn", "Network: bare forward vs batched service, pos/s");
   auto o = std::make_shared<BenchNnOptions>();
-  nn_cmd->add_option("--nets", o->nets, "comma-separated presets (tiny, medium)")
-      ->capture_default_str();
+  nn_cmd->add_option("--nets", o->nets, "comma-separated presets (tiny, medium)")->capture_default_str();
   nn_cmd->add_option("--batches", o->batches, "comma-separated batch sizes")->capture_default_str();
   nn_cmd->add_option("--device", o->device, "cpu, cuda or cuda:N")->capture_default_str();
-  nn_cmd->add_option("--seconds", o->seconds, "timed seconds per measurement")
-      ->capture_default_str();
+  nn_cmd->add_option("--seconds", o->seconds, "timed seconds per measurement")->capture_default_str();
   nn_cmd->add_option("--submitters", o->submitters, "concurrent service submitters (>= 16)")
       ->capture_default_str();
   nn_cmd->add_option("--threads", o->threads, "LibTorch intra-op threads (0 = hardware threads)")
@@ -198,9 +196,9 @@ void register_bench_nn_command(CLI::App &app) {
         "(at::set_num_interop_threads); %d hardware threads\n",
         int(at::get_num_threads()), int(at::get_num_interop_threads()), hw);
     std::vector<int> batches;
-    for (const auto &b : split(o->batches)) batches.push_back(std::stoi(b));
+    for (const auto& b : split(o->batches)) batches.push_back(std::stoi(b));
     const std::vector<Position> positions = bench_positions(512);
-    for (const auto &n : split(o->nets)) bench_net(n, batches, positions, *o);
+    for (const auto& n : split(o->nets)) bench_net(n, batches, positions, *o);
   });
 }
 

@@ -62,14 +62,15 @@ void run_bot(BotArgs a) {
     const Variant vv = parse_variant(a.variant_text.empty() ? "standard" : a.variant_text);
     a.model = default_model_path(pt, vv);
     if (a.model.empty())
-      throw std::invalid_argument("bot: no MODEL given and no shipped model models/" + pt.name() +
-                                  "-" + variant_name(vv) + ".model (export one: papersoccer "
+      throw std::invalid_argument("bot: no MODEL given and no shipped model models/" + pt.name() + "-" +
+                                  variant_name(vv) +
+                                  ".model (export one: papersoccer "
                                   "export CKPT OUT)");
   }
   nn::CheckpointMeta meta = nn::read_checkpoint_meta(a.model);
   std::string p = a.pitch_text.empty() ? (meta.pitches.empty() ? "8x10" : meta.pitches[0]) : a.pitch_text;
-  std::string v = a.variant_text.empty() ? (meta.variants.empty() ? "standard" : meta.variants[0])
-                                       : a.variant_text;
+  std::string v =
+      a.variant_text.empty() ? (meta.variants.empty() ? "standard" : meta.variants[0]) : a.variant_text;
   PitchChoice pc = parse_pitch_spec(p);
   const Pitch& pitch = Pitch::get(pc.width, pc.length, pc.goal);
   // A model that lists its pitches/variants would refuse every evaluation on another one:
@@ -82,9 +83,8 @@ void run_bot(BotArgs a) {
                                 " (its pitches: " + meta.pitches[0] +
                                 (meta.pitches.size() > 1 ? ", ..." : "") + ")");
   if (!listed(meta.variants, variant_name(parse_variant(v))))
-    throw std::invalid_argument("bot: " + a.model + " is not trained for variant " + v +
-                                " (its variants: " + meta.variants[0] +
-                                (meta.variants.size() > 1 ? ", ..." : "") + ")");
+    throw std::invalid_argument("bot: " + a.model + " is not trained for variant " + v + " (its variants: " +
+                                meta.variants[0] + (meta.variants.size() > 1 ? ", ..." : "") + ")");
   SearchParams sp;
   sp.temperature = 0;
   sp.root_noise = false;
@@ -112,8 +112,8 @@ void run_bot(BotArgs a) {
   // The referee's clock for the first answer may have started with this process (it writes
   // the first lines at once); loading LibTorch and the model took part of it.
   o.first_turn_clock_start = process_start(std::chrono::steady_clock::now());
-  std::cerr << "bot: " << a.model << " (" << meta.net.summary() << ", step " << meta.training_step
-            << ") on " << pitch.name() << " " << v << ", " << a.turn_ms << " ms per turn\n";
+  std::cerr << "bot: " << a.model << " (" << meta.net.summary() << ", step " << meta.training_step << ") on "
+            << pitch.name() << " " << v << ", " << a.turn_ms << " ms per turn\n";
   tour::ProtocolBot runner(*player, o);
   runner.run(std::cin, std::cout, &std::cerr);
 }
@@ -123,8 +123,9 @@ void run_bot(BotArgs a) {
 void register_bot_command(CLI::App& app) {
   auto a = std::make_shared<BotArgs>();
   auto* bot = app.add_subcommand("bot", "Play the CodinGame protocol on stdin/stdout with a model");
-  bot->add_option("model", a->model, "model file (export) or checkpoint (default: the shipped "
-                                  "models/<pitch>-<variant>.model)");
+  bot->add_option("model", a->model,
+                  "model file (export) or checkpoint (default: the shipped "
+                  "models/<pitch>-<variant>.model)");
   bot->add_option("--device", a->device, "cpu | cuda | cuda:N")->capture_default_str();
   bot->add_option("--pitch", a->pitch_text, "pitch (default: the model's first pitch, else 8x10)");
   bot->add_option("--variant", a->variant_text, "variant (default: the model's first variant)");
@@ -143,8 +144,9 @@ void register_bot_command(CLI::App& app) {
                   "overshoot past its own budget")
       ->capture_default_str()
       ->check(integer_at_least(0));
-  bot->add_option("--visits", a->visits, "also cap the search at this many visits per turn (>= 1; "
-                                      "-1: no cap)")
+  bot->add_option("--visits", a->visits,
+                  "also cap the search at this many visits per turn (>= 1; "
+                  "-1: no cap)")
       ->check(integer_at_least(1, true));
   bot->add_option("--config", a->config, "YAML with a search: map (search/params.h)");
   bot->callback([a] { run_bot(*a); });

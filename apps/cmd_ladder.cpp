@@ -53,8 +53,9 @@ void run_ladder(LadderArgs& a) {
     spec.opponents.push_back("previous");
   const nn::CheckpointMeta meta = nn::read_checkpoint_meta(spec.model);
   const std::string p = !a.pitch.empty() ? a.pitch : meta.pitches.empty() ? "8x10" : meta.pitches[0];
-  const std::string v =
-      !a.variant.empty() ? a.variant : meta.variants.empty() ? "standard" : meta.variants[0];
+  const std::string v = !a.variant.empty()      ? a.variant
+                        : meta.variants.empty() ? "standard"
+                                                : meta.variants[0];
   const PitchChoice ps = parse_pitch_spec(p);
   spec.width = ps.width;
   spec.length = ps.length;
@@ -76,17 +77,15 @@ void run_ladder(LadderArgs& a) {
       tspec, players,
       [&](const tour::GameResult& g, int done, int total) {
         if (a.quiet) return;
-        std::cout << "[" << done << "/" << total << "] " << players[size_t(g.seat[0])].name
-                  << " vs " << players[size_t(g.seat[1])].name << ": "
-                  << players[size_t(g.winner)].name << " wins by " << g.termination
-                  << (g.detail.empty() ? "" : " (" + g.detail + ")") << ", " << g.turns
+        std::cout << "[" << done << "/" << total << "] " << players[size_t(g.seat[0])].name << " vs "
+                  << players[size_t(g.seat[1])].name << ": " << players[size_t(g.winner)].name << " wins by "
+                  << g.termination << (g.detail.empty() ? "" : " (" + g.detail + ")") << ", " << g.turns
                   << " turns\n"
                   << std::flush;
       },
       &g_cancel);
   std::signal(SIGINT, SIG_DFL);
-  std::cout << "\n" << tour::format_ladder(tour::ladder_rows(r), spec) << "\n"
-            << tour::format_results(r);
+  std::cout << "\n" << tour::format_ladder(tour::ladder_rows(r), spec) << "\n" << tour::format_results(r);
   if (!spec.out_dir.empty()) std::cout << "Wrote the games and results to " << spec.out_dir << "\n";
 }
 

@@ -131,7 +131,8 @@ bool play_kicks(Game& game, const std::string& line, std::ostream& out) {
     if (!std::isspace(static_cast<unsigned char>(c))) digits += c;
   for (char c : digits)
     if (c < '0' || c > '7') {
-      out << quoted_text(std::string_view(&c, 1)) << " is not a direction digit: use 0-7 (0 N, 1 NE, 2 E, 3 SE, 4 S, 5 SW, 6 W, 7 NW), "
+      out << quoted_text(std::string_view(&c, 1))
+          << " is not a direction digit: use 0-7 (0 N, 1 NE, 2 E, 3 SE, 4 S, 5 SW, 6 W, 7 NW), "
           << "or undo / quit / help.\n";
       return false;
     }
@@ -204,12 +205,9 @@ int run_play(const PlayArgs& a, std::istream& in, std::ostream& out) {
       out << "Bye. Record so far: " << game.record() << "\n";
       return 0;
     }
-    if (line == "help" || line == "?")
-      print_help(out);
-    else if (line == "undo" || line == "u")
-      redraw = undo(game, human, external, out);
-    else
-      redraw = play_kicks(game, line, out);
+    if (line == "help" || line == "?") print_help(out);
+    else if (line == "undo" || line == "u") redraw = undo(game, human, external, out);
+    else redraw = play_kicks(game, line, out);
   }
 }
 

@@ -188,26 +188,31 @@ void register_value_net_commands(CLI::App& app) {
       "train-value", "Train the small value net of the alphabeta player (eval: nnue) on self-play data");
   tv->add_option("--data", t->data_dir, "self-play data directory (chunks *.psd)")->required();
   tv->add_option("--out", t->out, "value-net file to write (atomically), e.g. value.vnet")->required();
-  tv->add_option("--steps", t->cfg.steps, "training steps")->capture_default_str()
+  tv->add_option("--steps", t->cfg.steps, "training steps")
+      ->capture_default_str()
       ->check(integer_at_least(0));
   tv->add_option("--hidden", t->cfg.hidden, "hidden layer sizes")->delimiter(',')->capture_default_str();
   tv->add_option("--target", t->cfg.target,
                  "value target: result (game result), root (the search's root value), mix (mean)")
       ->capture_default_str();
-  tv->add_option("--batch", t->cfg.batch_size, "batch size")->capture_default_str()
+  tv->add_option("--batch", t->cfg.batch_size, "batch size")
+      ->capture_default_str()
       ->check(integer_at_least(1));
   tv->add_option("--lr", t->cfg.lr, "Adam learning rate")->capture_default_str();
   tv->add_option("--weight-decay", t->cfg.weight_decay, "Adam weight decay")->capture_default_str();
   tv->add_option("--holdout", t->cfg.holdout, "fraction of games held out for evaluation")
       ->capture_default_str();
   tv->add_option("--max-samples", t->cfg.max_samples, "newest samples used at most")
-      ->capture_default_str()->check(integer_at_least(1));
+      ->capture_default_str()
+      ->check(integer_at_least(1));
   tv->add_option("--log-interval", t->cfg.log_interval, "steps between progress lines")
-      ->capture_default_str()->check(integer_at_least(1));
+      ->capture_default_str()
+      ->check(integer_at_least(1));
   tv->add_option("--value-scale", t->cfg.value_scale, "search score per unit of value")
       ->capture_default_str();
   tv->add_option("--threads", t->cfg.threads, "LibTorch threads (0: its default)")
-      ->capture_default_str()->check(integer_at_least(0));
+      ->capture_default_str()
+      ->check(integer_at_least(0));
   tv->add_option("--seed", t->cfg.seed, "seed (initial weights, held-out split, batches)")
       ->capture_default_str();
   tv->add_flag("!--no-mirror", t->cfg.mirror, "no left-right mirror augmentation");
@@ -231,11 +236,14 @@ void register_value_net_commands(CLI::App& app) {
       "value-net", "Value net evaluations/s (incremental vs scratch); alphabeta hand vs nnue");
   auto o = std::make_shared<BenchOptions>();
   b->add_option("--net", o->net, "value-net file (default: random weights, 8x10 standard)");
-  b->add_option("--hidden", o->hidden, "hidden sizes of the random net")->delimiter(',')
+  b->add_option("--hidden", o->hidden, "hidden sizes of the random net")
+      ->delimiter(',')
       ->capture_default_str();
   b->add_option("--positions", o->positions, "positions (turn starts of random games)")
-      ->capture_default_str()->check(CLI::Range(1, 100000));
-  b->add_option("--time-ms", o->time_ms, "alphabeta time per turn, ms")->capture_default_str()
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100000));
+  b->add_option("--time-ms", o->time_ms, "alphabeta time per turn, ms")
+      ->capture_default_str()
       ->check(integer_at_least(1));
   b->add_option("--seed", o->seed, "seed of the random games and weights")->capture_default_str();
   b->callback([o] { bench_value_net(*o); });

@@ -23,12 +23,12 @@ void register_engine_commands(CLI::App& app);  // replay, turns, perft
 void register_analyse_commands(CLI::App& app);  // show, analyse
 void register_bench_command(CLI::App& app);    // bench
 void register_tournament_command(CLI::App& app);  // tournament
-void register_play_command(CLI::App& app);  // play
+void register_play_command(CLI::App& app);        // play
 /// The `bench` command, made by the first caller: each bench family adds its subcommand to it
 /// in any order.
 CLI::App* bench_command(CLI::App& app);
-void register_bench_nn_command(CLI::App& app);  // bench nn
-void register_bench_search_command(CLI::App& app);  // bench search
+void register_bench_nn_command(CLI::App& app);        // bench nn
+void register_bench_search_command(CLI::App& app);    // bench search
 void register_bench_selfplay_command(CLI::App& app);  // bench selfplay (after register_bench_command)
 void register_report_command(CLI::App& app);  // report RUNDIR
 void register_run_commands(CLI::App& app);  // run, selfplay, train, export, init-net
@@ -57,8 +57,8 @@ inline const Pitch& pitch_option(const std::string& spec, int goal) {
     throw std::invalid_argument(std::string("--pitch: ") + e.what());
   }
   if (p.goal != goal && goal != 2)
-    throw std::invalid_argument("--pitch " + quoted_text(spec) + " and --goal " +
-                                std::to_string(goal) + " name different goals");
+    throw std::invalid_argument("--pitch " + quoted_text(spec) + " and --goal " + std::to_string(goal) +
+                                " name different goals");
   return Pitch::get(p.width, p.length, p.goal);
 }
 

@@ -189,7 +189,8 @@ PgnGame finish_pgn(PendingGame& pg, const std::string& name, const Pitch& defaul
       std::istringstream ss(goal_tag->second);
       std::string rest;
       if (!(ss >> g) || (ss >> rest))
-        throw std::invalid_argument("bad Goal tag " + quoted_text(goal_tag->second, 60) + " (expected a width, e.g. 2)");
+        throw std::invalid_argument("bad Goal tag " + quoted_text(goal_tag->second, 60) +
+                                    " (expected a width, e.g. 2)");
     }
     if (auto it = pg.tags.find("Pitch"); it != pg.tags.end()) {
       PitchChoice p;

@@ -29,13 +29,11 @@ NetConfig NetConfig::preset(const std::string& name) {
 void NetConfig::validate() const {
   const FieldCheck check("net config: ");
   check(blocks >= 1 && blocks <= 256, "blocks", "must be in 1..256, not " + std::to_string(blocks));
-  check(channels >= 4 && channels <= 4096, "channels",
-        "must be in 4..4096, not " + std::to_string(channels));
+  check(channels >= 4 && channels <= 4096, "channels", "must be in 4..4096, not " + std::to_string(channels));
   check(global_pool_every >= 0, "global_pool_every",
         "must be >= 0, not " + std::to_string(global_pool_every));
   check(global_pool_every == 0 || (global_pool_channels >= 1 && global_pool_channels < channels),
-        "global_pool_channels",
-        "must be in 1..channels-1, not " + std::to_string(global_pool_channels));
+        "global_pool_channels", "must be in 1..channels-1, not " + std::to_string(global_pool_channels));
   check(policy_channels >= 1, "policy_channels", "must be >= 1, not " + std::to_string(policy_channels));
   check(value_channels >= 1, "value_channels", "must be >= 1, not " + std::to_string(value_channels));
   check(value_hidden >= 1, "value_hidden", "must be >= 1, not " + std::to_string(value_hidden));

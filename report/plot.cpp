@@ -96,7 +96,7 @@ namespace {
 struct Frame {
   double left = 0, right = 0, top = 0, bottom = 0;  // pixels
   double x0 = 0, x1 = 1, y0 = 0, y1 = 1;            // data window
-  std::vector<double> xt, yt;                        // ticks
+  std::vector<double> xt, yt;                       // ticks
   double X(double v) const { return left + (std::clamp(v, x0, x1) - x0) / (x1 - x0) * (right - left); }
   double Y(double v) const { return bottom - (std::clamp(v, y0, y1) - y0) / (y1 - y0) * (bottom - top); }
   double xstep() const { return xt.size() > 1 ? xt[1] - xt[0] : 1; }
@@ -189,23 +189,24 @@ void draw_legend(const PlotSpec& spec, double left, std::ostream& os) {
 void draw_grid(const PlotSpec& spec, const Frame& f, std::ostream& os) {
   os << "<g font-size=\"11\" fill=\"" << kMuted << "\">\n";
   for (double v : f.yt) {
-    os << "<line x1=\"" << num(f.left) << "\" y1=\"" << num(f.Y(v)) << "\" x2=\"" << num(f.right) << "\" y2=\""
-       << num(f.Y(v)) << "\" stroke=\"" << kGrid << "\"/>\n";
-    std::string label = spec.y_percent ? tick_label(v * 100, f.ystep() * 100) + "%" : tick_label(v, f.ystep());
-    os << "<text x=\"" << num(f.left - 7) << "\" y=\"" << num(f.Y(v) + 4) << "\" text-anchor=\"end\">" << label
-       << "</text>\n";
+    os << "<line x1=\"" << num(f.left) << "\" y1=\"" << num(f.Y(v)) << "\" x2=\"" << num(f.right)
+       << "\" y2=\"" << num(f.Y(v)) << "\" stroke=\"" << kGrid << "\"/>\n";
+    std::string label =
+        spec.y_percent ? tick_label(v * 100, f.ystep() * 100) + "%" : tick_label(v, f.ystep());
+    os << "<text x=\"" << num(f.left - 7) << "\" y=\"" << num(f.Y(v) + 4) << "\" text-anchor=\"end\">"
+       << label << "</text>\n";
   }
   for (double v : f.xt) {
     os << "<line x1=\"" << num(f.X(v)) << "\" y1=\"" << num(f.top) << "\" x2=\"" << num(f.X(v)) << "\" y2=\""
        << num(f.bottom) << "\" stroke=\"" << kGrid << "\"/>\n";
-    os << "<line x1=\"" << num(f.X(v)) << "\" y1=\"" << num(f.bottom) << "\" x2=\"" << num(f.X(v)) << "\" y2=\""
-       << num(f.bottom + 4) << "\" stroke=\"" << kAxis << "\"/>\n";
+    os << "<line x1=\"" << num(f.X(v)) << "\" y1=\"" << num(f.bottom) << "\" x2=\"" << num(f.X(v))
+       << "\" y2=\"" << num(f.bottom + 4) << "\" stroke=\"" << kAxis << "\"/>\n";
     os << "<text x=\"" << num(f.X(v)) << "\" y=\"" << num(f.bottom + 17) << "\" text-anchor=\"middle\">"
        << tick_label(v, f.xstep()) << "</text>\n";
   }
   os << "</g>\n";
-  os << "<line x1=\"" << num(f.left) << "\" y1=\"" << num(f.bottom) << "\" x2=\"" << num(f.right) << "\" y2=\""
-     << num(f.bottom) << "\" stroke=\"" << kAxis << "\"/>\n";
+  os << "<line x1=\"" << num(f.left) << "\" y1=\"" << num(f.bottom) << "\" x2=\"" << num(f.right)
+     << "\" y2=\"" << num(f.bottom) << "\" stroke=\"" << kAxis << "\"/>\n";
   os << "<line x1=\"" << num(f.left) << "\" y1=\"" << num(f.top) << "\" x2=\"" << num(f.left) << "\" y2=\""
      << num(f.bottom) << "\" stroke=\"" << kAxis << "\"/>\n";
 }
@@ -217,8 +218,8 @@ void draw_ref_lines(const PlotSpec& spec, const Frame& f, std::ostream& os) {
       os << "<line x1=\"" << num(f.X(r.at)) << "\" y1=\"" << num(f.top) << "\" x2=\"" << num(f.X(r.at))
          << "\" y2=\"" << num(f.bottom) << "\" stroke=\"" << r.colour << "\" stroke-dasharray=\"3 3\"/>\n";
       if (!r.label.empty())
-        os << "<text x=\"" << num(f.X(r.at) + 3) << "\" y=\"" << num(f.top + 11) << "\" font-size=\"10\" fill=\""
-           << r.colour << "\">" << escape_xml(r.label) << "</text>\n";
+        os << "<text x=\"" << num(f.X(r.at) + 3) << "\" y=\"" << num(f.top + 11)
+           << "\" font-size=\"10\" fill=\"" << r.colour << "\">" << escape_xml(r.label) << "</text>\n";
     } else {
       os << "<line x1=\"" << num(f.left) << "\" y1=\"" << num(f.Y(r.at)) << "\" x2=\"" << num(f.right)
          << "\" y2=\"" << num(f.Y(r.at)) << "\" stroke=\"" << r.colour << "\" stroke-dasharray=\"4 3\"/>\n";

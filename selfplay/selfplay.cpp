@@ -39,8 +39,8 @@ void SelfplayConfig::validate() const {
   check(games_per_chunk >= 1, "games_per_chunk", "must be >= 1");
   check(resign.consecutive >= 1, "resign.consecutive", "must be >= 1");
   check(resign.threshold > 0 && resign.threshold <= 1, "resign.threshold", "must be in (0, 1]");
-  check(resign.playthrough_fraction >= 0 && resign.playthrough_fraction <= 1,
-        "resign.playthrough_fraction", "must be in [0, 1]");
+  check(resign.playthrough_fraction >= 0 && resign.playthrough_fraction <= 1, "resign.playthrough_fraction",
+        "must be in [0, 1]");
   check.part("search", search);
 }
 

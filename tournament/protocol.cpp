@@ -90,11 +90,11 @@ bool read_opponent_turn(std::istream& in, int& lineno, int me, Game& game, Clock
     size_t used = 0;
     length = std::stol(len_line, &used);
     if (used != len_line.size()) length = -1;
-  } catch (const std::exception&) {
-  }
+  } catch (const std::exception&) {}
   const std::string where = "protocol line " + std::to_string(lineno);
   if (length < 1)
-    throw ProtocolError(where + ": expected the length of the opponent's turn, got " + quoted_text(len_line, 60));
+    throw ProtocolError(where + ": expected the length of the opponent's turn, got " +
+                        quoted_text(len_line, 60));
   if (!std::getline(in, turn_line)) return false;
   ++lineno;
   const std::string at = "protocol line " + std::to_string(lineno);
@@ -111,8 +111,9 @@ bool read_opponent_turn(std::istream& in, int& lineno, int me, Game& game, Clock
       for (size_t i = 0; i < turn_line.size(); ++i) {
         const char c = turn_line[i];
         if (c < '0' || c > '7')
-          throw RecordError("kick " + std::to_string(i + 1) + ": bad character " +
-                                quoted_text(std::string_view(&c, 1)), 0, int(i) + 1);
+          throw RecordError(
+              "kick " + std::to_string(i + 1) + ": bad character " + quoted_text(std::string_view(&c, 1)), 0,
+              int(i) + 1);
         game.kick(c - '0');
       }
     } catch (const RecordError& e) {
@@ -124,8 +125,8 @@ bool read_opponent_turn(std::istream& in, int& lineno, int me, Game& game, Clock
                           " is not finished (the ball bounced)");
   }
   if (log && size_t(length) != turn_line.size())
-    *log << "bot: length line says " << length << " but the turn " << quoted_text(turn_line, 60)
-         << " has " << turn_line.size() << " characters; using the turn\n";
+    *log << "bot: length line says " << length << " but the turn " << quoted_text(turn_line, 60) << " has "
+         << turn_line.size() << " characters; using the turn\n";
   if (game.position().game_over())
     throw ProtocolError(at + ": the game is already over, yet an answer is asked for");
   if (game.position().side_to_move() != me)
@@ -150,7 +151,8 @@ int64_t answer_limit_ms(const ProtocolBotOptions& o, bool first, Clock::time_poi
 
 std::string ProtocolBot::answer(const Game& game, int64_t limit_ms, Clock::time_point start,
                                 std::ostream* log) {
-  const auto deadline = start + std::chrono::milliseconds(std::max<int64_t>(1, limit_ms - options_.safety_ms));
+  const auto deadline =
+      start + std::chrono::milliseconds(std::max<int64_t>(1, limit_ms - options_.safety_ms));
   TurnBudget budget{std::max<int64_t>(1, limit_ms - options_.safety_ms - options_.search_margin_ms),
                     options_.visits};
   bool submitted = false;

@@ -50,10 +50,10 @@ bool strongly_connected(const std::vector<int>& members, int n, Adj adj) {
 // component and the free variables (every member but the anchor, whose rating stays 0).
 struct BradleyTerry {
   int n = 0;
-  std::vector<double> wins;           // wins[i * n + j]: i beat j (plus virtual draws)
-  std::vector<int> members;           // the anchor's component of the "played each other" graph
-  std::vector<int> var_of;            // free variable of a player, -1 for the anchor and others
-  std::vector<int> free_players;      // player of each free variable
+  std::vector<double> wins;       // wins[i * n + j]: i beat j (plus virtual draws)
+  std::vector<int> members;       // the anchor's component of the "played each other" graph
+  std::vector<int> var_of;        // free variable of a player, -1 for the anchor and others
+  std::vector<int> free_players;  // player of each free variable
   double& W(int i, int j) { return wins[size_t(i) * size_t(n) + size_t(j)]; }
   double W(int i, int j) const { return wins[size_t(i) * size_t(n) + size_t(j)]; }
   bool met(int i, int j) const { return W(i, j) + W(j, i) > 0; }
@@ -78,9 +78,18 @@ struct BradleyTerry {
         const double g = W(i, j) - nij * p;  // d/d theta_i; d/d theta_j is -g
         const double h = nij * p * (1 - p);
         const int vi = var_of[size_t(i)], vj = var_of[size_t(j)];
-        if (vi >= 0) { grad(vi) += g; hess(vi, vi) -= h; }
-        if (vj >= 0) { grad(vj) -= g; hess(vj, vj) -= h; }
-        if (vi >= 0 && vj >= 0) { hess(vi, vj) += h; hess(vj, vi) += h; }
+        if (vi >= 0) {
+          grad(vi) += g;
+          hess(vi, vi) -= h;
+        }
+        if (vj >= 0) {
+          grad(vj) -= g;
+          hess(vj, vj) -= h;
+        }
+        if (vi >= 0 && vj >= 0) {
+          hess(vi, vj) += h;
+          hess(vj, vi) += h;
+        }
       }
   }
 };
@@ -161,10 +170,14 @@ std::vector<double> maximise_likelihood(const BradleyTerry& bt, const RatingOpti
     double scale = 1.0;
     std::vector<double> next = theta;
     for (int tries = 0; tries < 40; ++tries, scale *= 0.5) {
-      for (int v = 0; v < m; ++v) next[size_t(bt.free_players[size_t(v)])] =
-          theta[size_t(bt.free_players[size_t(v)])] + scale * step(v);
+      for (int v = 0; v < m; ++v)
+        next[size_t(bt.free_players[size_t(v)])] =
+            theta[size_t(bt.free_players[size_t(v)])] + scale * step(v);
       const double nll = bt.log_likelihood(next);
-      if (nll >= ll - 1e-12) { ll = nll; break; }
+      if (nll >= ll - 1e-12) {
+        ll = nll;
+        break;
+      }
     }
     theta = next;
     if (scale * step.cwiseAbs().maxCoeff() < options.tolerance) {

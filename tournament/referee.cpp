@@ -25,11 +25,10 @@ Game opening_game(const Pitch& pitch, Variant variant, const std::vector<std::st
     try {
       game.play_turn(opening[i]);
     } catch (const RecordError& e) {
-      throw std::invalid_argument("opening turn " + std::to_string(i + 1) + " " + quoted_text(opening[i], 60) +
-                                  ": " + e.what());
+      throw std::invalid_argument("opening turn " + std::to_string(i + 1) + " " +
+                                  quoted_text(opening[i], 60) + ": " + e.what());
     }
-    if (game.position().game_over())
-      throw std::invalid_argument("the opening ends the game");
+    if (game.position().game_over()) throw std::invalid_argument("the opening ends the game");
   }
   return game;
 }
@@ -92,8 +91,7 @@ GameResult play_game(Player& player0, Player& player1, const Pitch& pitch, Varia
       lose(s, "player error", e.what());
       ok = false;
     }
-    const int64_t ms =
-        std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
+    const int64_t ms = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
     r.max_turn_ms[s] = std::max(r.max_turn_ms[s], ms);
     if (!ok) break;
     Game next = game;
@@ -101,12 +99,10 @@ GameResult play_game(Player& player0, Player& player1, const Pitch& pitch, Varia
       next.play_turn(answer);
     } catch (const RecordError& e) {
       const std::string detail = "answered " + quoted_text(answer, 60) + ": " + e.what();
-      if (answer.empty() || !all_digits(answer))
-        lose(s, "garbage output", detail);
+      if (answer.empty() || !all_digits(answer)) lose(s, "garbage output", detail);
       else if (std::string(e.what()).find("turn not finished") != std::string::npos)
         lose(s, "incomplete turn", detail);
-      else
-        lose(s, "illegal turn", detail);
+      else lose(s, "illegal turn", detail);
       break;
     }
     game = std::move(next);

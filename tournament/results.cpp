@@ -47,32 +47,36 @@ std::string format_results(const TournamentResult& res) {
   size_t w = 6;
   for (const auto& p : res.players) w = std::max(w, p.size());
   const auto order = ranking(res);
-  os << "Tournament '" << res.spec.name << "': " << format_name(res.spec.format) << ", "
-     << res.games.size() << "/" << res.scheduled_games << " games"
-     << (res.cancelled ? " (cancelled)" : "") << ", " << res.openings.size() << " opening(s), "
-     << fixed(res.seconds, 1) << " s\n\n";
-  os << std::left << std::setw(5) << "Rank" << std::setw(int(w) + 2) << "Player" << std::right
-     << std::setw(9) << "Elo" << std::setw(9) << "+/-95%" << std::setw(8) << "Games" << std::setw(7)
-     << "Wins" << std::setw(8) << "Score" << "\n";
+  os << "Tournament '" << res.spec.name << "': " << format_name(res.spec.format) << ", " << res.games.size()
+     << "/" << res.scheduled_games << " games" << (res.cancelled ? " (cancelled)" : "") << ", "
+     << res.openings.size() << " opening(s), " << fixed(res.seconds, 1) << " s\n\n";
+  os << std::left << std::setw(5) << "Rank" << std::setw(int(w) + 2) << "Player" << std::right << std::setw(9)
+     << "Elo" << std::setw(9) << "+/-95%" << std::setw(8) << "Games" << std::setw(7) << "Wins" << std::setw(8)
+     << "Score"
+     << "\n";
   int rank = 0;
   for (int i : order) {
     const PlayerRating& r = res.ratings.players[size_t(i)];
     const int g = res.cross.total_games(i), wins = res.cross.total_wins(i);
-    os << std::left << std::setw(5) << ++rank << std::setw(int(w) + 2) << res.players[size_t(i)]
-       << std::right << std::setw(9) << fixed(r.elo, 1) << std::setw(9)
+    os << std::left << std::setw(5) << ++rank << std::setw(int(w) + 2) << res.players[size_t(i)] << std::right
+       << std::setw(9) << fixed(r.elo, 1) << std::setw(9)
        << (i == res.ratings.anchor ? std::string("anchor") : fixed(r.ci95, 1)) << std::setw(8) << g
        << std::setw(7) << wins << std::setw(7) << (g ? fixed(100.0 * wins / g, 1) : "-") << "%\n";
   }
   os << "\nCross-table (wins/games of the row player against the column player):\n";
   os << std::left << std::setw(int(w) + 2) << "";
-  for (int j : order) os << std::right << std::setw(std::max<int>(9, int(res.players[size_t(j)].size()) + 2)) << res.players[size_t(j)];
+  for (int j : order)
+    os << std::right << std::setw(std::max<int>(9, int(res.players[size_t(j)].size()) + 2))
+       << res.players[size_t(j)];
   os << "\n";
   for (int i : order) {
     os << std::left << std::setw(int(w) + 2) << res.players[size_t(i)];
     for (int j : order) {
       const int width = std::max<int>(9, int(res.players[size_t(j)].size()) + 2);
-      std::string cell = i == j ? "-" : res.cross.games(i, j) == 0 ? "." :
-          std::to_string(res.cross.wins[size_t(i)][size_t(j)]) + "/" + std::to_string(res.cross.games(i, j));
+      std::string cell = i == j                       ? "-"
+                         : res.cross.games(i, j) == 0 ? "."
+                                                      : std::to_string(res.cross.wins[size_t(i)][size_t(j)]) +
+                                                            "/" + std::to_string(res.cross.games(i, j));
       os << std::right << std::setw(width) << cell;
     }
     os << "\n";
@@ -173,8 +177,10 @@ std::string crosstable_csv(const TournamentResult& res) {
   for (int i = 0; i < n; ++i) {
     ct << csv_field(res.players[size_t(i)]);
     for (int k = 0; k < n; ++k)
-      ct << "," << (i == k ? std::string() : std::to_string(res.cross.wins[size_t(i)][size_t(k)]) + "/" +
-                                                   std::to_string(res.cross.games(i, k)));
+      ct << ","
+         << (i == k ? std::string()
+                    : std::to_string(res.cross.wins[size_t(i)][size_t(k)]) + "/" +
+                          std::to_string(res.cross.games(i, k)));
     ct << "\n";
   }
   return ct.str();

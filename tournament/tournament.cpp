@@ -68,8 +68,7 @@ int CrossTable::total_games(int i) const {
 
 void TournamentSpec::validate() const {
   const FieldCheck check("tournament: ");
-  check(games_per_pairing >= 2 && games_per_pairing % 2 == 0, "games_per_pairing",
-        "must be even and >= 2");
+  check(games_per_pairing >= 2 && games_per_pairing % 2 == 0, "games_per_pairing", "must be even and >= 2");
   check(openings >= 1, "openings", "must be >= 1");
   check(opening_turns >= 0, "opening_turns", "must be >= 0");
   check(concurrency >= 1, "concurrency", "must be >= 1");
@@ -156,8 +155,8 @@ TurnBudget budget_of(const TournamentSpec& spec, const PlayerSpec& p) {
 
 // Plays scheduled game idx with fresh players seeded from the spec's seed and the game index.
 GameResult play_scheduled(const TournamentSpec& spec, const Pitch& pitch,
-                          const std::vector<PlayerSpec>& players, const TournamentResult& res,
-                          const Job& job, size_t idx) {
+                          const std::vector<PlayerSpec>& players, const TournamentResult& res, const Job& job,
+                          size_t idx) {
   const int seats[2] = {job.seat0, job.seat1};
   std::unique_ptr<Player> p[2];
   for (int s = 0; s < 2; ++s) {
@@ -175,9 +174,9 @@ GameResult play_scheduled(const TournamentSpec& spec, const Pitch& pitch,
       {"Player1", res.players[size_t(job.seat1)]},
       {"Opening", use_opening ? opening_record(opening) : std::string("-")},
   };
-  GameResult g = play_game(*p[0], *p[1], pitch, spec.variant, opening,
-                           budget_of(spec, players[size_t(job.seat0)]),
-                           budget_of(spec, players[size_t(job.seat1)]), tags);
+  GameResult g =
+      play_game(*p[0], *p[1], pitch, spec.variant, opening, budget_of(spec, players[size_t(job.seat0)]),
+                budget_of(spec, players[size_t(job.seat1)]), tags);
   g.index = int(idx);
   g.seat[0] = job.seat0;
   g.seat[1] = job.seat1;
@@ -202,8 +201,8 @@ class GameLog {
     append_line(pgn_path_, g.pgn);
     append_line(tsv_path_, std::to_string(g.index + 1) + "\t" + names[size_t(g.seat[0])] + "\t" +
                                names[size_t(g.seat[1])] + "\t" + names[size_t(g.winner)] + "\t" +
-                               g.termination + "\t" + tsv_field(g.detail) + "\t" +
-                               std::to_string(g.opening) + "\t" + g.record);
+                               g.termination + "\t" + tsv_field(g.detail) + "\t" + std::to_string(g.opening) +
+                               "\t" + g.record);
   }
 
  private:
@@ -215,7 +214,8 @@ class GameLog {
 std::vector<std::optional<GameResult>> play_jobs(const TournamentSpec& spec, const Pitch& pitch,
                                                  const std::vector<PlayerSpec>& players,
                                                  const TournamentResult& res, const std::vector<Job>& jobs,
-                                                 const ProgressFn& progress, const std::atomic<bool>* cancel) {
+                                                 const ProgressFn& progress,
+                                                 const std::atomic<bool>* cancel) {
   const GameLog log(spec.out_dir);
   std::vector<std::optional<GameResult>> done_games(jobs.size());
   std::atomic<size_t> next{0};
@@ -275,12 +275,14 @@ TournamentResult run_tournament(const TournamentSpec& spec, const std::vector<Pl
   // Create each player once now, so bad options fail before any game.
   bool any_fixed_start = false;
   for (int i = 0; i < n; ++i) {
-    auto p = make_player(players[size_t(i)], PlayerContext{&pitch, spec.variant, spec.seed, res.players[size_t(i)]});
+    auto p = make_player(players[size_t(i)],
+                         PlayerContext{&pitch, spec.variant, spec.seed, res.players[size_t(i)]});
     if (!accepts_openings(*p)) any_fixed_start = true;
   }
   if (any_fixed_start && spec.opening_turns > 0)
-    res.notes.push_back("games with an external engine that lacks opening_history start from the "
-                        "start position (the protocol cannot set up an opening)");
+    res.notes.push_back(
+        "games with an external engine that lacks opening_history start from the "
+        "start position (the protocol cannot set up an opening)");
 
   OpeningOptions oo;
   oo.count = spec.opening_turns == 0 ? 1 : spec.openings;

@@ -19,8 +19,8 @@ PlayerSpec parse_player_spec(const ConfigReader& r, const YAML::Node& node, size
   p.name = pr.get<std::string>("name", p.type);
   if (pr.has("time_ms")) p.time_ms = pr.get<int64_t>("time_ms", -1);
   if (pr.has("visits")) p.visits = pr.get<int64_t>("visits", -1);
-  for (const auto& [key, v] : {std::pair<const char*, std::optional<int64_t>>{"time_ms", p.time_ms},
-                               {"visits", p.visits}})
+  for (const auto& [key, v] :
+       {std::pair<const char*, std::optional<int64_t>>{"time_ms", p.time_ms}, {"visits", p.visits}})
     if (v && *v < 1 && *v != -1) pr.fail_key(key, "must be >= 1, or -1 for no limit");
   p.options = node;
   if (!has_player_type(p.type)) {

@@ -22,5 +22,4 @@ struct TournamentConfig {
 TournamentConfig load_tournament_config(const std::string& path);
 TournamentConfig parse_tournament_config(ConfigReader& reader);
 
-
 }  // namespace ps::tour

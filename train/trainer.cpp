@@ -44,8 +44,8 @@ void TrainConfig::validate() const {
   // Finite and at most 10: an infinite rate trained a NaN network that the loop then promoted,
   // and 1e308 failed late converting to float (both from a new-user probe).
   check(optimizer.lr > 0 && optimizer.lr <= 10, "optimizer.lr", "must be > 0 and <= 10");
-  check(optimizer.weight_decay >= 0 && std::isfinite(optimizer.weight_decay),
-        "optimizer.weight_decay", "must be a finite number >= 0");
+  check(optimizer.weight_decay >= 0 && std::isfinite(optimizer.weight_decay), "optimizer.weight_decay",
+        "must be a finite number >= 0");
   check(lr_schedule.type == "constant" || lr_schedule.type == "step" || lr_schedule.type == "cosine",
         "lr_schedule.type", "must be constant, step or cosine, not '" + lr_schedule.type + "'");
   check(lr_schedule.step_every >= 1, "lr_schedule.step_every", "must be >= 1");
@@ -56,8 +56,8 @@ void TrainConfig::validate() const {
   check(window.scale > 0, "window.scale", "must be > 0");
   check(loss.value_loss == "mse" || loss.value_loss == "bce", "loss.value_loss",
         "must be mse or bce, not '" + loss.value_loss + "'");
-  check(loss.search_value_weight >= 0 && loss.search_value_weight <= 1,
-        "loss.search_value_weight", "must be in [0, 1]");
+  check(loss.search_value_weight >= 0 && loss.search_value_weight <= 1, "loss.search_value_weight",
+        "must be in [0, 1]");
   for (const auto& [key, w] : {std::pair<const char*, double>{"loss.policy", loss.policy},
                                {"loss.value", loss.value},
                                {"loss.moves_left", loss.moves_left},
@@ -357,8 +357,8 @@ struct StartPoint {
 };
 
 // A partial checkpoint of an interrupted call, the input checkpoint, or a new net.
-StartPoint load_start(const TrainConfig& cfg, const std::string& checkpoint_in,
-                      const std::string& partial, const std::string& note, torch::Device device) {
+StartPoint load_start(const TrainConfig& cfg, const std::string& checkpoint_in, const std::string& partial,
+                      const std::string& note, torch::Device device) {
   StartPoint sp;
   std::string resume_from;
   if (fs::exists(partial)) {
@@ -390,8 +390,7 @@ StartPoint load_start(const TrainConfig& cfg, const std::string& checkpoint_in,
   }
   // A partial checkpoint remembers where its call began (so the target stays the same) in its
   // metadata, not in the free-text note (older ones: in the note).
-  const int64_t legacy_call_start =
-      sp.meta.train_call_start < 0 ? strip_legacy_call_start(sp.meta.note) : -1;
+  const int64_t legacy_call_start = sp.meta.train_call_start < 0 ? strip_legacy_call_start(sp.meta.note) : -1;
   sp.call_start = sp.meta.training_step;
   if (sp.resumed) {
     if (sp.meta.train_call_start >= 0) sp.call_start = sp.meta.train_call_start;
@@ -475,8 +474,8 @@ void log_metrics(const std::string& log_path, const TrainMetrics& m, const std::
 
 TrainResult train_network(const TrainConfig& cfg, const std::string& data_dir,
                           const std::string& checkpoint_in, const std::string& checkpoint_out,
-                          const std::string& log_path, const std::string& note,
-                          const TrainProgress& progress, const std::atomic<bool>* cancel) {
+                          const std::string& log_path, const std::string& note, const TrainProgress& progress,
+                          const std::atomic<bool>* cancel) {
   cfg.validate();
   configure_torch(cfg);
   const torch::Device device = nn::parse_device(cfg.device);

@@ -182,8 +182,8 @@ TEST_CASE("pitch spec: the forms the five old parsers accepted or refused") {
   CHECK_FALSE(pitch_spec_has_goal("10x14"));
   // Refused by all: no length, no 'x', a bad goal part.
   for (const char* bad : {"", "8", "8x", "x10", "8y10", "8x10g", "8x10G4", "8x10gx", "axb", "8x10g4g"})
-    CHECK_THROWS_WITH(parse_pitch_spec(bad), Catch::StartsWith("bad pitch '") &&
-                                                 Catch::Contains("expected WxL or WxLgG"));
+    CHECK_THROWS_WITH(parse_pitch_spec(bad),
+                      Catch::StartsWith("bad pitch '") && Catch::Contains("expected WxL or WxLgG"));
   // Trailing text: the PGN tag and the report's sscanf read "8x10abc" as 8x10; refused now.
   CHECK_THROWS_WITH(parse_pitch_spec("8x10abc"), Catch::Contains("bad pitch '8x10abc'"));
   CHECK_THROWS_AS(parse_pitch_spec("8x10x12"), std::invalid_argument);

@@ -258,8 +258,9 @@ TEST_CASE("bad specs and configs fail with clear messages", "[tournament]") {
   CHECK_THROWS_WITH(load("players:\n  - {name: a, type: test-first}\n"), Catch::Contains("at least 2"));
   // Regression: time_ms 0 was accepted (only -1 means no limit).
   CHECK_THROWS_WITH(load("time_ms: 0\n" + players), Catch::Contains("time_ms") && Catch::Contains("-1 for no limit"));
-  CHECK_THROWS_WITH(load("players:\n  - {name: a, type: test-first, visits: 0}\n  - {name: b, type: test-first}\n"),
-                    "t.yaml: players[0].visits (line 2): must be >= 1, or -1 for no limit");
+  CHECK_THROWS_WITH(
+      load("players:\n  - {name: a, type: test-first, visits: 0}\n  - {name: b, type: test-first}\n"),
+      "t.yaml: players[0].visits (line 2): must be >= 1, or -1 for no limit");
   CHECK(load("time_ms: -1\nvisits: 10\n" + players).spec.budget.visits == 10);
   // The pitch key is read by parse_pitch_spec: WxLgG too (only WxL before), the goal key for a
   // spec without one, and a goal key that disagrees with the spec's is an error.

@@ -159,7 +159,8 @@ log_interval: 10
     CHECK_THROWS_WITH(parse_train_config(r), "t.yaml: optimizer.lr (line 1): must be > 0 and <= 10");
   }
   auto wd = ConfigReader::from_string("optimizer: {weight_decay: .inf}\n", "t.yaml");
-  CHECK_THROWS_WITH(parse_train_config(wd), "t.yaml: optimizer.weight_decay (line 1): must be a finite number >= 0");
+  CHECK_THROWS_WITH(parse_train_config(wd),
+                    "t.yaml: optimizer.weight_decay (line 1): must be a finite number >= 0");
   auto lw = ConfigReader::from_string("loss: {value: .inf}\n", "t.yaml");
   CHECK_THROWS_WITH(parse_train_config(lw), "t.yaml: loss.value (line 1): must be a finite number >= 0");
 }
