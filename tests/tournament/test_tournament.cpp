@@ -254,7 +254,7 @@ TEST_CASE("bad specs and configs fail with clear messages", "[tournament]") {
   CHECK_THROWS_WITH(load("gamez_per_pairing: 4\n" + players), Catch::Contains("t.yaml: gamez_per_pairing (line 1): unknown key"));
   CHECK_THROWS_WITH(load("format: swiss\n" + players), Catch::Contains("format"));
   CHECK_THROWS_WITH(load("players:\n  - {name: a, type: test-first}\n  - {name: b, type: nope}\n"),
-                    Catch::Contains("players[1].type: unknown player type 'nope'"));
+                    Catch::Contains("t.yaml: players[1].type (line 3): unknown player type 'nope'"));
   CHECK_THROWS_WITH(load("players:\n  - {name: a, type: test-first}\n"), Catch::Contains("at least 2"));
   // Regression: time_ms 0 was accepted (only -1 means no limit).
   CHECK_THROWS_WITH(load("time_ms: 0\n" + players), Catch::Contains("time_ms") && Catch::Contains("-1 for no limit"));
