@@ -35,6 +35,7 @@ struct Options {
   int64_t games = 12;
   int concurrent_games = 12;
   int64_t visits = 64, cheap_visits = 16;
+  int leaf_batch = SelfplayConfig().search.leaf_batch;
   double full_search_prob = 0.25;
   std::string device = "cpu";
   int torch_threads = 1, workers = 1, max_batch = 32, batch_timeout_us = 500;
@@ -64,11 +65,19 @@ class SearchCpuMeter final : public Evaluator {
  public:
   explicit SearchCpuMeter(Evaluator& inner) : inner_(inner) {}
   void evaluate(const Position& pos, Evaluation& out) override {
+    const Position* p = &pos;
+    evaluate_many(&p, 1, &out);
+  }
+  void evaluate_many(const Position* const* positions, size_t n, Evaluation* out) override {
     thread_local const SearchCpuMeter* owner = nullptr;
     thread_local double last_exit = 0;
     const double now = thread_cpu_s();
     if (owner == this) add(now - last_exit);
-    inner_.evaluate(pos, out);
+    if (n == 1) {
+      inner_.evaluate(*positions[0], out[0]);
+    } else {
+      inner_.evaluate_many(positions, n, out);
+    }
     owner = this;
     last_exit = thread_cpu_s();
   }
@@ -103,6 +112,7 @@ void bench_one(const Options& o, const std::string& label, nn::PolicyValueNet ne
   sc.search.root_initial_turns = 64;
   sc.search.initial_turns = 12;
   sc.search.temperature_turns = 8;
+  sc.search.leaf_batch = o.leaf_batch;
   sc.validate();
   const std::string data_dir = (dir / label).string();
   std::filesystem::create_directories(data_dir);
@@ -126,6 +136,10 @@ void bench_one(const Options& o, const std::string& label, nn::PolicyValueNet ne
               cpu / wall, std::thread::hardware_concurrency(), cpu, wall, search_cpu / wall,
               cpu > 0 ? 100.0 * search_cpu / cpu : 0.0, (cpu - search_cpu) / wall,
               cpu > 0 ? 100.0 * (cpu - search_cpu) / cpu : 0.0);
+  std::printf("  service: workers busy %.2f of %d (forward passes %.2f), %.1f us per evaluated "
+              "position in forward passes\n",
+              ss.busy_s / wall, o.workers, ss.forward_s / wall,
+              ss.positions > 0 ? 1e6 * ss.forward_s / double(ss.positions) : 0.0);
   service.reset();
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);
@@ -157,9 +171,9 @@ void bench_selfplay(const Options& o) {
   ps::remove_tree(fs::path(dir).string());
   fs::create_directories(dir);
   std::printf("bench selfplay: %lld games per net, %d at a time (one search thread each), visits "
-              "%lld full / %lld cheap (full with p=%.2f), pitch 8x10 standard\n",
+              "%lld full / %lld cheap (full with p=%.2f), leaf batch %d, pitch 8x10 standard\n",
               (long long)o.games, o.concurrent_games, (long long)o.visits,
-              (long long)o.cheap_visits, o.full_search_prob);
+              (long long)o.cheap_visits, o.full_search_prob, o.leaf_batch);
   std::printf("service: %d worker(s), torch intra-op threads %d, max batch %d, batch timeout %d us; "
               "training: %d torch thread(s); hardware threads %u\n",
               o.workers, o.torch_threads, o.max_batch, o.batch_timeout_us, o.train_threads,
@@ -201,6 +215,8 @@ void register_bench_selfplay_command(CLI::App& app) {
       ->capture_default_str()->check(CLI::Range(1, 4096));
   cmd->add_option("--visits", o.visits, "visits of a full search")->capture_default_str()->check(CLI::Range(int64_t(1), int64_t(1) << 30));
   cmd->add_option("--cheap-visits", o.cheap_visits, "visits of a cheap search")->capture_default_str()->check(CLI::Range(int64_t(1), int64_t(1) << 30));
+  cmd->add_option("--leaf-batch", o.leaf_batch, "leaves a search gathers per evaluator call")
+      ->capture_default_str()->check(CLI::Range(1, 4096));
   cmd->add_option("--full-search-prob", o.full_search_prob, "share of full searches")
       ->capture_default_str()->check(CLI::Range(0.0, 1.0));
   cmd->add_option("--device", o.device, "cpu, cuda or cuda:N (service and training)")->capture_default_str();

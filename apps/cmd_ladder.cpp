@@ -42,6 +42,7 @@ struct LadderArgs {
   std::string opponents = "random,greedy,uct,alphabeta";
   std::string pitch, variant, config;
   bool quiet = false;
+  bool opponents_given = false;  // --opponents on the command line
 };
 
 // The ladder of a.spec.model with the rules of the model (or of the options).
@@ -61,6 +62,15 @@ void run_ladder(LadderArgs& a) {
   spec.length = ps.length;
   spec.goal = ps.goal;
   spec.variant = parse_variant(v);
+  const bool nnue_asked =
+      std::find(spec.opponents.begin(), spec.opponents.end(), "alphabeta-nnue") != spec.opponents.end();
+  if (spec.value_net.empty()) {
+    spec.value_net = default_model_path(Pitch::get(ps.width, ps.length, ps.goal), spec.variant, ".vnet");
+    // The shipped value net joins the default yardsticks; an explicit list is kept as given.
+    if (!spec.value_net.empty() && !nnue_asked && !a.opponents_given) spec.opponents.push_back("alphabeta-nnue");
+  } else if (!nnue_asked) {
+    spec.opponents.push_back("alphabeta-nnue");
+  }
   if (!a.config.empty()) {
     ConfigReader top = ConfigReader::from_file(a.config);
     ConfigReader m = top.child("model");
@@ -103,9 +113,12 @@ void register_ladder_command(CLI::App& app) {
   c->add_option("--games", a->spec.games, "games per opponent (even: colours swapped)")
       ->capture_default_str()
       ->check(integer_at_least(2));
-  c->add_option("--opponents", a->opponents,
-                "comma-separated: random, greedy, uct, alphabeta, previous")
+  CLI::Option* opponents = c->add_option("--opponents", a->opponents,
+                "comma-separated: random, greedy, uct, alphabeta, alphabeta-nnue, previous")
       ->capture_default_str();
+  c->add_option("--value-net", a->spec.value_net,
+                "the small value net of the alphabeta-nnue yardstick (.vnet; default: "
+                "models/<pitch>-<variant>.vnet when it exists, which adds that yardstick)");
   c->add_option("--previous", a->spec.previous, "an earlier model: the 'previous' yardstick "
                                                 "(added to the opponents when given)");
   c->add_option("--openings", a->spec.openings, "distinct balanced openings")
@@ -124,7 +137,10 @@ void register_ladder_command(CLI::App& app) {
                                        "(e.g. search: {...}, type: mcts)");
   c->add_option("--out", a->spec.out_dir, "directory for games and results");
   c->add_flag("--quiet", a->quiet, "no line per game");
-  c->callback([a] { run_ladder(*a); });
+  c->callback([a, opponents] {
+    a->opponents_given = opponents->count() > 0;
+    run_ladder(*a);
+  });
 }
 
 }  // namespace ps::cmd

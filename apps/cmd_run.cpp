@@ -1,7 +1,11 @@
 // The training loop and its parts as commands:
 //   run [CONFIG]        the self-play -> train -> evaluate loop (built-in quickstart without CONFIG)
 //   selfplay CONFIG     self-play games only (selfplay: and service: maps; --net CHECKPOINT)
+//   selfplay --follow RUNDIR [CONFIG] [--worker ID]
+//                       the self-play worker role over a shared run directory (loop/roles.h)
 //   train CONFIG        training only (train: map; --data DIR --from CKPT --out CKPT)
+//   train --follow RUNDIR [CONFIG]   the trainer role
+//   gatekeeper RUNDIR [--config CONFIG]   the gatekeeper role
 //   export CKPT OUT     a self-contained model file for `bot` (--single-file OUT.cpp: one C++ source,
 //                       apps/cmd_export_single_file.cpp)
 //   init-net OUT        a freshly initialised network checkpoint (generation 0: random weights)
@@ -15,7 +19,9 @@
 #include "core/fileutil.h"
 #include "core/progress.h"
 #include "loop/players.h"
+#include "loop/roles.h"
 #include "loop/run.h"
+#include "loop/run_dir.h"
 #include "nn/checkpoint.h"
 
 namespace ps::cmd {
@@ -46,9 +52,33 @@ void finish_top_level(ConfigReader& top) {
   top.finish();
 }
 
-}  // namespace
+// After a command that stops on request: the exit status says so (130 after SIGINT, 143 after
+// SIGTERM).
+void exit_if_stopped() {
+  if (!g_cancel) return;
+  std::cerr << "stopped; run the same command again to resume\n";
+  throw StoppedOnRequest{128 + g_signal.load()};
+}
 
-void register_run_commands(CLI::App& app) {
+// Options every role of a shared run directory takes.
+struct FollowOptions {
+  std::string run_dir;
+  int generations = 0;
+  double poll_seconds = 1.0;
+};
+
+void add_follow_options(CLI::App* cmd, FollowOptions& f) {
+  cmd->add_option("--generations", f.generations,
+                  "number of generations of the run (overrides run.generations; >= 1): the role ends "
+                  "when they are done")
+      ->check(integer_at_least(1));
+  cmd->add_option("--poll", f.poll_seconds, "seconds between looks at the run directory while waiting")
+      ->capture_default_str()
+      ->check(CLI::Range(0.1, 3600.0));
+}
+
+
+void register_run(CLI::App& app) {
   static std::string run_config;
   static std::string run_dir;
   static int generations = 0;
@@ -66,19 +96,48 @@ void register_run_commands(CLI::App& app) {
     if (generations > 0) cfg.generations = generations;
     install_signal_handlers();
     run_training_loop(cfg, &g_cancel);
-    if (g_cancel) {
-      std::cerr << "stopped; run the same command again to resume\n";
-      throw StoppedOnRequest{128 + g_signal.load()};  // 130 after SIGINT, 143 after SIGTERM
-    }
+    exit_if_stopped();
   });
+}
 
-  static std::string sp_config, sp_net, sp_out = "selfplay-data", sp_prefix = "selfplay";
-  auto* sp = app.add_subcommand("selfplay", "Play self-play games with a network, write training data");
-  sp->add_option("config", sp_config, "YAML with selfplay: and service: maps")->required();
-  sp->add_option("--net", sp_net, "network checkpoint")->required();
-  sp->add_option("--out", sp_out, "output directory")->capture_default_str();
-  sp->add_option("--prefix", sp_prefix, "chunk file prefix")->capture_default_str();
+// `selfplay CONFIG --net CKPT`: games into a folder; `selfplay --follow RUNDIR`: the worker role.
+void register_selfplay(CLI::App& app) {
+  static std::string sp_config, sp_net, sp_out = "selfplay-data", sp_prefix = "selfplay", sp_worker;
+  static int64_t sp_max_games = 0;
+  static FollowOptions follow;
+  auto* sp = app.add_subcommand(
+      "selfplay", "Play self-play games with a network, write training data; with --follow RUNDIR, "
+                  "a self-play worker of a shared run directory (docs/SCALING.md)");
+  sp->add_option("config", sp_config,
+                 "YAML with selfplay: and service: maps; with --follow, a run config that starts "
+                 "RUNDIR/config.yaml when it is missing (and must equal it otherwise)");
+  auto* net = sp->add_option("--net", sp_net, "network checkpoint (not with --follow)");
+  auto* out = sp->add_option("--out", sp_out, "output directory (not with --follow)")->capture_default_str();
+  auto* prefix = sp->add_option("--prefix", sp_prefix, "chunk file prefix (not with --follow)")->capture_default_str();
+  auto* f = sp->add_option("--follow", follow.run_dir,
+                           "run directory to work for: plays with its best network until the run is "
+                           "finished, picking up each new one between games");
+  f->excludes(net)->excludes(out)->excludes(prefix);
+  sp->add_option("--worker", sp_worker,
+                 "with --follow: this worker's id in chunk names (letters, digits, '_', '.'); the "
+                 "same id after a restart continues its chunk sequence [default: HOST_PID]")
+      ->needs(f);
+  sp->add_option("--max-games", sp_max_games, "with --follow: stop after this many games (0: no cap)")
+      ->needs(f)
+      ->check(integer_at_least(0));
+  add_follow_options(sp, follow);
   sp->callback([] {
+    if (!follow.run_dir.empty()) {
+      const RunConfig cfg = load_shared_run_config(follow.run_dir, sp_config, follow.generations);
+      const std::string id = sp_worker.empty() ? default_worker_id() : sp_worker;
+      check_worker_id(id);
+      install_signal_handlers();
+      run_selfplay_worker(cfg, id, sp_max_games, &g_cancel, follow.poll_seconds);
+      exit_if_stopped();
+      return;
+    }
+    if (sp_config.empty() || sp_net.empty())
+      throw std::invalid_argument("selfplay: CONFIG and --net CHECKPOINT are required (or --follow RUNDIR)");
     ConfigReader top = ConfigReader::from_file(sp_config);
     ConfigReader s = top.child("service");
     nn::ServiceOptions so = nn::parse_service_options(s);
@@ -98,15 +157,40 @@ void register_run_commands(CLI::App& app) {
     line.finish();
     std::printf("%s\n", st.summary().c_str());
   });
+}
 
+// `train CONFIG --data DIR --out CKPT`: one training call; `train --follow RUNDIR`: the trainer role.
+void register_train(CLI::App& app) {
   static std::string tr_config, tr_data, tr_from, tr_out, tr_log;
-  auto* tr = app.add_subcommand("train", "Train a network on self-play data");
-  tr->add_option("config", tr_config, "YAML with a train: map")->required();
-  tr->add_option("--data", tr_data, "training data directory (*.psd chunks)")->required();
-  tr->add_option("--from", tr_from, "checkpoint to start from (default: a new net)");
-  tr->add_option("--out", tr_out, "checkpoint to write")->required();
-  tr->add_option("--log", tr_log, "metrics log (JSON lines)");
+  static FollowOptions follow;
+  auto* tr = app.add_subcommand(
+      "train", "Train a network on self-play data; with --follow RUNDIR, the trainer of a shared "
+               "run directory (docs/SCALING.md)");
+  tr->add_option("config", tr_config,
+                 "YAML with a train: map; with --follow, a run config that starts RUNDIR/config.yaml "
+                 "when it is missing (and must equal it otherwise)");
+  auto* data = tr->add_option("--data", tr_data, "training data directory (*.psd chunks; not with --follow)");
+  auto* from = tr->add_option("--from", tr_from, "checkpoint to start from (default: a new net)");
+  auto* out = tr->add_option("--out", tr_out, "checkpoint to write (not with --follow)");
+  auto* log = tr->add_option("--log", tr_log, "metrics log (JSON lines)");
+  tr->add_option("--follow", follow.run_dir,
+                 "run directory to train for: each generation's candidate as soon as the data holds "
+                 "enough new self-play (train.rows_per_sample), until run.generations")
+      ->excludes(data)
+      ->excludes(from)
+      ->excludes(out)
+      ->excludes(log);
+  add_follow_options(tr, follow);
   tr->callback([] {
+    if (!follow.run_dir.empty()) {
+      const RunConfig cfg = load_shared_run_config(follow.run_dir, tr_config, follow.generations);
+      install_signal_handlers();
+      run_trainer(cfg, &g_cancel, follow.poll_seconds);
+      exit_if_stopped();
+      return;
+    }
+    if (tr_config.empty() || tr_data.empty() || tr_out.empty())
+      throw std::invalid_argument("train: CONFIG, --data DIR and --out CHECKPOINT are required (or --follow RUNDIR)");
     ConfigReader top = ConfigReader::from_file(tr_config);
     ConfigReader r = top.child("train");
     TrainConfig cfg = parse_train_config(r);
@@ -129,7 +213,28 @@ void register_run_commands(CLI::App& app) {
                 (long long)res.window_samples, (long long)res.total_samples,
                 res.end_step < res.start_step + cfg.steps ? "; interrupted, run again to resume" : "");
   });
+}
 
+void register_gatekeeper(CLI::App& app) {
+  static std::string gk_config;
+  static FollowOptions follow;
+  auto* gk = app.add_subcommand(
+      "gatekeeper", "Evaluate each candidate of a shared run directory against the best network and "
+                    "the baselines, keep the ratings, promote by the gating rule, export best.model "
+                    "(docs/SCALING.md)");
+  gk->add_option("rundir", follow.run_dir, "run directory")->required();
+  gk->add_option("--config", gk_config,
+                 "run config that starts RUNDIR/config.yaml when it is missing (and must equal it otherwise)");
+  add_follow_options(gk, follow);
+  gk->callback([] {
+    const RunConfig cfg = load_shared_run_config(follow.run_dir, gk_config, follow.generations);
+    install_signal_handlers();
+    run_gatekeeper(cfg, &g_cancel, follow.poll_seconds);
+    exit_if_stopped();
+  });
+}
+
+void register_export(CLI::App& app) {
   static std::string ex_in, ex_out, ex_pitch, ex_variant, ex_single, ex_bits = "auto";
   static int64_t ex_max_chars = 100000;
   auto* ex = app.add_subcommand(
@@ -181,7 +286,9 @@ void register_run_commands(CLI::App& app) {
                 meta.net.summary().c_str(), (long long)meta.training_step,
                 list(meta.pitches).c_str(), list(meta.variants).c_str());
   });
+}
 
+void register_init_net(CLI::App& app) {
   static std::string in_out, in_preset = "tiny", in_net, in_note;
   static uint64_t in_seed = 1;
   auto* in = app.add_subcommand(
@@ -213,6 +320,17 @@ void register_run_commands(CLI::App& app) {
     std::printf("wrote %s: net %s, step 0, seed %llu\n", in_out.c_str(), cfg.net.summary().c_str(),
                 (unsigned long long)in_seed);
   });
+}
+
+}  // namespace
+
+void register_run_commands(CLI::App& app) {
+  register_run(app);
+  register_selfplay(app);
+  register_train(app);
+  register_gatekeeper(app);
+  register_export(app);
+  register_init_net(app);
 }
 
 }  // namespace ps::cmd

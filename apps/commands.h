@@ -31,7 +31,7 @@ void register_bench_nn_command(CLI::App& app);        // bench nn
 void register_bench_search_command(CLI::App& app);    // bench search
 void register_bench_selfplay_command(CLI::App& app);  // bench selfplay (after register_bench_command)
 void register_report_command(CLI::App& app);  // report RUNDIR
-void register_run_commands(CLI::App& app);  // run, selfplay, train, export, init-net
+void register_run_commands(CLI::App& app);  // run, selfplay, train, gatekeeper, export, init-net
 /// `export --single-file OUT MODEL` (apps/cmd_export_single_file.cpp): bits 8, 4 or 0 (auto).
 void export_single_file(const std::string& model, const std::string& out, const std::string& pitch,
                         const std::string& variant, int bits, int64_t max_chars);
@@ -39,10 +39,11 @@ void register_bot_command(CLI::App& app);   // bot
 void register_ladder_command(CLI::App& app);  // ladder
 void register_value_net_commands(CLI::App& app);  // train-value, bench value-net
 
-/// The shipped model of a pitch and variant, models/<WxL>-<variant>.model (e.g.
-/// models/8x10-standard.model), looked up in the working directory, then beside the executable's
-/// folder (build/../models); "" when there is none. The default model of bot, play and analyse.
-std::string default_model_path(const Pitch& pitch, Variant variant);
+/// The shipped model of a pitch and variant, models/<WxL>-<variant><extension> (e.g.
+/// models/8x10-standard.model, or .vnet for the alphabeta yardstick's small value net), looked up
+/// in the working directory, then beside the executable's folder (build/../models); "" when there
+/// is none. The default model of bot, play, analyse and ladder.
+std::string default_model_path(const Pitch& pitch, Variant variant, const std::string& extension = ".model");
 void register_serve_command(CLI::App& app);  // serve
 
 /// The pitch of a `--pitch` option (parse_pitch_spec: WxL, or WxLgG) with goal width `goal`

@@ -8,9 +8,9 @@
 
 namespace ps::cmd {
 
-std::string default_model_path(const Pitch& pitch, Variant variant) {
+std::string default_model_path(const Pitch& pitch, Variant variant, const std::string& extension) {
   namespace fs = std::filesystem;
-  const std::string name = "models/" + pitch.name() + "-" + variant_name(variant) + ".model";
+  const std::string name = "models/" + pitch.name() + "-" + variant_name(variant) + extension;
   std::vector<fs::path> candidates = {fs::path(name)};
   // The executable is build/papersoccer (or a copy elsewhere): try its folder's parent too, so
   // the shipped model is found from any working directory.

@@ -412,14 +412,32 @@ int play(Net& net, long long first_ms, long long turn_ms, long long safety_ms,
   int turns = 0;  // complete turns played, both sides
   bool first = true;
   std::string len_line, turn;
-  while (std::getline(std::cin, len_line) && std::getline(std::cin, turn)) {
+  int lineno = 1;
+  while (std::getline(std::cin, len_line)) {
     const Clock::time_point start = Clock::now();
+    ++lineno;
+    // The length line, as `bot` checks it (tournament/protocol.cpp): a positive count.
+    len_line = trim(len_line);
+    const bool digits = !len_line.empty() && len_line.size() < 10 &&
+                        len_line.find_first_not_of("0123456789") == std::string::npos;
+    const long length = digits ? std::stol(len_line) : 0;
+    if (length < 1) {
+      std::cerr << "bot: protocol line " << lineno << ": expected the length of the opponent's turn, got '"
+                << len_line.substr(0, 60) << "'\n";
+      return 1;
+    }
+    if (!std::getline(std::cin, turn)) return 0;
+    ++lineno;
     turn = trim(turn);
+    if (size_t(length) != turn.size())
+      std::cerr << "bot: length line says " << length << " but the turn has " << turn.size()
+                << " characters; using the turn\n";
     if (turn != "-") {
       // Kick by kick, so a line holding several turns (an opening played before) works too.
       for (char c : turn) {
         if (c < '0' || c > '7' || !pos.is_legal(c - '0')) {
-          std::cerr << "bot: opponent turn '" << turn << "' is not legal here\n";
+          std::cerr << "bot: protocol line " << lineno << ": opponent turn '" << turn.substr(0, 60)
+                    << "' is not legal here\n";
           return 1;
         }
         const int mover = pos.side_to_move();
@@ -428,7 +446,7 @@ int play(Net& net, long long first_ms, long long turn_ms, long long safety_ms,
       }
     }
     if (pos.game_over() || !pos.turn_start() || pos.side_to_move() != me) {
-      std::cerr << "bot: no answer is due after '" << turn << "'\n";
+      std::cerr << "bot: protocol line " << lineno << ": no answer is due after '" << turn.substr(0, 60) << "'\n";
       return 1;
     }
     long long limit = first ? first_ms : turn_ms;

@@ -207,7 +207,7 @@ struct NetEvaluator::Impl {
       }
       if (!queue.empty()) queue_cv.notify_one();
       lk.unlock();
-
+      const auto busy_start = Clock::now();
       std::exception_ptr error;
       try {
         ptrs.clear();
@@ -231,9 +231,11 @@ struct NetEvaluator::Impl {
           // also with a separate copy of the net per worker; 0 in 30 with 1 worker).
           std::unique_lock<std::mutex> cpu_lock(cpu_forward_mu, std::defer_lock);
           if (!device.is_cuda()) cpu_lock.lock();
+          const auto forward_start = Clock::now();
           NetOutput o = net->forward(x);
           policy = o.policy.to(torch::kCPU).contiguous();
           value = o.value.to(torch::kCPU);
+          forward_ns.fetch_add(elapsed_ns(forward_start), std::memory_order_relaxed);
         }
         // Results go to a worker-local array (reusing the callers' vectors' capacity), then
         // are moved into the callers' Evaluations.
@@ -257,6 +259,7 @@ struct NetEvaluator::Impl {
         batch[i].waiter->finish(j - i, error);
         i = j;
       }
+      busy_ns.fetch_add(elapsed_ns(busy_start), std::memory_order_relaxed);
       lk.lock();
     }
   }
@@ -274,6 +277,10 @@ struct NetEvaluator::Impl {
   bool stop = false;
   std::vector<std::thread> workers;
   std::atomic<uint64_t> positions_done{0}, batches_done{0}, cache_hits{0};
+  std::atomic<uint64_t> busy_ns{0}, forward_ns{0};
+  static uint64_t elapsed_ns(Clock::time_point since) {
+    return uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - since).count());
+  }
 };
 
 NetEvaluator::NetEvaluator(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -295,6 +302,8 @@ ServiceStats NetEvaluator::stats() const {
   s.positions = impl_->positions_done.load();
   s.batches = impl_->batches_done.load();
   s.cache_hits = impl_->cache_hits.load();
+  s.busy_s = 1e-9 * double(impl_->busy_ns.load());
+  s.forward_s = 1e-9 * double(impl_->forward_ns.load());
   return s;
 }
 

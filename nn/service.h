@@ -56,6 +56,8 @@ struct ServiceStats {
   uint64_t positions = 0;   ///< positions evaluated by the net (cache hits excluded)
   uint64_t batches = 0;     ///< forward passes
   uint64_t cache_hits = 0;
+  double busy_s = 0;        ///< wall seconds workers spent on batches (encode, forward, results)
+  double forward_s = 0;     ///< of which in forward passes (device copies included)
   double mean_batch() const { return batches ? double(positions) / double(batches) : 0.0; }
 };
 

@@ -132,12 +132,25 @@ struct Search::Impl {
   Clock::time_point deadline;
   bool has_deadline = false;
 
+  // A leaf gathered for the network (SearchParams::leaf_batch): its path from the root (with
+  // virtual loss on it) and its position; path.back() is in state kExpanding, owned by the
+  // worker that gathered it.
+  struct Leaf {
+    std::vector<Node*> path;
+    Position pos{Pitch::standard(), Variant::kStandard};
+    bool is_root = false;
+  };
+
   // Per-thread scratch.
   struct Worker {
     TurnGenerator gen;
     Evaluation eval;
     std::vector<Node*> path;
+    Position pos{Pitch::standard(), Variant::kStandard};
     std::vector<float> zero_logits;
+    std::vector<Leaf> leaves;                // the gather step's leaves
+    std::vector<const Position*> leaf_positions;
+    std::vector<Evaluation> leaf_evals;
   };
   Worker main_worker;  // the calling thread's, kept between searches (buffers stay allocated)
 
@@ -397,16 +410,15 @@ struct Search::Impl {
     if (!std::isfinite(e.value)) throw std::runtime_error("search: evaluator returned a non-finite value");
   }
 
-  // Expands a leaf at pos (its state is kExpanding, owned by this thread). Returns the leaf's
-  // value from its chooser's point of view.
-  double expand(Node* n, const Position& pos, bool is_root, Worker& w) {
-    const int mover = pos.side_to_move();
-    std::string win;
-    double v;
+  // The part of a leaf's expansion that needs no network (n is kExpanding, owned by this
+  // thread): the win checks. Returns true, with the leaf's value for its chooser in v and n
+  // kExpanded, when they decide the leaf; false when it needs an evaluation (expand_evaluated).
+  bool expand_by_checks(Node* n, const Position& pos, bool is_root, Worker& w, double& v) {
     // A node whose win checks already ran (check_node) and proved nothing has no winning turn
     // and not every turn loses (or the state budget ran out, which would repeat): skip them.
-    const bool checked = n->checked.load(std::memory_order_acquire);
-    if (!checked && w.gen.find_winning_turn(pos, &win)) {
+    if (n->checked.load(std::memory_order_acquire)) return false;
+    std::string win;
+    if (w.gen.find_winning_turn(pos, &win)) {
       // Proven win for the side to move: the winning turn is the only child it needs.
       Position end = pos;
       for (char c : win) end.make_kick(c - '0');
@@ -416,32 +428,50 @@ struct Search::Impl {
       t[0].winner = int8_t(end.winner());
       t[0].reason = end.reason();
       t[0].prior = 1.0f;
-      append_children(n, t, {0}, mover);
+      append_children(n, t, {0}, pos.side_to_move());
       n->proven.store(-1, std::memory_order_release);
       v = -1.0;
-    } else if (!is_root && !checked && w.gen.all_turns_lose(pos)) {
+    } else if (!is_root && w.gen.all_turns_lose(pos)) {
       n->proven.store(1, std::memory_order_release);
       n->complete.store(1, std::memory_order_release);
       v = 1.0;
     } else {
-      evaluator.evaluate(pos, w.eval);
-      evaluations.fetch_add(1, std::memory_order_relaxed);
-      check_eval(pos, w.eval);
-      const BestFirstOptions ro = root_turn_options(params);
-      generate_children(n, pos, w.eval.policy_logits.data(),
-                        is_root ? ro.max_turns : params.initial_turns,
-                        is_root ? ro.min_remaining_mass : params.widen_min_remaining_mass, w,
-                        is_root);
-      store_logits(n, pos, w.eval.policy_logits);
-      v = -double(std::clamp(w.eval.value, -1.0f, 1.0f));
-      if (n->proven.load(std::memory_order_acquire) == -1) v = -1.0;  // a winning child
-      if (is_root && params.solver && n->complete.load(std::memory_order_relaxed) &&
-          all_children_lost(n)) {
-        n->proven.store(1, std::memory_order_release);
-      }
+      return false;
+    }
+    n->state.store(kExpanded, std::memory_order_release);
+    return true;
+  }
+
+  // Finishes the expansion of leaf n at pos with the network's output e: its first turns
+  // best-first, its kept logits. Returns the leaf's value for its chooser.
+  double expand_evaluated(Node* n, const Position& pos, bool is_root, Worker& w,
+                          const Evaluation& e) {
+    check_eval(pos, e);
+    const BestFirstOptions ro = root_turn_options(params);
+    generate_children(n, pos, e.policy_logits.data(),
+                      is_root ? ro.max_turns : params.initial_turns,
+                      is_root ? ro.min_remaining_mass : params.widen_min_remaining_mass, w,
+                      is_root);
+    store_logits(n, pos, e.policy_logits);
+    double v = -double(std::clamp(e.value, -1.0f, 1.0f));
+    if (n->proven.load(std::memory_order_acquire) == -1) v = -1.0;  // a winning child
+    if (is_root && params.solver && n->complete.load(std::memory_order_relaxed) &&
+        all_children_lost(n)) {
+      n->proven.store(1, std::memory_order_release);
     }
     n->state.store(kExpanded, std::memory_order_release);
     return v;
+  }
+
+  // Expands a leaf at pos (its state is kExpanding, owned by this thread), asking the network
+  // when the win checks do not decide it. Returns the leaf's value from its chooser's point of
+  // view.
+  double expand(Node* n, const Position& pos, bool is_root, Worker& w) {
+    double v;
+    if (expand_by_checks(n, pos, is_root, w, v)) return v;
+    evaluator.evaluate(pos, w.eval);
+    evaluations.fetch_add(1, std::memory_order_relaxed);
+    return expand_evaluated(n, pos, is_root, w, w.eval);
   }
 
   // --- selection ------------------------------------------------------------------------
@@ -501,8 +531,7 @@ struct Search::Impl {
 
   // --- one simulation -------------------------------------------------------------------
 
-  void backup(Worker& w, double v) {
-    auto& path = w.path;
+  void backup(const std::vector<Node*>& path, double v) {
     for (size_t i = path.size(); i-- > 0;) {
       Node* n = path[i];
       atomic_add(n->value_sum, v);
@@ -531,17 +560,23 @@ struct Search::Impl {
     }
   }
 
-  void undo_virtual(Worker& w) {
-    for (size_t i = 1; i < w.path.size(); ++i)
-      w.path[i]->in_flight.fetch_sub(1, std::memory_order_release);
+  static void undo_virtual(const std::vector<Node*>& path) {
+    for (size_t i = 1; i < path.size(); ++i)
+      path[i]->in_flight.fetch_sub(1, std::memory_order_release);
   }
 
-  // Returns false on a collision (nothing recorded; the caller retries).
-  bool simulate(Worker& w) {
-    w.path.clear();
+  enum class Step { kBackedUp, kCollision, kLeaf };
+
+  // One descent from the root by PUCT choices, with virtual loss on the path. kBackedUp: it
+  // ended at an exact leaf or one the win checks decided, and its value is backed up. kLeaf:
+  // path.back() is a leaf this thread now owns (kExpanding) that needs the network at pos
+  // (leaf_is_root: it is the root); the caller evaluates it, then expand_evaluated and backup.
+  // kCollision: nothing recorded (another simulation holds the way); the caller retries.
+  Step descend(Worker& w, std::vector<Node*>& path, Position& pos, bool& leaf_is_root) {
+    path.clear();
     Node* n = root.get();
-    w.path.push_back(n);
-    Position pos = root_pos;
+    path.push_back(n);
+    pos = root_pos;
     double v = 0;
     while (true) {
       const bool is_root = n == root.get();
@@ -555,13 +590,14 @@ struct Search::Impl {
       uint8_t st = n->state.load(std::memory_order_acquire);
       if (st == kUnexpanded) {
         if (n->state.compare_exchange_strong(st, kExpanding, std::memory_order_acq_rel)) {
-          v = expand(n, pos, is_root, w);
-          break;
+          if (expand_by_checks(n, pos, is_root, w, v)) break;
+          leaf_is_root = is_root;
+          return Step::kLeaf;
         }
       }
       if (st != kExpanded && n->state.load(std::memory_order_acquire) != kExpanded) {
-        undo_virtual(w);
-        return false;  // another thread is expanding this leaf
+        undo_virtual(path);
+        return Step::kCollision;  // another simulation is expanding this leaf
       }
       const uint32_t children_before = n->num_children.load(std::memory_order_acquire);
       maybe_widen(n, pos, is_root, w);
@@ -572,8 +608,8 @@ struct Search::Impl {
           int8_t expect = 0;
           n->proven.compare_exchange_strong(expect, 1, std::memory_order_acq_rel);
           if (is_root) {
-            undo_virtual(w);
-            return false;
+            undo_virtual(path);
+            return Step::kCollision;
           }
           v = 1.0;
           break;
@@ -584,22 +620,89 @@ struct Search::Impl {
           // new): a practical loss for the side to move, not a proof. Retrying would spin.
           if (is_root) {
             stop.store(true, std::memory_order_relaxed);
-            undo_virtual(w);
-            return false;
+            undo_virtual(path);
+            return Step::kCollision;
           }
           v = 1.0;
           break;
         }
-        undo_virtual(w);
-        return false;  // another thread is widening n, or it just got new children
+        undo_virtual(path);
+        return Step::kCollision;  // another thread is widening n, or it just got new children
       }
       c->in_flight.fetch_add(1, std::memory_order_acq_rel);
-      w.path.push_back(c);
+      path.push_back(c);
       play_kicks(pos, c);
       n = c;
     }
-    backup(w, v);
+    backup(path, v);
+    return Step::kBackedUp;
+  }
+
+  // One simulation, its leaf evaluated alone. Returns false on a collision (nothing recorded;
+  // the caller retries).
+  bool simulate(Worker& w) {
+    bool leaf_is_root = false;
+    const Step s = descend(w, w.path, w.pos, leaf_is_root);
+    if (s == Step::kCollision) return false;
+    if (s == Step::kLeaf) {
+      evaluator.evaluate(w.pos, w.eval);
+      evaluations.fetch_add(1, std::memory_order_relaxed);
+      backup(w.path, expand_evaluated(w.path.back(), w.pos, leaf_is_root, w, w.eval));
+    }
     return true;
+  }
+
+  // The gather step (SearchParams::leaf_batch > 1; Leela Chess Zero's minibatch gathering):
+  // up to leaf_batch descents under virtual loss, each leaf that needs the network kept
+  // waiting, then one evaluate_many call for all of them, then each is expanded and backed up.
+  // A descent that meets a waiting leaf (a collision) ends the batch early. Every gathered
+  // leaf counts as one simulation, so the visit budget is exact.
+  void work_gathered(Worker& w) {
+    const size_t batch = size_t(params.leaf_batch);
+    if (w.leaves.size() < batch) w.leaves.resize(batch);
+    while (!should_stop()) {
+      size_t n = 0;
+      bool budget_left = true;
+      while (n < batch && !should_stop()) {
+        if (started.fetch_add(1, std::memory_order_relaxed) >= visit_limit) {
+          started.fetch_sub(1, std::memory_order_relaxed);
+          budget_left = false;
+          break;
+        }
+        Leaf& l = w.leaves[n];
+        const Step s = descend(w, l.path, l.pos, l.is_root);
+        if (s == Step::kLeaf) {
+          ++n;
+        } else if (s == Step::kCollision) {
+          started.fetch_sub(1, std::memory_order_relaxed);
+          collisions.fetch_add(1, std::memory_order_relaxed);
+          if (n > 0) break;  // the way is held by a waiting leaf: evaluate the batch first
+          std::this_thread::yield();
+        }
+      }
+      if (n > 0) {
+        evaluate_leaves(w, n);
+      } else if (!budget_left) {
+        return;
+      }
+    }
+  }
+
+  // Evaluates the first n gathered leaves in one call, then expands and backs up each.
+  void evaluate_leaves(Worker& w, size_t n) {
+    w.leaf_positions.resize(n);
+    if (w.leaf_evals.size() < n) w.leaf_evals.resize(n);
+    for (size_t i = 0; i < n; ++i) w.leaf_positions[i] = &w.leaves[i].pos;
+    if (n == 1) {
+      evaluator.evaluate(w.leaves[0].pos, w.leaf_evals[0]);
+    } else {
+      evaluator.evaluate_many(w.leaf_positions.data(), n, w.leaf_evals.data());
+    }
+    evaluations.fetch_add(int64_t(n), std::memory_order_relaxed);
+    for (size_t i = 0; i < n; ++i) {
+      Leaf& l = w.leaves[i];
+      backup(l.path, expand_evaluated(l.path.back(), l.pos, l.is_root, w, w.leaf_evals[i]));
+    }
   }
 
   bool should_stop() {
@@ -610,6 +713,7 @@ struct Search::Impl {
   }
 
   void work(Worker& w) {
+    if (params.leaf_batch > 1) return work_gathered(w);
     while (!should_stop()) {
       if (started.fetch_add(1, std::memory_order_relaxed) >= visit_limit) {
         started.fetch_sub(1, std::memory_order_relaxed);
@@ -792,7 +896,7 @@ struct Search::Impl {
         rt->state.store(kExpanding);
         w_path_root(main_worker);
         const double v = expand(rt, root_pos, true, main_worker);
-        backup(main_worker, v);
+        backup(main_worker.path, v);
       } else if (rt->num_children.load() == 0 ||
                  (rt->proven.load() == 0 && !rt->complete.load() &&
                   int(rt->num_children.load()) < params.root_initial_turns &&
@@ -816,7 +920,11 @@ struct Search::Impl {
         generate_children(rt, root_pos, main_worker.zero_logits.data(), params.initial_turns, 0.0,
                           main_worker, true);
       }
-      add_root_noise();
+      if (limits.root_noise) {
+        add_root_noise();
+      } else {
+        root_noise.clear();
+      }
       const bool root_proven = rt->proven.load() != 0;
       if (!(root_proven && (params.solver || rt->proven.load() == -1))) {
         const int threads = params.num_threads;

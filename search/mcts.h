@@ -15,7 +15,11 @@
 //  - one network evaluation per expanded node: widening reuses the logits kept in the node;
 //  - first-play urgency, root Dirichlet noise, temperature, tree reuse (KataGo, Lc0 practice);
 //  - several threads on one tree with virtual loss (SearchParams::num_threads), or many
-//    single-threaded Search objects in parallel threads sharing one thread-safe Evaluator.
+//    single-threaded Search objects in parallel threads sharing one thread-safe Evaluator;
+//  - with SearchParams::leaf_batch > 1, each thread gathers that many leaves under virtual loss
+//    and evaluates them in one Evaluator::evaluate_many call (the minibatch gather of Leela
+//    Chess Zero), so that even a single-threaded search hands the batching service more than
+//    one position at a time.
 //
 // The network is reached only through ps::Evaluator (nn/evaluator.h); this library does not
 // depend on LibTorch.
@@ -39,6 +43,10 @@ namespace ps {
 struct SearchLimits {
   int64_t visits = -1;   ///< new simulations in this search (reused visits do not count)
   int64_t time_ms = -1;  ///< wall-clock milliseconds
+  /// false: this search mixes no Dirichlet noise into the root priors even when
+  /// params.root_noise is set (playout cap randomization's cheap searches, which share the
+  /// full searches' tree so that tree reuse serves both).
+  bool root_noise = true;
 };
 
 /// Statistics of one root child (one distinct turn).

@@ -18,6 +18,7 @@ void SearchParams::validate() const {
   check(p.visits >= 1, "visits", "must be >= 1");
   check(p.time_ms >= 1 || p.time_ms == -1, "time_ms", "must be -1 (unlimited) or >= 1");
   check(p.num_threads >= 1 && p.num_threads <= 256, "num_threads", "must be in 1..256");
+  check(p.leaf_batch >= 1 && p.leaf_batch <= 4096, "leaf_batch", "must be in 1..4096");
   check(p.c_puct_init >= 0, "c_puct_init", "must be >= 0");
   check(p.c_puct_base > 0, "c_puct_base", "must be > 0");
   check(p.fpu_reduction >= 0 && p.fpu_reduction <= 2, "fpu_reduction", "must be in [0, 2]");
@@ -43,6 +44,7 @@ SearchParams parse_search_params(ConfigReader& cfg, const SearchParams& defaults
   p.visits = cfg.get<int64_t>("visits", p.visits);
   p.time_ms = cfg.get<int64_t>("time_ms", p.time_ms);
   p.num_threads = cfg.get<int>("num_threads", p.num_threads);
+  p.leaf_batch = cfg.get<int>("leaf_batch", p.leaf_batch);
   p.c_puct_init = cfg.get<double>("c_puct_init", p.c_puct_init);
   p.c_puct_base = cfg.get<double>("c_puct_base", p.c_puct_base);
   p.fpu_reduction = cfg.get<double>("fpu_reduction", p.fpu_reduction);

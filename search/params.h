@@ -35,6 +35,12 @@ struct SearchParams {
   /// num_threads: threads on one tree (play/analysis). 1 = the search runs in the calling
   /// thread with no thread start-up (self-play: many single-threaded searches in parallel).
   int num_threads = 1;
+  /// leaf_batch: leaves each search thread gathers (under virtual loss) before it evaluates
+  /// them in one Evaluator::evaluate_many call (Leela Chess Zero's minibatch gathering), so a
+  /// single-threaded search hands the batching service leaf_batch positions at a time. A
+  /// descent that meets a leaf already waiting ends the batch early. 1 = each leaf alone.
+  /// PUCT only.
+  int leaf_batch = 1;
 
   // --- PUCT (AlphaZero pseudocode) -----------------------------------------------------------
   /// c_puct_init, c_puct_base: exploration c(s) = log((1 + N(s) + base) / base) + init, where

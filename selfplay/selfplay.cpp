@@ -24,6 +24,9 @@ SelfplayConfig::SelfplayConfig() {
   search.temperature = 1.0;
   search.temperature_turns = 10;
   search.temperature_final = 0.0;
+  // Each search hands the service 8 leaves at a time (search/params.h: leaf_batch): larger
+  // batches for the forward pass, one hand-off per 8 evaluations (docs/BENCHMARKS.md).
+  search.leaf_batch = 8;
 }
 
 void SelfplayConfig::validate() const {
@@ -154,11 +157,9 @@ GameData play_selfplay_game(const SelfplayConfig& cfg, Evaluator& evaluator, uin
   const Variant variant = cfg.variants[rng() % cfg.variants.size()];
   const Pitch& pitch = Pitch::get(pc.width, pc.length, pc.goal);
 
-  SearchParams full_params = cfg.search;
-  SearchParams cheap_params = cfg.search;
-  cheap_params.root_noise = false;
-  Search full(evaluator, full_params, rng());
-  Search cheap(evaluator, cheap_params, rng());
+  // One tree for full and cheap searches, so tree reuse serves both (KataGo's playout cap
+  // randomization keeps one tree too); a cheap search adds no root noise.
+  Search search(evaluator, cfg.search, rng());
   const bool playthrough = cfg.resign.enabled &&
                            std::uniform_real_distribution<double>(0, 1)(rng) <
                                cfg.resign.playthrough_fraction;
@@ -182,7 +183,7 @@ GameData play_selfplay_game(const SelfplayConfig& cfg, Evaluator& evaluator, uin
     const bool is_full = std::uniform_real_distribution<double>(0, 1)(rng) < cfg.full_search_prob;
     SearchLimits limits;
     limits.visits = is_full ? cfg.visits : cfg.cheap_visits;
-    Search& search = is_full ? full : cheap;
+    limits.root_noise = is_full;
     SearchResult res = search.run(pos, limits);
     ++searches;
     root_turns += int64_t(res.children.size());

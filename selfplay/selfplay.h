@@ -23,7 +23,9 @@
 //     playthrough_fraction: 0.1  share of games that ignore resignation and are played out,
 //                            to measure the false-resignation rate (reported in stats)
 //   search: {...}            SearchParams (search/params.h); self-play defaults there:
-//                            root_noise true, temperature 1 for temperature_turns 10, then 0.
+//                            root_noise true, temperature 1 for temperature_turns 10, then 0,
+//                            leaf_batch 8 (each search hands the service 8 leaves at a time).
+//                            Full and cheap searches of a game share one tree (tree reuse).
 #pragma once
 
 #include <atomic>

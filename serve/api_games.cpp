@@ -113,7 +113,9 @@ Json api_kick(ApiContext& ctx, const std::string& id, const Json& body) {
     std::lock_guard<std::mutex> lock(s->mu);
     refuse_while_thinking(*s);
     std::string kicks = get_string(body, "kicks", "", 1024);
-    if (kicks.empty()) kicks = std::to_string(get_int(body, "dir", -1, 0, 7));
+    const int64_t dir = get_int(body, "dir", -1, 0, 7);
+    if (!kicks.empty() && dir >= 0) throw bad_request("give either 'dir' or 'kicks', not both");
+    if (kicks.empty()) kicks = std::to_string(dir);
     if (kicks == "-1") throw bad_request("give the kick as 'dir' (0-7) or the kicks as 'kicks' (digits)");
     Game next = s->game;
     for (size_t i = 0; i < kicks.size(); ++i) {

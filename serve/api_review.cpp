@@ -45,13 +45,18 @@ Game line_game(const std::string& line, const Pitch& pitch, Variant variant) {
   }
 }
 
-Json pasted_games(const std::string& text, const Pitch& pitch, Variant variant) {
+// The games of a paste, at most kMaxGames; *more is set when the paste holds more.
+Json pasted_games(const std::string& text, const Pitch& pitch, Variant variant, bool* more) {
   Json games = Json::array();
+  *more = false;
   if (looks_like_pgn(text)) {
     std::istringstream in(text);
     try {
       for (const PgnGame& g : read_pgn(in, "pasted PGN", pitch, variant)) {
-        if (games.size() >= kMaxGames) break;
+        if (games.size() >= kMaxGames) {
+          *more = true;
+          break;
+        }
         games.push_back(game_json(g.game, "pasted PGN line " + std::to_string(g.line), g.tags));
       }
     } catch (const std::exception& e) {
@@ -61,9 +66,13 @@ Json pasted_games(const std::string& text, const Pitch& pitch, Variant variant) 
   }
   std::istringstream in(text);
   std::string line;
-  for (int n = 1; std::getline(in, line) && games.size() < kMaxGames; ++n) {
+  for (int n = 1; std::getline(in, line); ++n) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.find_first_not_of(" \t") == std::string::npos || is_tsv_header(line)) continue;
+    if (games.size() >= kMaxGames) {
+      *more = true;
+      break;
+    }
     try {
       games.push_back(game_json(line_game(line, pitch, variant), "pasted line " + std::to_string(n), {}));
     } catch (const std::exception& e) {
@@ -110,7 +119,11 @@ Json api_review(ApiContext& ctx, const Json& body) {
   if (body.contains("run")) return run_games(ctx, body);
   const std::string text = get_string(body, "text", "", ctx.options.max_request_bytes);
   if (text.empty()) throw bad_request("give 'text' (PGN, records or test-vector lines) or 'run' and 'file'");
-  return {{"games", pasted_games(text, get_pitch(body), get_variant(body))}};
+  bool more = false;
+  Json games = pasted_games(text, get_pitch(body), get_variant(body), &more);
+  Json reply = {{"games", std::move(games)}, {"truncated", more}};
+  if (more) reply["note"] = "only the first " + std::to_string(kMaxGames) + " games of the paste are shown";
+  return reply;
 }
 
 Json api_runs(ApiContext& ctx, const Json& body) {

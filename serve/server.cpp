@@ -3,10 +3,12 @@
 #include <httplib.h>
 
 #include <atomic>
+#include <cctype>
 #include <functional>
 #include <stdexcept>
 #include <thread>
 
+#include "core/text.h"
 #include "loop/players.h"
 #include "serve/api.h"
 #include "serve/api_error.h"
@@ -25,10 +27,38 @@ void send_json(httplib::Response& res, int status, const Json& body) {
   res.set_content(body.dump(-1, ' ', false, Json::error_handler_t::replace), "application/json");
 }
 
+// "host[:port]" of an Origin "scheme://host[:port]" or of a Host header, lower case.
+std::string authority_of(std::string text) {
+  const size_t scheme = text.find("://");
+  if (scheme != std::string::npos) text = text.substr(scheme + 3);
+  for (char& c : text) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return text;
+}
+
+// Refuses what a web page of another origin could send to this server: a request whose Origin
+// header is another host or port (or the opaque "null"), 403; a POST body not declared as JSON,
+// 415. Browsers send text/plain, form and multipart bodies cross-origin without asking first;
+// a JSON body needs a CORS preflight, which this server never grants.
+void check_request_source(const httplib::Request& req) {
+  const std::string origin = req.get_header_value("Origin");
+  if (!origin.empty() && authority_of(origin) != authority_of(req.get_header_value("Host")))
+    throw ApiError(403, "requests from a page of another origin (Origin " + quoted_text(origin, 80) +
+                            ", this server " + quoted_text(req.get_header_value("Host"), 80) + ") are refused");
+  if (req.method != "POST" || req.body.empty()) return;
+  std::string type = req.get_header_value("Content-Type");
+  type = type.substr(0, type.find(';'));
+  while (!type.empty() && type.back() == ' ') type.pop_back();
+  for (char& c : type) c = char(std::tolower(static_cast<unsigned char>(c)));
+  if (type != "application/json")
+    throw ApiError(415, "the request body must be sent with Content-Type: application/json (got " +
+                            (type.empty() ? std::string("none") : quoted_text(type, 80)) + ")");
+}
+
 // Parses the body, runs the handler, and answers its JSON or {"error": message}.
 httplib::Server::Handler json_route(Handler fn) {
   return [fn](const httplib::Request& req, httplib::Response& res) {
     try {
+      check_request_source(req);
       send_json(res, 200, fn(req, parse_body(req.body)));
     } catch (const ApiError& e) {
       send_json(res, e.status(), {{"error", e.what()}});

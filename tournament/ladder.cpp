@@ -57,13 +57,21 @@ std::vector<PlayerSpec> ladder_players(const LadderSpec& spec) {
       players.push_back(model_player("previous", spec.model_type, spec.previous, spec.model_options));
       continue;
     }
-    if (o != "random" && o != "greedy" && o != "uct" && o != "alphabeta")
+    if (o != "random" && o != "greedy" && o != "uct" && o != "alphabeta" && o != "alphabeta-nnue")
       throw std::invalid_argument("ladder: unknown opponent '" + o +
-                                  "' (known: random, greedy, uct, alphabeta, previous)");
+                                  "' (known: random, greedy, uct, alphabeta, alphabeta-nnue, previous)");
     PlayerSpec p;
     p.name = o;
     p.type = o;
     p.where = o;
+    if (o == "alphabeta-nnue") {
+      if (spec.value_net.empty())
+        throw std::invalid_argument("ladder: opponent 'alphabeta-nnue' needs a value net (--value-net FILE.vnet)");
+      p.type = "alphabeta";
+      p.options = YAML::Node(YAML::NodeType::Map);
+      p.options["eval"] = "nnue";
+      p.options["value_net"] = spec.value_net;
+    }
     players.push_back(p);
   }
   for (size_t i = 1; i < players.size(); ++i)

@@ -24,7 +24,9 @@ struct LadderSpec {
   std::string model_type = "mcts";   ///< registry type that plays the model (key: checkpoint)
   YAML::Node model_options;          ///< extra keys of the model's player map (e.g. search:)
   std::string previous;              ///< an earlier model ("" = no "previous" yardstick)
-  /// Yardsticks by name: random, greedy, uct, alphabeta, previous (needs `previous`).
+  std::string value_net;              ///< .vnet of the alphabeta-nnue yardstick ("" = none)
+  /// Yardsticks by name: random, greedy, uct, alphabeta (hand evaluation), alphabeta-nnue
+  /// (alphabeta with the small learned value net `value_net`), previous (needs `previous`).
   std::vector<std::string> opponents = {"random", "greedy", "uct", "alphabeta"};
   int64_t time_ms = 200;             ///< per turn, every player
   int games = 20;                    ///< per opponent (even: colours swapped)

@@ -309,6 +309,7 @@ async function openPaste() {
     const r = await api('POST', '/api/review', {
       text: $('paste').value, pitch: $('review-pitch').value, variant: $('review-variant').value });
     loadReview(r.games);
+    if (r.truncated) setStatus(r.note, 'error');
   } catch (e) {
     setStatus(e.message, 'error');
   }

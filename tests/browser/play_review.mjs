@@ -80,7 +80,7 @@ try {
   assert.ok(result.includes(`Player ${res.winner} wins: ${res.reason}`), `result shown: ${result}`);
   // The record replays to the same result.
   const replay = await (await fetch(new URL('/api/review', url), {
-    method: 'POST', body: JSON.stringify({ text: record }) })).json();
+    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ text: record }) })).json();
   assert.deepEqual(replay.games[0].result, res);
 
   // A reload keeps the game (its id is in the URL).

@@ -140,5 +140,17 @@ awk -F '\t' -v what="$1" -v limit="$2" '
 compare 8-bit 0.05 "$dir/raw-single.txt" || fail=1
 compare float32 0.0001 "$dir/raw-float.txt" || fail=1
 
+# Protocol errors as `bot` reports them: a length line that is no positive count stops the bot
+# with the line number; a count that differs from the turn is logged, and the turn is used.
+if printf '0\nx\n-\n' | "$dir/bot" --visits 8 > "$dir/proto.out" 2> "$dir/proto.err"; then
+  echo "FAIL: a bad length line was accepted"; fail=1
+fi
+grep -q "protocol line 2: expected the length of the opponent's turn, got 'x'" "$dir/proto.err" ||
+  { echo "FAIL: no message for the bad length line:"; cat "$dir/proto.err"; fail=1; }
+answer=$(printf '0\n5\n-\n' | "$dir/bot" --visits 8 2> "$dir/proto.err" | head -n 1)
+[ -n "$answer" ] || { echo "FAIL: no answer after a length line that differs from the turn"; fail=1; }
+grep -q "length line says 5 but the turn has 1 characters" "$dir/proto.err" ||
+  { echo "FAIL: the differing length was not logged:"; cat "$dir/proto.err"; fail=1; }
+
 [ $fail -eq 0 ] && echo "ok: single file exported, compiled, replays the test vectors, plays bot legally"
 exit $fail

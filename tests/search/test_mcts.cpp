@@ -55,6 +55,7 @@ TEST_CASE("mcts: never returns an illegal turn over thousands of random position
   REQUIRE(games.size() == 2100);
   FixedCostEvaluator ev(0, 0.5f, 2.0f, 3);
   SearchParams sp;
+  sp.leaf_batch = GENERATE(1, 8);
   sp.reuse_tree = false;
   sp.initial_turns = 4;  // small lists so that widening happens often
   sp.widen_per_sqrt_visit = 2.0;
@@ -77,6 +78,7 @@ TEST_CASE("mcts: never returns an illegal turn over thousands of random position
 
 TEST_CASE("mcts: a fixed seed with one thread reproduces the search exactly", "[search]") {
   SearchParams sp;
+  sp.leaf_batch = GENERATE(1, 8);  // gathered leaves too
   sp.root_noise = true;
   sp.temperature = 1.0;
   sp.temperature_turns = 100;
@@ -137,6 +139,7 @@ TEST_CASE("mcts: several threads on one tree keep the statistics consistent", "[
   SearchParams sp;
   sp.num_threads = 4;
   sp.virtual_loss = 2;
+  sp.leaf_batch = GENERATE(1, 4);
   Search search(ev, sp, 1);
   for (const Game& g : games) {
     const SearchResult r = search.run(g.position(), SearchLimits{400, -1});
@@ -329,10 +332,17 @@ class CountingEvaluator final : public Evaluator {
   explicit CountingEvaluator(Evaluator& inner) : inner_(inner) {}
   void evaluate(const Position& pos, Evaluation& out) override {
     ++calls[pos.hash()];
+    ++batch_sizes[1];
     inner_.evaluate(pos, out);
+  }
+  void evaluate_many(const Position* const* positions, size_t n, Evaluation* out) override {
+    for (size_t i = 0; i < n; ++i) ++calls[positions[i]->hash()];
+    ++batch_sizes[n];
+    for (size_t i = 0; i < n; ++i) inner_.evaluate(*positions[i], out[i]);
   }
   std::string name() const override { return "counting"; }
   std::map<uint64_t, int> calls;
+  std::map<size_t, int> batch_sizes;  // calls by number of positions
 
  private:
   Evaluator& inner_;
@@ -343,13 +353,17 @@ class CountingEvaluator final : public Evaluator {
 TEST_CASE("mcts: widening reuses the node's stored network output (one evaluation per position)",
           "[search]") {
   // Widening used to evaluate its node again for the logits of the extra turns: on a position
-  // with many turns per node, every visit past the first asked the network again.
+  // with many turns per node, every visit past the first asked the network again. The same
+  // holds when leaves are gathered in batches (leaf_batch).
+  const int leaf_batch = GENERATE(1, 8);
+  INFO("leaf_batch " << leaf_batch);
   FixedCostEvaluator inner(0, 0.5f, 1.0f, 5);
   CountingEvaluator ev(inner);
   SearchParams sp;
   sp.initial_turns = 4;  // widen early and often
   sp.root_initial_turns = 8;
   sp.widen_min_remaining_mass = 0.0;
+  sp.leaf_batch = leaf_batch;
   Search search(ev, sp, 1);
   Game g = parse_kicks(Pitch::standard(), Variant::kStandard, kHeavyKicks);
   const SearchResult r1 = search.run(g.position(), SearchLimits{400, -1});
@@ -361,6 +375,16 @@ TEST_CASE("mcts: widening reuses the node's stored network output (one evaluatio
   }
   REQUIRE(total == r1.evaluations);
   REQUIRE(r1.evaluations <= r1.new_visits);
+  REQUIRE(r1.new_visits == 400);  // gathering keeps the visit budget exact
+  if (leaf_batch > 1) {
+    // Most leaves went to the evaluator in batches of leaf_batch.
+    int64_t batched = 0;
+    for (const auto& [n, k] : ev.batch_sizes) {
+      CHECK(n <= size_t(leaf_batch));
+      if (n == size_t(leaf_batch)) batched += int64_t(n) * k;
+    }
+    CHECK(batched > r1.evaluations / 2);
+  }
   // Tree reuse: the promoted root gets its root-sized turn list from its stored logits too.
   REQUIRE(r1.principal_variation.size() >= 3);
   g.play_turn(r1.principal_variation[0]);
@@ -396,4 +420,32 @@ TEST_CASE("mcts: every root turn gets the win checks, lazily checked interior tu
     if (any_safe && r.root_proven != -1) CHECK(is_safe(g.position(), r.best_turn));
     g.play_turn(r.best_turn);
   }
+}
+
+TEST_CASE("mcts: a search without root noise uses the plain priors on a noisy search's tree",
+          "[search]") {
+  // Self-play's cheap searches (playout cap randomization) share the full searches' tree and
+  // pass SearchLimits::root_noise = false: their visits must follow the same priors as a
+  // search whose params have no noise at all.
+  FixedCostEvaluator ev(0, 0.5f, 1.0f, 5);
+  const Game g(Pitch::standard(), Variant::kStandard);
+  SearchParams noisy = SearchParams{};
+  noisy.root_noise = true;
+  noisy.reuse_tree = false;
+  SearchParams plain = noisy;
+  plain.root_noise = false;
+  Search a(ev, noisy, 3), b(ev, plain, 3);
+  SearchLimits no_noise{200, -1};
+  no_noise.root_noise = false;
+  const SearchResult ra = a.run(g.position(), no_noise);
+  const SearchResult rb = b.run(g.position(), SearchLimits{200, -1});
+  REQUIRE(ra.children.size() == rb.children.size());
+  for (size_t i = 0; i < ra.children.size(); ++i) REQUIRE(ra.children[i].visits == rb.children[i].visits);
+  // With noise the visits differ.
+  Search c(ev, noisy, 3);
+  const SearchResult rc = c.run(g.position(), SearchLimits{200, -1});
+  bool differ = false;
+  for (size_t i = 0; i < rc.children.size() && i < rb.children.size(); ++i)
+    differ = differ || rc.children[i].visits != rb.children[i].visits;
+  CHECK(differ);
 }

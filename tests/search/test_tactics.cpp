@@ -155,9 +155,11 @@ TEST_CASE("tactics: the PUCT search finds forced wins and avoids traps on both p
     check_case_premise(c, g);
     FixedCostEvaluator prior_ev(0, 0.3f, 1.0f, 7);
     UniformEvaluator uniform_ev;
-    for (Evaluator* ev : {static_cast<Evaluator*>(&prior_ev), static_cast<Evaluator*>(&uniform_ev)}) {
-      INFO("evaluator " << ev->name());
+    for (Evaluator* ev : {static_cast<Evaluator*>(&prior_ev), static_cast<Evaluator*>(&uniform_ev)})
+    for (const int leaf_batch : {1, 8}) {
+      INFO("evaluator " << ev->name() << ", leaf_batch " << leaf_batch);
       SearchParams sp;
+      sp.leaf_batch = leaf_batch;
       Search search(*ev, sp, 1);
       const SearchResult r = search.run(p, SearchLimits{20000, -1});
       check_answer(c, p, r.best_turn, "search");

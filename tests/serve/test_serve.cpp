@@ -240,3 +240,42 @@ TEST_CASE("a second server on a port in use fails to start, naming the address",
   CHECK_THROWS_WITH(second.start(), Catch::Contains("cannot listen on 127.0.0.1:" + std::to_string(first.port())));
   CHECK(first.get("/api/info").status == 200);
 }
+
+TEST_CASE("requests a page of another origin could send are refused", "[serve]") {
+  TestServer s;
+  httplib::Client cli("127.0.0.1", s.port());
+  const std::string here = "127.0.0.1:" + std::to_string(s.port());
+  // A cross-site form or fetch(no-cors) posts text/plain or a form without a CORS preflight.
+  auto plain = cli.Post("/api/games", "{\"opponent\":\"greedy\"}", "text/plain");
+  REQUIRE(plain);
+  CHECK(plain->status == 415);
+  CHECK(plain->body.find("Content-Type: application/json") != std::string::npos);
+  auto form = cli.Post("/api/games", "opponent=greedy", "application/x-www-form-urlencoded");
+  REQUIRE(form);
+  CHECK(form->status == 415);
+  // The Origin of another site, or another port of this host, or an opaque one.
+  for (const std::string origin : std::vector<std::string>{"http://evil.example", "http://127.0.0.1:1", "null"}) {
+    auto r = cli.Post("/api/games", httplib::Headers{{"Origin", origin}}, "{}", "application/json");
+    REQUIRE(r);
+    CHECK(r->status == 403);
+    CHECK(r->body.find("another origin") != std::string::npos);
+  }
+  // The page itself (same origin), JSON with a charset, and an empty body without a type pass.
+  auto same = cli.Post("/api/games", httplib::Headers{{"Origin", "http://" + here}}, "{}",
+                       "application/json; charset=utf-8");
+  REQUIRE(same);
+  CHECK(same->status == 200);
+  const std::string id = Json::parse(same->body)["id"];
+  auto empty = cli.Post(("/api/games/" + id + "/undo").c_str());
+  REQUIRE(empty);
+  CHECK(empty->status != 415);
+}
+
+TEST_CASE("a kick given both as 'dir' and as 'kicks' is refused", "[serve]") {
+  TestServer s;
+  const std::string id = new_game(s, {{"opponent", "greedy"}});
+  const Reply both = s.post("/api/games/" + id + "/kick", {{"dir", 2}, {"kicks", "4"}});
+  CHECK(both.status == 400);
+  CHECK(contains(both.body, "either 'dir' or 'kicks'"));
+  CHECK(s.get("/api/games/" + id).body["record"]["kicks"] == "");  // nothing played
+}

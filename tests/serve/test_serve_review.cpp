@@ -41,6 +41,18 @@ TEST_CASE("pasted records and PGN open for review", "[serve]") {
   CHECK(bad.status == 400);
   CHECK(contains(bad.body, "pasted line 2"));
   CHECK(contains(s.post("/api/review", Json::object()).body, "give 'text'"));
+  CHECK(records.body["truncated"] == false);
+}
+
+TEST_CASE("a paste of more games than a review shows says so", "[serve]") {
+  TestServer s;
+  std::string text;
+  for (int i = 0; i < 205; ++i) text += "0 3\n";
+  const Reply r = s.post("/api/review", {{"text", text}});
+  REQUIRE(r.status == 200);
+  CHECK(r.body["games"].size() == 200);
+  CHECK(r.body["truncated"] == true);
+  CHECK(r.body["note"].get<std::string>().find("first 200 games") != std::string::npos);
 }
 
 TEST_CASE("the games of a run directory open for review", "[serve]") {

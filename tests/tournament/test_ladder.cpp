@@ -72,6 +72,20 @@ TEST_CASE("ladder: players and spec errors", "[tournament]") {
   CHECK_THROWS_WITH(ladder_players(s), Catch::Contains("needs a previous model"));
   s.previous = "old.model";
   CHECK(ladder_players(s)[1].options["checkpoint"].as<std::string>() == "old.model");
+  // alphabeta with the small learned value net: the alphabeta type with eval nnue.
+  s.opponents = {"alphabeta", "alphabeta-nnue"};
+  CHECK_THROWS_WITH(ladder_players(s), Catch::Contains("needs a value net (--value-net"));
+  s.value_net = "v.vnet";
+  const auto ab = ladder_players(s);
+  REQUIRE(ab.size() == 3);
+  CHECK(ab[1].name == "alphabeta");
+  CHECK_FALSE(ab[1].options["eval"]);
+  CHECK(ab[2].name == "alphabeta-nnue");
+  CHECK(ab[2].type == "alphabeta");
+  CHECK(ab[2].options["eval"].as<std::string>() == "nnue");
+  CHECK(ab[2].options["value_net"].as<std::string>() == "v.vnet");
+  s.opponents = {"alphabeta-hand"};
+  CHECK_THROWS_WITH(ladder_players(s), Catch::Contains("known: random, greedy, uct, alphabeta, alphabeta-nnue"));
   s.games = 3;
   CHECK_THROWS_WITH(ladder_players(s), Catch::Contains("must be even"));
 }

@@ -1,0 +1,33 @@
+// The gatekeeper role (loop/roles.h).
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+
+#include "loop/phases.h"
+#include "loop/players.h"
+#include "loop/roles.h"
+#include "report/report.h"
+
+namespace ps {
+
+void run_gatekeeper(const RunConfig& cfg, const std::atomic<bool>* cancel, double poll_seconds) {
+  register_builtin_players();
+  open_run_directory(cfg, /*single_process=*/false, 0);
+  RunContext ctx(cfg, cancel, /*writes_state=*/true);
+  std::printf("gatekeeper in %s: generations %d..%d, best %s\n", cfg.dir.c_str(),
+              ctx.state.generation + 1, cfg.generations, ctx.state.best.c_str());
+  std::fflush(stdout);
+  for (int g = ctx.state.generation + 1; g <= cfg.generations && !ctx.stopped(); ++g) {
+    ctx.save_state("waiting for " + gen_name(g));
+    const std::string candidate = ctx.paths.checkpoint(g);
+    if (!wait_until_ready([&] { return std::filesystem::exists(candidate); }, poll_seconds, cancel)) break;
+    if (!evaluate_generation(ctx, g)) break;
+    clear_net_evaluators();
+    promote_and_export(ctx, g);
+  }
+  const bool finished = ctx.state.generation >= cfg.generations;
+  ctx.save_state(ctx.stopped() ? "interrupted" : (finished ? "finished" : "stopped"));
+  if (finished) std::printf("gatekeeper: finished; best model %s\n", ctx.paths.best_model.c_str());
+}
+
+}  // namespace ps

@@ -1,0 +1,297 @@
+#include "loop/phases.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <map>
+
+#include "core/fileutil.h"
+#include "core/progress.h"
+#include "core/stats.h"
+#include "loop/export_model.h"
+#include "loop/players.h"
+#include "loop/run_ratings.h"
+#include "report/report.h"
+#include "tournament/tournament.h"
+
+namespace ps {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+RunContext::RunContext(const RunConfig& config, const std::atomic<bool>* cancel_flag, bool writes_state)
+    : cfg(config), paths(config.dir), cancel(cancel_flag), owns_state(writes_state),
+      t_start_(std::chrono::steady_clock::now()) {
+  state = read_run_state(paths.state);
+  if (state.started.empty()) state.started = now_iso();
+  base_seconds_ = state.seconds;
+}
+
+double RunContext::elapsed() const {
+  return base_seconds_ + std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start_).count();
+}
+
+void RunContext::save_state(const std::string& phase) {
+  if (!owns_state) return;
+  state.seconds = elapsed();
+  write_run_state(state, paths.state, phase);
+}
+
+json selfplay_log_line(int generation, const std::string& network, const std::string& session,
+                       bool final, const SelfplayStats& st) {
+  return {{"generation", generation},
+          {"network", network},
+          {"session", session},
+          {"final", final},
+          {"games", st.games},
+          {"samples", st.samples},
+          {"full_samples", st.full_samples},
+          {"mean_game_turns", st.mean_game_turns()},
+          {"mean_root_turns", st.mean_root_turns()},
+          {"games_per_s", st.games_per_s()},
+          {"samples_per_s", st.samples_per_s()},
+          {"seconds", st.seconds},
+          {"wins", {st.wins[0], st.wins[1]}},
+          {"false_resignations", st.false_resignations},
+          {"playthroughs", st.playthroughs}};
+}
+
+bool play_generation(RunContext& ctx, int g) {
+  const RunConfig& cfg = ctx.cfg;
+  const std::string net = gen_name(g);
+  char prefix[32];
+  std::snprintf(prefix, sizeof prefix, "gen%04d", g - 1);
+  ctx.save_state("selfplay " + net);
+  auto eval = shared_net_evaluator(ctx.paths.checkpoint_of(ctx.state.best), cfg.service);
+  ProgressLine line;
+  // This session's totals go to logs/selfplay.jsonl after every chunk of games and at its end
+  // (the report keeps each session's last line), and state.json's wall time with them: a
+  // killed process loses at most a chunk's worth of both.
+  const std::string session = now_iso() + "/" + std::to_string(::getpid());
+  auto log_selfplay = [&](const SelfplayStats& st, bool done) {
+    append_line(ctx.paths.logs + "/selfplay.jsonl", selfplay_log_line(g, ctx.state.best, session, done, st).dump());
+    ctx.save_state("selfplay " + net);
+  };
+  SelfplayStats st = run_selfplay(
+      cfg.selfplay, *eval, ctx.state.best, ctx.paths.data, prefix,
+      [&](const SelfplayStats& s, int64_t target) {
+        const double rate = s.games_per_s();
+        char buf[256];
+        std::snprintf(buf, sizeof buf,
+                      "gen %d self-play (%s): %lld/%lld games, %.2f games/s, %.0f positions/s, "
+                      "%.1f turns/game, ETA %s",
+                      g, ctx.state.best.c_str(), (long long)s.games, (long long)target, rate,
+                      s.samples_per_s(), s.mean_game_turns(),
+                      format_duration(rate > 0 ? (target - s.games) / rate : 0).c_str());
+        line.update(buf);
+        if (s.games % cfg.selfplay.games_per_chunk == 0 && s.games < target) log_selfplay(s, false);
+      },
+      ctx.cancel);
+  line.finish();
+  if (st.games > 0) log_selfplay(st, true);
+  return !ctx.stopped();
+}
+
+int64_t samples_with_prefix(const std::string& data_dir, const std::string& prefix) {
+  int64_t n = 0;
+  std::vector<std::string> warnings;  // bad games are reported when the trainer reads them
+  for (const auto& e : fs::directory_iterator(data_dir)) {
+    const std::string name = e.path().filename().string();
+    if (e.path().extension() != ".psd" || name.rfind(prefix + "-", 0) != 0) continue;
+    for (const GameData& game : read_chunk(e.path().string(), &warnings))
+      n += int64_t(game.samples.size());
+  }
+  return n;
+}
+
+int64_t generation_steps(const TrainConfig& t, int64_t new_samples) {
+  if (t.rows_per_sample <= 0) return t.steps;
+  const double rows = t.rows_per_sample * double(new_samples);
+  const int64_t cap = std::max<int64_t>(1, int64_t(std::ceil(rows / double(t.batch_size))));
+  return std::min(t.steps, cap);
+}
+
+bool train_generation(RunContext& ctx, int g, int64_t steps) {
+  const std::string net = gen_name(g);
+  if (fs::exists(ctx.paths.checkpoint(g))) return true;
+  ctx.save_state("train " + net);
+  ProgressLine line;
+  TrainConfig tcfg = ctx.cfg.train;
+  tcfg.steps = steps;
+  TrainResult tr = train_network(
+      tcfg, ctx.paths.data, ctx.paths.checkpoint(g - 1), ctx.paths.checkpoint(g),
+      ctx.paths.logs + "/train.jsonl", ctx.cfg.name + " " + net,
+      [&](const TrainMetrics& m, int64_t target) {
+        char buf[256];
+        std::snprintf(buf, sizeof buf,
+                      "gen %d train: step %lld/%lld, policy loss %.3f, value loss %.3f, "
+                      "policy acc %.0f%%, %.0f samples/s, window %lld",
+                      g, (long long)m.step, (long long)target, m.policy_loss, m.value_loss,
+                      100 * m.policy_accuracy, m.samples_per_s, (long long)m.window);
+        line.update(buf);
+      },
+      ctx.cancel);
+  line.finish();
+  if (ctx.stopped() || !fs::exists(ctx.paths.checkpoint(g))) return false;
+  std::printf("gen %d trained: steps %lld -> %lld, %.0f samples/s, window %lld of %lld samples\n", g,
+              (long long)tr.start_step, (long long)tr.end_step, tr.samples_per_s,
+              (long long)tr.window_samples, (long long)tr.total_samples);
+  std::fflush(stdout);
+  return true;
+}
+
+namespace {
+
+// The tournament of generation g's evaluation and its players (the candidate first).
+tour::TournamentSpec evaluation_spec(const RunContext& ctx, int g) {
+  const RunConfig& cfg = ctx.cfg;
+  tour::TournamentSpec spec;
+  spec.name = cfg.name + " " + gen_name(g);
+  spec.width = cfg.width;
+  spec.length = cfg.length;
+  spec.goal = cfg.goal;
+  spec.variant = cfg.variant;
+  spec.format = tour::Format::kGauntlet;
+  spec.gauntlet_size = 1;
+  spec.games_per_pairing = g == cfg.generations ? cfg.evaluate.final_games : cfg.evaluate.games;
+  spec.openings = cfg.evaluate.openings;
+  spec.opening_turns = cfg.evaluate.opening_turns;
+  spec.seed = cfg.selfplay.seed * 1000003ULL + uint64_t(g);
+  spec.concurrency = cfg.evaluate.concurrency;
+  spec.budget.visits = cfg.evaluate.visits;
+  spec.out_dir = ctx.paths.eval + "/" + gen_name(g);
+  return spec;
+}
+
+std::vector<tour::PlayerSpec> evaluation_players(const RunContext& ctx, int g) {
+  std::vector<tour::PlayerSpec> players;
+  auto net_player = [&](const std::string& name) {
+    tour::PlayerSpec p;
+    p.name = name;
+    p.type = "mcts";
+    const std::string path = ctx.paths.checkpoint_of(name);
+    const nn::ServiceOptions so = ctx.cfg.service;
+    const SearchParams sp = ctx.cfg.evaluate.search;
+    p.make = [path, so, sp, name](const tour::PlayerContext& c) { return make_net_player(path, so, sp, c.seed, name); };
+    players.push_back(p);
+  };
+  net_player(gen_name(g));
+  for (const std::string& opp : evaluation_opponents(ctx.cfg.evaluate, g, ctx.state.best)) {
+    if (opp == "random" || opp == "greedy") {
+      tour::PlayerSpec p;
+      p.name = p.type = opp;
+      players.push_back(p);
+    } else {
+      net_player(opp);
+    }
+  }
+  if (players.size() < 2)
+    throw ConfigError("evaluate: every opponent is switched off (vs_previous, vs_generation0, "
+                      "vs_random, vs_greedy)");
+  return players;
+}
+
+}  // namespace
+
+bool evaluate_generation(RunContext& ctx, int g) {
+  const std::string net = gen_name(g);
+  const std::string outcomes_path = ctx.paths.outcomes(g);
+  if (fs::exists(outcomes_path)) return true;
+  ctx.save_state("evaluate " + net);
+  const std::vector<tour::PlayerSpec> players = evaluation_players(ctx, g);
+  ProgressLine line;
+  std::map<std::string, std::pair<int, int>> score;  // opponent -> (wins, games)
+  tour::TournamentResult res = tour::run_tournament(
+      evaluation_spec(ctx, g), players,
+      [&](const tour::GameResult& game, int done, int total) {
+        const std::string& a = players[size_t(game.winner)].name;
+        const std::string& b = players[size_t(game.loser)].name;
+        if (a == net) score[b].first += 1;
+        score[a == net ? b : a].second += 1;
+        std::string text = "gen " + std::to_string(g) + " evaluate: " + std::to_string(done) + "/" +
+                           std::to_string(total) + " games;";
+        for (auto& [opp, s] : score)
+          text += " vs " + opp + " " + std::to_string(s.first) + "/" + std::to_string(s.second);
+        line.update(text);
+      },
+      ctx.cancel);
+  line.finish();
+  if (res.cancelled || ctx.stopped()) return false;
+  json games = json::array();
+  for (const tour::GameResult& game : res.games)
+    games.push_back({{"winner", res.players[size_t(game.winner)]},
+                     {"loser", res.players[size_t(game.loser)]},
+                     {"termination", game.termination}});
+  // Gating against the best network so far (whatever vs_previous says).
+  const EvaluateConfig& e = ctx.cfg.evaluate;
+  bool promoted = true;
+  if (e.gating) {
+    auto s = score[ctx.state.best];
+    promoted = s.second > 0 && double(s.first) / s.second >= e.gating_threshold;
+  }
+  json scores = json::object();
+  for (auto& [opp, s] : score) scores[opp] = {{"wins", s.first}, {"games", s.second}};
+  json j = {{"generation", g}, {"network", net}, {"promoted", promoted}, {"scores", scores}, {"games", games}};
+  if (e.gating) j["gated_against"] = ctx.state.best;
+  write_file_atomic(outcomes_path, j.dump(1) + "\n");
+  return true;
+}
+
+namespace {
+
+// "gen 3 | gen-0003 | Elo +120 ± 80 | vs gen-0002 5/8 62% [31-86] | ... | promoted | peak RSS"
+std::string generation_line(int g, double elo, double ci, const json& outcome, bool promoted) {
+  std::string text = "gen " + std::to_string(g) + " | " + gen_name(g);
+  char buf[128];
+  std::snprintf(buf, sizeof buf, " | Elo %+.0f ± %.0f", elo, ci);
+  text += buf;
+  for (auto& [opp, s] : outcome.at("scores").items()) {
+    const int w = s.at("wins").get<int>(), n = s.at("games").get<int>();
+    auto [lo, hi] = wilson_interval(w, n);
+    std::snprintf(buf, sizeof buf, " | vs %s %d/%d %.0f%% [%.0f-%.0f]", opp.c_str(), w, n,
+                  n ? 100.0 * w / n : 0.0, 100 * lo, 100 * hi);
+    text += buf;
+  }
+  text += promoted ? " | promoted" : " | not promoted (gating)";
+  std::snprintf(buf, sizeof buf, " | peak RSS %.0f MiB", peak_rss_mib());
+  return text + buf;
+}
+
+}  // namespace
+
+void promote_and_export(RunContext& ctx, int g) {
+  const std::string net = gen_name(g);
+  const json outcome = read_json_file(ctx.paths.outcomes(g));
+  const bool promoted = outcome.value("promoted", true);
+  if (promoted) ctx.state.best = net;
+  const Ratings ratings = rate_all(load_outcomes(ctx.paths.eval));
+  write_ratings_json(ratings, ctx.paths.ratings);
+  const auto [elo, ci] = ratings.elo(net);
+  std::printf("%s\n", generation_line(g, elo, ci, outcome, promoted).c_str());
+  std::fflush(stdout);
+  json gen_line = {{"generation", g},
+                   {"network", net},
+                   {"elo", std::isfinite(elo) ? elo : 0.0},
+                   {"ci95", std::isfinite(ci) ? ci : 0.0},
+                   {"promoted", promoted},
+                   {"best", ctx.state.best},
+                   {"scores", outcome.at("scores")},
+                   {"seconds", ctx.elapsed()},
+                   {"peak_rss_mib", peak_rss_mib()}};
+  append_line(ctx.paths.logs + "/generations.jsonl", gen_line.dump());
+  const auto [best_elo, best_ci] = ratings.elo(ctx.state.best);
+  export_run_model(ctx.paths.checkpoint_of(ctx.state.best), ctx.paths.best_model, ctx.cfg, best_elo, best_ci);
+  ctx.state.generation = g;
+  ctx.save_state("generation " + std::to_string(g) + " done");
+  try {
+    report::write_report(ctx.cfg.dir);
+  } catch (const std::exception& e) {
+    std::cerr << "warning: report not written: " << e.what() << "\n";
+  }
+}
+
+}  // namespace ps

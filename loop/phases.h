@@ -1,0 +1,73 @@
+// The phases of a generation, shared by `run` (loop/run.h: all four in turn, one process) and
+// the roles of a shared run directory (loop/roles.h: each role runs some of them):
+//   self-play            play_generation        (`run`; the self-play role plays continuously)
+//   train                train_generation       (`run`, trainer role)
+//   evaluate             evaluate_generation    (`run`, gatekeeper role)
+//   promote and export   promote_and_export     (`run`, gatekeeper role)
+// Each phase first checks what the run directory already holds, so a killed process resumes
+// losing at most the games or training steps in progress.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "loop/run_config.h"
+#include "loop/run_dir.h"
+
+namespace ps {
+
+/// One process's view of a run: its config, paths, and (for `run` and the gatekeeper, which own
+/// state.json) the state. Not thread-safe: one per process.
+struct RunContext {
+  const RunConfig& cfg;
+  RunPaths paths;
+  RunState state;
+  const std::atomic<bool>* cancel = nullptr;
+  bool owns_state = false;  ///< `run` and the gatekeeper write state.json; the others read it
+
+  RunContext(const RunConfig& config, const std::atomic<bool>* cancel_flag, bool writes_state);
+  /// Wall time of the run so far: state.seconds at the start of this process plus this call's.
+  double elapsed() const;
+  bool stopped() const { return cancel && cancel->load(); }
+  /// state.json with `phase` (a no-op when the process does not own it).
+  void save_state(const std::string& phase);
+
+ private:
+  std::chrono::steady_clock::time_point t_start_;
+  double base_seconds_ = 0;
+};
+
+/// One line of logs/selfplay*.jsonl: a self-play session's totals so far.
+nlohmann::json selfplay_log_line(int generation, const std::string& network,
+                                 const std::string& session, bool final, const SelfplayStats& st);
+
+/// `run`'s self-play of generation g: selfplay.games games with the best network into
+/// data/gen<g-1>-*.psd (those already stored count). False when stopped.
+bool play_generation(RunContext& ctx, int g);
+
+/// Samples in the chunks data_dir/<prefix>-*.psd.
+int64_t samples_with_prefix(const std::string& data_dir, const std::string& prefix);
+/// Steps of a generation's training: train.steps, capped by train.rows_per_sample training rows
+/// per new sample (deterministic from the stored data, so a resumed generation trains the same).
+int64_t generation_steps(const TrainConfig& t, int64_t new_samples);
+
+/// Trains generation g's network from generation g-1's for `steps` steps on the replay window
+/// of data/ -> checkpoints/gen-g.ckpt (resuming a partial checkpoint). True when it exists.
+bool train_generation(RunContext& ctx, int g, int64_t steps);
+
+/// The gauntlet of generation g's network against its opponents (evaluation_opponents) ->
+/// eval/gen-g/outcomes.json with the gating decision against ctx.state.best. True when the
+/// outcomes exist (false when stopped). Throws ConfigError when every opponent is switched off.
+bool evaluate_generation(RunContext& ctx, int g);
+
+/// After generation g's evaluation: promotes it (by the stored gating decision), rewrites
+/// ratings.json over every evaluation game, prints the generation's line, appends it to
+/// logs/generations.jsonl, exports the best network to best.model, marks the generation
+/// finished in state.json and writes the report.
+void promote_and_export(RunContext& ctx, int g);
+
+}  // namespace ps

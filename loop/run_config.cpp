@@ -1,0 +1,215 @@
+#include "loop/run_config.h"
+
+#include <algorithm>
+#include <map>
+#include <stdexcept>
+
+#include "core/fileutil.h"
+#include "loop/run_dir.h"
+
+namespace ps {
+
+EvaluateConfig::EvaluateConfig() {
+  search.root_noise = false;
+  search.temperature = 0.0;
+  search.temperature_turns = 0;
+  search.temperature_final = 0.0;
+}
+
+std::vector<std::string> evaluation_opponents(const EvaluateConfig& e, int generation,
+                                              const std::string& best) {
+  std::vector<std::string> out;
+  const std::string me = gen_name(generation);
+  auto add = [&](const std::string& name) {
+    if (name != me && std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
+  };
+  if (e.vs_previous) add(gen_name(generation - 1));
+  if (e.gating) add(best);
+  if (e.vs_generation0 && generation - 1 != 0) add(gen_name(0));
+  if (e.vs_random) add("random");
+  if (e.vs_greedy) add("greedy");
+  return out;
+}
+
+namespace {
+
+EvaluateConfig parse_evaluate(ConfigReader& r) {
+  EvaluateConfig e;
+  e.games = r.get<int>("games", e.games);
+  e.final_games = r.get<int>("final_games", e.final_games);
+  e.visits = r.get<int64_t>("visits", e.visits);
+  e.openings = r.get<int>("openings", e.openings);
+  e.opening_turns = r.get<int>("opening_turns", e.opening_turns);
+  e.concurrency = r.get<int>("concurrency", e.concurrency);
+  e.vs_previous = r.get<bool>("vs_previous", e.vs_previous);
+  e.vs_generation0 = r.get<bool>("vs_generation0", e.vs_generation0);
+  e.vs_random = r.get<bool>("vs_random", e.vs_random);
+  e.vs_greedy = r.get<bool>("vs_greedy", e.vs_greedy);
+  {
+    ConfigReader g = r.child("gating");
+    e.gating = g.get<bool>("enabled", e.gating);
+    e.gating_threshold = g.get<double>("threshold", e.gating_threshold);
+    g.finish();
+  }
+  {
+    ConfigReader sr = r.child("search");
+    e.search = parse_search_params(sr, e.search);  // no noise, temperature 0 unless given
+  }
+  r.finish();
+  // "<file>: evaluate.<key> (line N): must ..."
+  if (e.games < 2 || e.games % 2) r.fail_key("games", "must be even and >= 2");
+  if (e.final_games < 2 || e.final_games % 2) r.fail_key("final_games", "must be even and >= 2");
+  if (e.visits < 1) r.fail_key("visits", "must be >= 1");
+  if (e.openings < 1) r.fail_key("openings", "must be >= 1");
+  if (e.opening_turns < 0) r.fail_key("opening_turns", "must be >= 0");
+  if (e.concurrency < 1) r.fail_key("concurrency", "must be >= 1");
+  if (!(e.gating_threshold > 0 && e.gating_threshold < 1))
+    r.child("gating").fail_key("threshold", "must be in (0, 1)");
+  return e;
+}
+
+}  // namespace
+
+RunConfig parse_run_config(const std::string& text, const std::string& source) {
+  ConfigReader top = ConfigReader::from_string(text, source);
+  RunConfig c;
+  c.source = text;
+  std::string pitch = "8x10";
+  {
+    ConfigReader r = top.child("run");
+    c.name = r.get<std::string>("name", c.name);
+    c.dir = r.get<std::string>("dir", "");
+    c.generations = r.get<int>("generations", c.generations);
+    pitch = r.get<std::string>("pitch", pitch);
+    const std::string variant = r.get<std::string>("variant", "standard");
+    r.finish();
+    try {
+      PitchChoice p = parse_pitch_spec(pitch);
+      c.width = p.width;
+      c.length = p.length;
+      c.goal = p.goal;
+    } catch (const std::invalid_argument& e) {
+      r.fail_key("pitch", e.what());
+    }
+    try {
+      c.variant = parse_variant(variant);
+    } catch (const std::invalid_argument& e) {
+      r.fail_key("variant", e.what());
+    }
+    if (c.generations < 1) r.fail_key("generations", "must be >= 1");
+    if (c.name.empty() || c.name.find('/') != std::string::npos)
+      throw ConfigError(source + ": run.name must be a non-empty name without '/'");
+  }
+  {
+    ConfigReader r = top.child("service");
+    c.service = nn::parse_service_options(r);  // ConfigError naming the file and key
+    r.finish();
+  }
+  {
+    ConfigReader r = top.child("selfplay");
+    const bool has_pitches = r.has("pitches"), has_variants = r.has("variants");
+    c.selfplay = parse_selfplay_config(r);
+    if (!has_pitches) c.selfplay.pitches = {PitchChoice{c.width, c.length, c.goal}};
+    if (!has_variants) c.selfplay.variants = {c.variant};
+  }
+  {
+    ConfigReader r = top.child("train");
+    c.train = parse_train_config(r);
+  }
+  {
+    ConfigReader r = top.child("evaluate");
+    c.evaluate = parse_evaluate(r);
+  }
+  top.finish();
+  // Values that are valid for the single commands but leave the loop nothing to do, caught
+  // before the run directory is made.
+  if (c.selfplay.games < 1)
+    throw ConfigError(source + ": selfplay.games must be >= 1 in a run (every generation trains on new games)");
+  if (c.train.steps < 1) throw ConfigError(source + ": train.steps must be >= 1 in a run");
+  for (const auto& [key, device] : {std::pair<const char*, const std::string&>{"service.device", c.service.device},
+                                    {"train.device", c.train.device}})
+    if (!nn::is_device_name(device))
+      throw ConfigError(source + ": " + key + ": '" + device + "' is not a device (cpu, cuda or cuda:N)");
+  if (c.dir.empty()) c.dir = "runs/" + c.name;
+  return c;
+}
+
+namespace {
+
+// key.path -> value (YAML flow text) for every scalar or sequence of a config.
+void flatten_yaml(const YAML::Node& n, const std::string& prefix, std::map<std::string, std::string>& out) {
+  if (n.IsMap()) {
+    for (auto it = n.begin(); it != n.end(); ++it) {
+      const std::string key = it->first.as<std::string>();
+      flatten_yaml(it->second, prefix.empty() ? key : prefix + "." + key, out);
+    }
+    return;
+  }
+  YAML::Emitter e;
+  e.SetSeqFormat(YAML::Flow);
+  e.SetMapFormat(YAML::Flow);
+  e << n;
+  out[prefix] = e.c_str();
+}
+
+std::string pitch_list_text(const std::vector<PitchChoice>& v) {
+  std::string s;
+  for (const auto& p : v) s += (s.empty() ? "" : ",") + Pitch::get(p.width, p.length, p.goal).name();
+  return s;
+}
+
+std::string variant_list_text(const std::vector<Variant>& v) {
+  std::string s;
+  for (Variant x : v) s += (s.empty() ? "" : ",") + std::string(variant_name(x));
+  return s;
+}
+
+}  // namespace
+
+std::vector<ConfigChange> compare_run_configs(const std::string& old_text, const std::string& new_text,
+                                              const std::string& old_source) {
+  const RunConfig a = parse_run_config(old_text, old_source);
+  const RunConfig b = parse_run_config(new_text, "the config given");
+  std::vector<std::string> refused;
+  auto check = [&](const char* key, const std::string& x, const std::string& y) {
+    if (x != y) refused.push_back(std::string(key) + " (" + x + " -> " + y + ")");
+  };
+  check("run.pitch", Pitch::get(a.width, a.length, a.goal).name(), Pitch::get(b.width, b.length, b.goal).name());
+  check("run.variant", variant_name(a.variant), variant_name(b.variant));
+  check("selfplay.pitches", pitch_list_text(a.selfplay.pitches), pitch_list_text(b.selfplay.pitches));
+  check("selfplay.variants", variant_list_text(a.selfplay.variants), variant_list_text(b.selfplay.variants));
+  if (a.train.net != b.train.net)
+    refused.push_back("train.net (" + a.train.net.summary() + " -> " + b.train.net.summary() + ")");
+  if (!refused.empty()) {
+    std::string list;
+    for (const auto& r : refused) list += (list.empty() ? "" : ", ") + r;
+    throw ConfigError(old_source + ": the run was started with another " + list +
+                      "; these cannot change within a run (its data, checkpoints and ratings are "
+                      "for the old ones). Put them back, or start a new run (another run.name or --dir)");
+  }
+  std::map<std::string, std::string> x, y;
+  flatten_yaml(YAML::Load(old_text), "", x);
+  flatten_yaml(YAML::Load(new_text), "", y);
+  std::vector<ConfigChange> changes;
+  for (const auto& [k, v] : x) {
+    auto it = y.find(k);
+    if (it == y.end()) changes.push_back({k, v, "absent"});
+    else if (it->second != v) changes.push_back({k, v, it->second});
+  }
+  for (const auto& [k, v] : y)
+    if (!x.count(k)) changes.push_back({k, "absent", v});
+  std::sort(changes.begin(), changes.end(), [](const ConfigChange& p, const ConfigChange& q) { return p.key < q.key; });
+  return changes;
+}
+
+RunConfig load_run_config(const std::string& path) {
+  std::string text;
+  try {
+    text = read_file(path);
+  } catch (const std::exception&) {
+    throw ConfigError(path + ": cannot open config file");
+  }
+  return parse_run_config(text, path);
+}
+
+}  // namespace ps

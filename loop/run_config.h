@@ -1,0 +1,78 @@
+// The run config: one YAML file (`papersoccer run CONFIG`, and the roles of a shared run
+// directory, loop/roles.h), its parsing and the rules for changing it within a run.
+//
+// Config: see configs/quickstart.yaml (every key commented). Top-level maps: run, service,
+// selfplay (selfplay/selfplay.h), train (train/trainer.h), evaluate.
+//
+// Config on resuming: RUNDIR/config.yaml holds the config the run was started with (updated on
+// each accepted change). A changed pitch, variant or net shape is refused; other changes are
+// applied, printed, and logged to RUNDIR/logs/config.jsonl (the report lists them); see
+// compare_run_configs.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/config.h"
+#include "nn/service.h"
+#include "search/params.h"
+#include "selfplay/selfplay.h"
+#include "train/trainer.h"
+
+namespace ps {
+
+struct EvaluateConfig {
+  int games = 20;           ///< games against each opponent per generation (even)
+  int final_games = 40;     ///< games against each opponent in the last generation (even)
+  int64_t visits = 32;      ///< search visits per turn of network players
+  int openings = 10;        ///< balanced random openings, each played with both colours
+  int opening_turns = 2;    ///< random turns per opening
+  int concurrency = 4;      ///< games in parallel
+  bool vs_previous = true, vs_generation0 = true, vs_random = true, vs_greedy = true;
+  bool gating = false;      ///< promote only a network that beats the best so far (played
+                            ///< whatever vs_previous says)
+  double gating_threshold = 0.55;
+  SearchParams search;      ///< search of network players (no noise, temperature 0)
+  EvaluateConfig();
+};
+
+struct RunConfig {
+  std::string name = "run";
+  std::string dir;              ///< run directory; default runs/<name>
+  int generations = 10;
+  int width = 8, length = 10, goal = 2;  ///< pitch of evaluation games and the exported bot
+  Variant variant = Variant::kStandard;
+  nn::ServiceOptions service;   ///< inference service for self-play and evaluation
+  SelfplayConfig selfplay;
+  TrainConfig train;
+  EvaluateConfig evaluate;
+  std::string source;           ///< the YAML text the config came from (copied into RUNDIR)
+};
+
+/// Parses a run config. Throws ConfigError naming the file, key and line.
+RunConfig parse_run_config(const std::string& yaml_text, const std::string& source);
+RunConfig load_run_config(const std::string& path);
+/// The built-in quickstart config (the text of configs/quickstart.yaml, compiled in).
+const std::string& quickstart_config_text();
+
+/// One key whose value differs between a run directory's config.yaml and the config given on
+/// resuming (old or new_value "absent" when the key is not written).
+struct ConfigChange {
+  std::string key, old_value, new_value;
+};
+/// Compares the config a run was started (or last resumed) with and the one given now. Keys that
+/// would make the run incoherent (the pitch and variant of evaluation and self-play, the net's
+/// shape: run.pitch, run.variant, selfplay.pitches, selfplay.variants, train.net) must keep their
+/// values: ConfigError naming every changed one. Every other key may change (evaluation games
+/// and opponents, generations, games, steps, threads, devices, ...): returns them, keys as
+/// written (a key set to its default counts as changed).
+std::vector<ConfigChange> compare_run_configs(const std::string& old_text, const std::string& new_text,
+                                              const std::string& old_source);
+
+/// Opponents of generation `generation`'s network in its evaluation gauntlet, in order, given
+/// the best network so far: "gen-NNNN" networks, "random", "greedy". With gating the best is
+/// always among them (the gate compares with it); each name appears once.
+std::vector<std::string> evaluation_opponents(const EvaluateConfig& e, int generation,
+                                              const std::string& best);
+
+}  // namespace ps

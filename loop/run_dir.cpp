@@ -1,0 +1,142 @@
+#include "loop/run_dir.h"
+
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <iostream>
+
+#include "core/fileutil.h"
+#include "train/trainer.h"
+
+namespace ps {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+std::string gen_name(int g) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "gen-%04d", g);
+  return buf;
+}
+
+std::string now_iso() {
+  std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+json read_json_file(const std::string& path) {
+  try {
+    return json::parse(read_file(path));
+  } catch (const json::exception& e) {
+    throw std::runtime_error(path + ": malformed JSON: " + e.what());
+  }
+}
+
+RunPaths::RunPaths(const std::string& dir) : root(dir) {
+  const fs::path r(dir);
+  data = (r / "data").string();
+  checkpoints = (r / "checkpoints").string();
+  models = (r / "models").string();
+  eval = (r / "eval").string();
+  logs = (r / "logs").string();
+  state = (r / "state.json").string();
+  config = (r / "config.yaml").string();
+  ratings = (r / "ratings.json").string();
+  best_model = (r / "best.model").string();
+}
+
+std::string RunPaths::checkpoint(int g) const { return checkpoint_of(gen_name(g)); }
+std::string RunPaths::checkpoint_of(const std::string& network) const {
+  return checkpoints + "/" + network + ".ckpt";
+}
+std::string RunPaths::outcomes(int g) const { return eval + "/" + gen_name(g) + "/outcomes.json"; }
+
+RunState read_run_state(const std::string& path) {
+  RunState s;
+  if (!fs::exists(path)) return s;
+  json j = read_json_file(path);
+  s.generation = j.value("generation", 0);
+  s.best = j.value("best", s.best);
+  s.started = j.value("started", std::string());
+  s.seconds = j.value("seconds", 0.0);
+  s.phase = j.value("phase", std::string());
+  return s;
+}
+
+void write_run_state(const RunState& s, const std::string& path, const std::string& phase) {
+  json j = {{"generation", s.generation},
+            {"best", s.best},
+            {"started", s.started},
+            {"seconds", s.seconds},
+            {"phase", phase},
+            {"updated", now_iso()}};
+  write_file_atomic(path, j.dump(2) + "\n");
+}
+
+namespace {
+
+// config.yaml of a run that belongs to this process: refuses incoherent changes (before anything
+// else is written), records and applies the others.
+void update_config_copy(const RunConfig& cfg, const RunPaths& paths, int resumed_generation) {
+  if (!fs::exists(paths.config)) {
+    write_file_atomic(paths.config, cfg.source);
+    return;
+  }
+  const std::string old_text = read_file(paths.config);
+  if (old_text == cfg.source) return;
+  const std::vector<ConfigChange> changes = compare_run_configs(old_text, cfg.source, paths.config);
+  if (!changes.empty()) {
+    json list = json::array();
+    std::cerr << "config changed since " << paths.config << " (resuming after generation "
+              << resumed_generation << "):\n";
+    for (const ConfigChange& c : changes) {
+      std::cerr << "  " << c.key << ": " << c.old_value << " -> " << c.new_value << "\n";
+      list.push_back({{"key", c.key}, {"old", c.old_value}, {"new", c.new_value}});
+    }
+    append_line(paths.logs + "/config.jsonl",
+                json({{"time", now_iso()}, {"after_generation", resumed_generation}, {"changes", list}}).dump());
+  }
+  write_file_atomic(paths.config, cfg.source);  // the next resume compares with this one
+}
+
+}  // namespace
+
+void open_run_directory(const RunConfig& cfg, bool single_process, int resumed_generation) {
+  const RunPaths paths(cfg.dir);
+  for (const std::string* d : {&paths.data, &paths.checkpoints, &paths.models, &paths.eval, &paths.logs})
+    fs::create_directories(*d);
+  if (single_process) {
+    // A run killed while writing a file leaves its temporary (the file itself is intact: writes
+    // are atomic); the run's directory belongs to this process, so clear them.
+    if (const uint64_t stale = remove_stale_temp_files(paths.root))
+      std::printf("removed %llu temporary file(s) left by an interrupted run\n", (unsigned long long)stale);
+    update_config_copy(cfg, paths, resumed_generation);
+  }
+  if (!fs::exists(paths.checkpoint(0)))
+    write_initial_checkpoint(cfg.train, paths.checkpoint(0), cfg.name + " " + gen_name(0));
+}
+
+RunConfig load_shared_run_config(const std::string& run_dir, const std::string& config_path,
+                                 int generations) {
+  const RunPaths paths(run_dir);
+  if (!config_path.empty()) {
+    const RunConfig given = load_run_config(config_path);
+    fs::create_directories(run_dir);
+    if (!fs::exists(paths.config)) write_file_atomic(paths.config, given.source);
+    else if (read_file(paths.config) != given.source)
+      throw ConfigError(config_path + " differs from " + paths.config +
+                        ", the config the run's roles share: start the role without --config, or "
+                        "put the run directory's copy right");
+  } else if (!fs::exists(paths.config)) {
+    throw ConfigError(paths.config + ": no such file; the first role started in a run directory "
+                      "needs --config CONFIG");
+  }
+  RunConfig cfg = load_run_config(paths.config);
+  cfg.dir = run_dir;
+  if (generations > 0) cfg.generations = generations;
+  return cfg;
+}
+
+}  // namespace ps

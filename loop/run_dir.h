@@ -1,0 +1,70 @@
+// The run directory that `run` and the roles of loop/roles.h share: its layout, the state file,
+// and opening it. Only files written whole and renamed into place (core/fileutil.h) pass between
+// processes: no locks, no file times, so the directory may live on NFS.
+//
+//   config.yaml                  the run's config (loop/run_config.h)
+//   state.json                   the last finished generation, the best network, the phase;
+//                                written by `run` or the gatekeeper role, read by everyone else
+//   data/genNNNN-SSSSSS.psd/.tsv  self-play chunks and their records (selfplay/data.h); NNNN is
+//                                the number of finished generations when the games were played.
+//                                Self-play workers (roles) write genNNNN-<worker>-SSSSSS: one
+//                                writer per name, the open chunk rewritten after every game
+//   checkpoints/gen-NNNN.ckpt    networks; gen-0000 random initial weights (the same file from
+//                                whichever process writes it first: seeded); `.partial` while
+//                                training
+//   models/gen-NNNN.model        candidates as exported by the trainer role
+//   eval/gen-NNNN/outcomes.json  a candidate's evaluation games, scores and promotion
+//   ratings.json, best.model, report.html, logs/*.jsonl (one writer per file)
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "loop/run_config.h"
+
+namespace ps {
+
+/// "gen-0007" for 7.
+std::string gen_name(int generation);
+/// UTC time "2026-12-01T10:43:13Z".
+std::string now_iso();
+/// The parsed JSON of a file; std::runtime_error naming the file when it is not JSON.
+nlohmann::json read_json_file(const std::string& path);
+
+struct RunPaths {
+  std::string root, data, checkpoints, models, eval, logs, state, config, ratings, best_model;
+  explicit RunPaths(const std::string& dir);
+  std::string checkpoint(int generation) const;               ///< checkpoints/gen-NNNN.ckpt
+  std::string checkpoint_of(const std::string& network) const;  ///< checkpoints/NAME.ckpt
+  std::string outcomes(int generation) const;                 ///< eval/gen-NNNN/outcomes.json
+};
+
+/// state.json. An absent file reads as generation 0 with best gen-0000.
+struct RunState {
+  int generation = 0;             ///< last finished generation (evaluated, promoted or not)
+  std::string best = "gen-0000";  ///< the network self-play uses
+  std::string started;            ///< UTC time the run started
+  double seconds = 0;             ///< wall time spent in earlier calls (`run`) or by the gatekeeper
+  std::string phase;
+};
+RunState read_run_state(const std::string& path);
+/// Writes state.json atomically with `phase` and the time now.
+void write_run_state(const RunState& s, const std::string& path, const std::string& phase);
+
+/// Creates the folders of cfg.dir and generation 0's checkpoint when missing. With
+/// `single_process` (`run`) the directory belongs to this process: temporaries left by a killed
+/// run are removed, and config.yaml is compared with cfg (compare_run_configs: incoherent
+/// changes refused, the others logged to logs/config.jsonl and applied). Roles share the
+/// directory: nothing else is touched (their config comes from load_shared_run_config).
+void open_run_directory(const RunConfig& cfg, bool single_process, int resumed_generation);
+
+/// The config of a shared run directory for a role: RUNDIR/config.yaml. With `config_path`
+/// (the first role started may bring the config) a missing RUNDIR/config.yaml is written from
+/// it, and one that differs is refused (ConfigError naming both files: every role must play by
+/// the same config). cfg.dir is set to run_dir; generations > 0 overrides run.generations.
+/// Throws ConfigError when there is no config at all.
+RunConfig load_shared_run_config(const std::string& run_dir, const std::string& config_path,
+                                 int generations);
+
+}  // namespace ps
