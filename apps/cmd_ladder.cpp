@@ -67,7 +67,8 @@ void run_ladder(LadderArgs& a) {
   if (spec.value_net.empty()) {
     spec.value_net = default_model_path(Pitch::get(ps.width, ps.length, ps.goal), spec.variant, ".vnet");
     // The shipped value net joins the default yardsticks; an explicit list is kept as given.
-    if (!spec.value_net.empty() && !nnue_asked && !a.opponents_given) spec.opponents.push_back("alphabeta-nnue");
+    if (!spec.value_net.empty() && !nnue_asked && !a.opponents_given)
+      spec.opponents.push_back("alphabeta-nnue");
   } else if (!nnue_asked) {
     spec.opponents.push_back("alphabeta-nnue");
   }
