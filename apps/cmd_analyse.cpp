@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <sstream>
 
 #include "apps/commands.h"
@@ -272,55 +273,57 @@ void analyse_with_model(const Position& pos, const ModelArgs& a) {
 }  // namespace
 
 void register_analyse_commands(CLI::App& app) {
-  static ViewArgs show_args;
+  auto show_args = std::make_shared<ViewArgs>();
   auto* show = app.add_subcommand(
       "show", "Print the ASCII board of a position of a game; optionally SVG (see also analyse)");
-  add_view_options(show, show_args);
-  show->callback([] {
-    const Game g = select_position(game_from(show_args.pos), show_args.pos);
+  add_view_options(show, *show_args);
+  show->callback([show_args] {
+    const Game g = select_position(game_from(show_args->pos), show_args->pos);
     std::cout << render_ascii(g.position());
-    if (!show_args.svg.empty()) write_svg(g, show_args);
+    if (!show_args->svg.empty()) write_svg(g, *show_args);
   });
 
-  static ViewArgs view;
-  static ModelArgs an;
+  auto view = std::make_shared<ViewArgs>();
+  auto an = std::make_shared<ModelArgs>();
   auto* analyse = app.add_subcommand(
       "analyse", "Show any position of a game and, with --model, the network's value and "
                  "priors and a PUCT search of it");
-  add_view_options(analyse, view);
-  auto* model = analyse->add_option("--model", an.model, "model file (export) or training checkpoint "
-                                                         "(default: the shipped models/<pitch>-<variant>.model, if any)");
-  analyse->add_flag("--no-model", an.no_model, "the board only, even when a shipped model exists")
+  add_view_options(analyse, *view);
+  auto* model = analyse->add_option("--model", an->model,
+                                    "model file (export) or training checkpoint "
+                                    "(default: the shipped models/<pitch>-<variant>.model, if any)");
+  analyse->add_flag("--no-model", an->no_model, "the board only, even when a shipped model exists")
       ->excludes(model);
-  analyse->add_option("--device", an.device, "cpu | cuda | cuda:N")->capture_default_str();
-  analyse->add_option("--visits", an.visits, "search visits (0: no search, the network's priors only)")
+  analyse->add_option("--device", an->device, "cpu | cuda | cuda:N")->capture_default_str();
+  analyse->add_option("--visits", an->visits, "search visits (0: no search, the network's priors only)")
       ->capture_default_str()
       ->check(integer_at_least(0));
-  analyse->add_option("--top", an.top, "turns listed")->capture_default_str()->check(integer_at_least(1));
-  analyse->add_flag("--raw", an.raw,
-                    "print only the network's output, machine-readable: value<TAB>V (for the side "
-                    "to move), then turn<TAB>KICKS<TAB>PRIOR per generated turn (generation "
-                    "order, the search root's turns and priors), numbers as %.9g; no board, no search")
+  analyse->add_option("--top", an->top, "turns listed")->capture_default_str()->check(integer_at_least(1));
+  analyse
+      ->add_flag("--raw", an->raw,
+                 "print only the network's output, machine-readable: value<TAB>V (for the side "
+                 "to move), then turn<TAB>KICKS<TAB>PRIOR per generated turn (generation "
+                 "order, the search root's turns and priors), numbers as %.9g; no board, no search")
       ->needs(model);
-  analyse->callback([] {
-    const Game full = game_from(view.pos);
-    const Game g = select_position(full, view.pos);
+  analyse->callback([view, an] {
+    const Game full = game_from(view->pos);
+    const Game g = select_position(full, view->pos);
     const std::string where = where_text(g, full);
-    if (!an.model.empty()) {
+    if (!an->model.empty()) {
       const std::string why = not_analysable(
           g.position(), where,
           g.position().game_over() ? "pick an earlier one with --turn or --kick"
                                    : "use --turn, or a --kick that ends a turn");
       if (!why.empty()) throw std::invalid_argument(why);
-    } else if (!an.no_model && not_analysable(g.position(), where, "").empty()) {
+    } else if (!an->no_model && not_analysable(g.position(), where, "").empty()) {
       // The shipped model, when there is one for this pitch and variant.
-      an.model = default_model_path(g.position().pitch(), g.position().variant());
-      if (!an.model.empty()) std::cout << "model: " << an.model << " (shipped; --no-model: board only)\n";
+      an->model = default_model_path(g.position().pitch(), g.position().variant());
+      if (!an->model.empty()) std::cout << "model: " << an->model << " (shipped; --no-model: board only)\n";
     }
-    if (!an.raw) std::cout << where << "\n" << render_ascii(g.position());
-    if (!view.svg.empty()) write_svg(g, view, !an.raw);  // --raw: nothing but the numbers on stdout
+    if (!an->raw) std::cout << where << "\n" << render_ascii(g.position());
+    if (!view->svg.empty()) write_svg(g, *view, !an->raw);  // --raw: nothing but the numbers on stdout
     std::cout.flush();
-    if (!an.model.empty()) analyse_with_model(g.position(), an);
+    if (!an->model.empty()) analyse_with_model(g.position(), *an);
   });
 }
 

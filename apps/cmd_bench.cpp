@@ -1,6 +1,7 @@
 // `papersoccer bench engine`: engine throughput figures (printed, never asserted).
 #include <chrono>
 #include <cstdio>
+#include <memory>
 #include <random>
 
 #include "apps/commands.h"
@@ -108,23 +109,34 @@ void bench_kick_loop(double budget_s) {
 
 }  // namespace
 
-void register_bench_command(CLI::App& app) {
+CLI::App* bench_command(CLI::App& app) {
+  try {
+    return app.get_subcommand("bench");
+  } catch (const CLI::OptionNotFound&) {}
   auto* bench = app.add_subcommand("bench", "Benchmarks (figures printed, not asserted)");
-  auto* engine = bench->add_subcommand("engine", "Rules engine: perft, heavy turn list, kick loop");
-  static int depth = 5;
-  static int repeats = 3;
-  engine->add_option("--depth", depth, "perft depth")->capture_default_str();
-  engine->add_option("--repeats", repeats, "repeats of the heavy position (best is printed)")
-      ->capture_default_str();
-  engine->callback([] {
-    bench_kick_loop(1.0);
-    bench_perft(depth);
-    if (depth < 6) bench_perft(6);  // perft(5) takes milliseconds; depth 6 gives a steadier rate
-    bench_heavy(repeats);
-  });
   bench->require_subcommand(1);
   // After whichever subcommand ran: the process's peak memory beside its speed figures.
   bench->final_callback([] { std::printf("peak RSS %.0f MiB\n", peak_rss_mib()); });
+  return bench;
+}
+
+void register_bench_command(CLI::App& app) {
+  auto* bench = bench_command(app);
+  auto* engine = bench->add_subcommand("engine", "Rules engine: perft, heavy turn list, kick loop");
+  struct Args {
+    int depth = 5;
+    int repeats = 3;
+  };
+  auto a = std::make_shared<Args>();
+  engine->add_option("--depth", a->depth, "perft depth")->capture_default_str();
+  engine->add_option("--repeats", a->repeats, "repeats of the heavy position (best is printed)")
+      ->capture_default_str();
+  engine->callback([a] {
+    bench_kick_loop(1.0);
+    bench_perft(a->depth);
+    if (a->depth < 6) bench_perft(6);  // perft(5) takes milliseconds; depth 6 gives a steadier rate
+    bench_heavy(a->repeats);
+  });
 }
 
 }  // namespace ps::cmd

@@ -14,6 +14,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <memory>
 #include <random>
 #include <sstream>
 #include <thread>
@@ -81,6 +82,8 @@ double rate(double seconds, int min_iters, Fn &&fn) {
   return double(iters) / seconds_since(t0);
 }
 
+// Long (about 85 lines): the bare forward and the batched service measured side by side per
+// batch size, rounds alternating, so both figures come from the same machine state.
 void bench_net(const std::string &preset, const std::vector<int> &batches,
                const std::vector<Position> &positions, const BenchNnOptions &o) {
   nn::NetConfig cfg = nn::NetConfig::preset(preset);
@@ -170,34 +173,32 @@ void bench_net(const std::string &preset, const std::vector<int> &batches,
 }  // namespace
 
 void register_bench_nn_command(CLI::App &app) {
-  CLI::App *bench = app.get_subcommand("bench");  // registered by register_bench_command
+  CLI::App* bench = bench_command(app);
   auto *nn_cmd = bench->add_subcommand("nn", "Network: bare forward vs batched service, pos/s");
-  static BenchNnOptions o;
-  nn_cmd->add_option("--nets", o.nets, "comma-separated presets (tiny, medium)")
+  auto o = std::make_shared<BenchNnOptions>();
+  nn_cmd->add_option("--nets", o->nets, "comma-separated presets (tiny, medium)")->capture_default_str();
+  nn_cmd->add_option("--batches", o->batches, "comma-separated batch sizes")->capture_default_str();
+  nn_cmd->add_option("--device", o->device, "cpu, cuda or cuda:N")->capture_default_str();
+  nn_cmd->add_option("--seconds", o->seconds, "timed seconds per measurement")->capture_default_str();
+  nn_cmd->add_option("--submitters", o->submitters, "concurrent service submitters (>= 16)")
       ->capture_default_str();
-  nn_cmd->add_option("--batches", o.batches, "comma-separated batch sizes")->capture_default_str();
-  nn_cmd->add_option("--device", o.device, "cpu, cuda or cuda:N")->capture_default_str();
-  nn_cmd->add_option("--seconds", o.seconds, "timed seconds per measurement")
+  nn_cmd->add_option("--threads", o->threads, "LibTorch intra-op threads (0 = hardware threads)")
       ->capture_default_str();
-  nn_cmd->add_option("--submitters", o.submitters, "concurrent service submitters (>= 16)")
+  nn_cmd->add_option("--workers", o->workers, "service worker threads")->capture_default_str();
+  nn_cmd->add_option("--rounds", o->rounds, "alternating rounds per batch size (best is printed)")
       ->capture_default_str();
-  nn_cmd->add_option("--threads", o.threads, "LibTorch intra-op threads (0 = hardware threads)")
-      ->capture_default_str();
-  nn_cmd->add_option("--workers", o.workers, "service worker threads")->capture_default_str();
-  nn_cmd->add_option("--rounds", o.rounds, "alternating rounds per batch size (best is printed)")
-      ->capture_default_str();
-  nn_cmd->callback([] {
+  nn_cmd->callback([o] {
     const int hw = int(std::max(1u, std::thread::hardware_concurrency()));
     at::set_num_interop_threads(1);
-    at::set_num_threads(o.threads > 0 ? o.threads : hw);
+    at::set_num_threads(o->threads > 0 ? o->threads : hw);
     std::printf(
         "LibTorch threads: intra-op %d (at::set_num_threads), inter-op %d "
         "(at::set_num_interop_threads); %d hardware threads\n",
         int(at::get_num_threads()), int(at::get_num_interop_threads()), hw);
     std::vector<int> batches;
-    for (const auto &b : split(o.batches)) batches.push_back(std::stoi(b));
+    for (const auto& b : split(o->batches)) batches.push_back(std::stoi(b));
     const std::vector<Position> positions = bench_positions(512);
-    for (const auto &n : split(o.nets)) bench_net(n, batches, positions, o);
+    for (const auto& n : split(o->nets)) bench_net(n, batches, positions, *o);
   });
 }
 

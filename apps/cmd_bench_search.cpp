@@ -6,6 +6,7 @@
 // with the share of time spent outside evaluation.
 #include <chrono>
 #include <cstdio>
+#include <memory>
 #include <sstream>
 #include <thread>
 #include <vector>
@@ -198,26 +199,32 @@ void bench_search(const Options& o) {
 }  // namespace
 
 void register_bench_search_command(CLI::App& app) {
-  CLI::App* bench = app.get_subcommand("bench");  // registered by register_bench_command
+  CLI::App* bench = bench_command(app);
   auto* cmd = bench->add_subcommand("search", "PUCT search and UCT throughput");
-  static Options o;
-  cmd->add_option("--positions", o.positions, "positions searched (turn starts of random games)")
-      ->capture_default_str()->check(CLI::Range(1, 100000));
-  cmd->add_option("--visits", o.visits, "visits per search")->capture_default_str()->check(CLI::Range(int64_t(1), int64_t(1) << 40));
-  cmd->add_option("--uct-playouts", o.uct_playouts, "UCT playouts per search")
-      ->capture_default_str()->check(CLI::Range(int64_t(1), int64_t(1) << 40));
-  cmd->add_option("--cost-us", o.costs_us, "fixed evaluation costs to measure, microseconds")
-      ->delimiter(',')->capture_default_str()->check(CLI::Range(int64_t(0), int64_t(10000000)));
-  cmd->add_option("--length", o.pitch_length, "pitch length (8 x length)")->capture_default_str();
-  cmd->add_option("--variant", o.variant, "standard, single-bounce or no-bounce")->capture_default_str();
-  cmd->add_option("--seed", o.seed, "seed of the random games")->capture_default_str();
-  cmd->add_option("--nets", o.nets, "network presets to search with (tiny, medium)")
-      ->delimiter(',')->capture_default_str();
-  cmd->add_option("--net-visits", o.net_visits, "visits per search with a network")
+  auto o = std::make_shared<Options>();
+  cmd->add_option("--positions", o->positions, "positions searched (turn starts of random games)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100000));
+  cmd->add_option("--visits", o->visits, "visits per search")
+      ->capture_default_str()
+      ->check(CLI::Range(int64_t(1), int64_t(1) << 40));
+  cmd->add_option("--uct-playouts", o->uct_playouts, "UCT playouts per search")
+      ->capture_default_str()
+      ->check(CLI::Range(int64_t(1), int64_t(1) << 40));
+  cmd->add_option("--cost-us", o->costs_us, "fixed evaluation costs to measure, microseconds")
+      ->delimiter(',')
+      ->capture_default_str()
+      ->check(CLI::Range(int64_t(0), int64_t(10000000)));
+  cmd->add_option("--length", o->pitch_length, "pitch length (8 x length)")->capture_default_str();
+  cmd->add_option("--variant", o->variant, "standard, single-bounce or no-bounce")->capture_default_str();
+  cmd->add_option("--seed", o->seed, "seed of the random games")->capture_default_str();
+  cmd->add_option("--nets", o->nets, "network presets to search with (tiny, medium)")
+      ->delimiter(',')
       ->capture_default_str();
-  cmd->add_option("--device", o.device, "device of the networks: cpu, cuda or cuda:N")
+  cmd->add_option("--net-visits", o->net_visits, "visits per search with a network")->capture_default_str();
+  cmd->add_option("--device", o->device, "device of the networks: cpu, cuda or cuda:N")
       ->capture_default_str();
-  cmd->callback([] { bench_search(o); });
+  cmd->callback([o] { bench_search(*o); });
 }
 
 }  // namespace ps::cmd

@@ -42,104 +42,114 @@ std::chrono::steady_clock::time_point process_start(std::chrono::steady_clock::t
          std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(age_s));
 }
 
+// The options of `bot`.
+struct BotArgs {
+  std::string model, device = "cpu", pitch_text, variant_text, config;
+  int64_t first_ms = tour::kProtocolFirstTurnMs, turn_ms = tour::kProtocolTurnMs, safety_ms = 40,
+          search_margin_ms = 10, visits = -1;
+};
+
+// Runs the protocol loop with the model of a (the shipped one when a.model is empty).
+void run_bot(BotArgs a) {
+  // With no time left after the safety margin every answer would be the fallback turn.
+  if (a.safety_ms >= std::min(a.first_ms, a.turn_ms))
+    throw std::invalid_argument("bot: --safety-ms " + std::to_string(a.safety_ms) +
+                                " must be below --first-ms (" + std::to_string(a.first_ms) +
+                                ") and --turn-ms (" + std::to_string(a.turn_ms) + ")");
+  if (a.model.empty()) {
+    const PitchChoice c = parse_pitch_spec(a.pitch_text.empty() ? "8x10" : a.pitch_text);
+    const Pitch& pt = Pitch::get(c.width, c.length, c.goal);
+    const Variant vv = parse_variant(a.variant_text.empty() ? "standard" : a.variant_text);
+    a.model = default_model_path(pt, vv);
+    if (a.model.empty())
+      throw std::invalid_argument("bot: no MODEL given and no shipped model models/" + pt.name() + "-" +
+                                  variant_name(vv) +
+                                  ".model (export one: papersoccer "
+                                  "export CKPT OUT)");
+  }
+  nn::CheckpointMeta meta = nn::read_checkpoint_meta(a.model);
+  std::string p = a.pitch_text.empty() ? (meta.pitches.empty() ? "8x10" : meta.pitches[0]) : a.pitch_text;
+  std::string v =
+      a.variant_text.empty() ? (meta.variants.empty() ? "standard" : meta.variants[0]) : a.variant_text;
+  PitchChoice pc = parse_pitch_spec(p);
+  const Pitch& pitch = Pitch::get(pc.width, pc.length, pc.goal);
+  // A model that lists its pitches/variants would refuse every evaluation on another one:
+  // say so now rather than play fallback turns all game.
+  auto listed = [](const std::vector<std::string>& v, const std::string& x) {
+    return v.empty() || std::find(v.begin(), v.end(), x) != v.end();
+  };
+  if (!listed(meta.pitches, pitch.name()))
+    throw std::invalid_argument("bot: " + a.model + " is not trained for pitch " + pitch.name() +
+                                " (its pitches: " + meta.pitches[0] +
+                                (meta.pitches.size() > 1 ? ", ..." : "") + ")");
+  if (!listed(meta.variants, variant_name(parse_variant(v))))
+    throw std::invalid_argument("bot: " + a.model + " is not trained for variant " + v + " (its variants: " +
+                                meta.variants[0] + (meta.variants.size() > 1 ? ", ..." : "") + ")");
+  SearchParams sp;
+  sp.temperature = 0;
+  sp.root_noise = false;
+  if (!a.config.empty()) {
+    ConfigReader top = ConfigReader::from_file(a.config);
+    ConfigReader s = top.child("search");
+    sp = parse_search_params(s, sp);  // keys not given keep the bot's defaults above
+    top.finish();
+  }
+  // One search, num_threads evaluations in flight at most: a batch never needs to wait for
+  // more (a batch timeout would add its full length to every evaluation of a 1-thread search).
+  nn::ServiceOptions so;
+  so.device = a.device;
+  so.max_batch = std::max(1, sp.num_threads);
+  so.batch_timeout_us = 0;
+  auto player = make_net_player(a.model, so, sp, 1, "bot");
+  tour::ProtocolBotOptions o;
+  o.pitch = &pitch;
+  o.variant = parse_variant(v);
+  o.first_turn_ms = a.first_ms;
+  o.turn_ms = a.turn_ms;
+  o.safety_ms = a.safety_ms;
+  o.search_margin_ms = a.search_margin_ms;
+  o.visits = a.visits;
+  // The referee's clock for the first answer may have started with this process (it writes
+  // the first lines at once); loading LibTorch and the model took part of it.
+  o.first_turn_clock_start = process_start(std::chrono::steady_clock::now());
+  std::cerr << "bot: " << a.model << " (" << meta.net.summary() << ", step " << meta.training_step << ") on "
+            << pitch.name() << " " << v << ", " << a.turn_ms << " ms per turn\n";
+  tour::ProtocolBot runner(*player, o);
+  runner.run(std::cin, std::cout, &std::cerr);
+}
+
 }  // namespace
 
 void register_bot_command(CLI::App& app) {
-  static std::string model, device = "cpu", pitch_text, variant_text, config;
-  static int64_t first_ms = tour::kProtocolFirstTurnMs, turn_ms = tour::kProtocolTurnMs,
-                 safety_ms = 40, search_margin_ms = 10, visits = -1;
+  auto a = std::make_shared<BotArgs>();
   auto* bot = app.add_subcommand("bot", "Play the CodinGame protocol on stdin/stdout with a model");
-  bot->add_option("model", model, "model file (export) or checkpoint (default: the shipped "
-                                  "models/<pitch>-<variant>.model)");
-  bot->add_option("--device", device, "cpu | cuda | cuda:N")->capture_default_str();
-  bot->add_option("--pitch", pitch_text, "pitch (default: the model's first pitch, else 8x10)");
-  bot->add_option("--variant", variant_text, "variant (default: the model's first variant)");
-  bot->add_option("--first-ms", first_ms, "time limit of the first answer, ms (>= 1)")
+  bot->add_option("model", a->model,
+                  "model file (export) or checkpoint (default: the shipped "
+                  "models/<pitch>-<variant>.model)");
+  bot->add_option("--device", a->device, "cpu | cuda | cuda:N")->capture_default_str();
+  bot->add_option("--pitch", a->pitch_text, "pitch (default: the model's first pitch, else 8x10)");
+  bot->add_option("--variant", a->variant_text, "variant (default: the model's first variant)");
+  bot->add_option("--first-ms", a->first_ms, "time limit of the first answer, ms (>= 1)")
       ->capture_default_str()
       ->check(integer_at_least(1));
-  bot->add_option("--turn-ms", turn_ms, "time limit of later answers, ms (>= 1)")
+  bot->add_option("--turn-ms", a->turn_ms, "time limit of later answers, ms (>= 1)")
       ->capture_default_str()
       ->check(integer_at_least(1));
-  bot->add_option("--safety-ms", safety_ms,
+  bot->add_option("--safety-ms", a->safety_ms,
                   "answer this long before the limit, ms (>= 0, below --first-ms and --turn-ms)")
       ->capture_default_str()
       ->check(integer_at_least(0));
-  bot->add_option("--search-margin-ms", search_margin_ms,
+  bot->add_option("--search-margin-ms", a->search_margin_ms,
                   "the search stops this long before the safety deadline, ms (>= 0): its "
                   "overshoot past its own budget")
       ->capture_default_str()
       ->check(integer_at_least(0));
-  bot->add_option("--visits", visits, "also cap the search at this many visits per turn (>= 1; "
-                                      "-1: no cap)")
+  bot->add_option("--visits", a->visits,
+                  "also cap the search at this many visits per turn (>= 1; "
+                  "-1: no cap)")
       ->check(integer_at_least(1, true));
-  bot->add_option("--config", config, "YAML with a search: map (search/params.h)");
-  bot->callback([] {
-    // With no time left after the safety margin every answer would be the fallback turn.
-    if (safety_ms >= std::min(first_ms, turn_ms))
-      throw std::invalid_argument("bot: --safety-ms " + std::to_string(safety_ms) +
-                                  " must be below --first-ms (" + std::to_string(first_ms) +
-                                  ") and --turn-ms (" + std::to_string(turn_ms) + ")");
-    if (model.empty()) {
-      const PitchChoice c = parse_pitch(pitch_text.empty() ? "8x10" : pitch_text);
-      const Pitch& pt = Pitch::get(c.width, c.length, c.goal);
-      const Variant vv = parse_variant(variant_text.empty() ? "standard" : variant_text);
-      model = default_model_path(pt, vv);
-      if (model.empty())
-        throw std::invalid_argument("bot: no MODEL given and no shipped model models/" + pt.name() +
-                                    "-" + variant_name(vv) + ".model (export one: papersoccer "
-                                    "export CKPT OUT)");
-    }
-    nn::CheckpointMeta meta = nn::read_checkpoint_meta(model);
-    std::string p = pitch_text.empty() ? (meta.pitches.empty() ? "8x10" : meta.pitches[0]) : pitch_text;
-    std::string v = variant_text.empty() ? (meta.variants.empty() ? "standard" : meta.variants[0])
-                                         : variant_text;
-    PitchChoice pc = parse_pitch(p);
-    const Pitch& pitch = Pitch::get(pc.width, pc.length, pc.goal);
-    // A model that lists its pitches/variants would refuse every evaluation on another one:
-    // say so now rather than play fallback turns all game.
-    auto listed = [](const std::vector<std::string>& v, const std::string& x) {
-      return v.empty() || std::find(v.begin(), v.end(), x) != v.end();
-    };
-    if (!listed(meta.pitches, pitch.name()))
-      throw std::invalid_argument("bot: " + model + " is not trained for pitch " + pitch.name() +
-                                  " (its pitches: " + meta.pitches[0] +
-                                  (meta.pitches.size() > 1 ? ", ..." : "") + ")");
-    if (!listed(meta.variants, variant_name(parse_variant(v))))
-      throw std::invalid_argument("bot: " + model + " is not trained for variant " + v +
-                                  " (its variants: " + meta.variants[0] +
-                                  (meta.variants.size() > 1 ? ", ..." : "") + ")");
-    SearchParams sp;
-    sp.temperature = 0;
-    sp.root_noise = false;
-    if (!config.empty()) {
-      ConfigReader top = ConfigReader::from_file(config);
-      ConfigReader s = top.child("search");
-      sp = parse_search_params(s, sp);  // keys not given keep the bot's defaults above
-      top.finish();
-    }
-    // One search, num_threads evaluations in flight at most: a batch never needs to wait for
-    // more (a batch timeout would add its full length to every evaluation of a 1-thread search).
-    nn::ServiceOptions so;
-    so.device = device;
-    so.max_batch = std::max(1, sp.num_threads);
-    so.batch_timeout_us = 0;
-    auto player = make_net_player(model, so, sp, 1, "bot");
-    tour::ProtocolBotOptions o;
-    o.pitch = &pitch;
-    o.variant = parse_variant(v);
-    o.first_turn_ms = first_ms;
-    o.turn_ms = turn_ms;
-    o.safety_ms = safety_ms;
-    o.search_margin_ms = search_margin_ms;
-    o.visits = visits;
-    // The referee's clock for the first answer may have started with this process (it writes
-    // the first lines at once); loading LibTorch and the model took part of it.
-    o.first_turn_clock_start = process_start(std::chrono::steady_clock::now());
-    std::cerr << "bot: " << model << " (" << meta.net.summary() << ", step " << meta.training_step
-              << ") on " << pitch.name() << " " << v << ", " << turn_ms << " ms per turn\n";
-    tour::ProtocolBot runner(*player, o);
-    runner.run(std::cin, std::cout, &std::cerr);
-  });
+  bot->add_option("--config", a->config, "YAML with a search: map (search/params.h)");
+  bot->callback([a] { run_bot(*a); });
 }
 
 }  // namespace ps::cmd

@@ -6,6 +6,7 @@
 // only the exact header line is skipped. It then exits with
 // status 1 (after the last line) when any line was an error. (show, analyse: cmd_analyse.cpp.)
 #include <iostream>
+#include <memory>
 #include <stdexcept>
 
 #include "apps/commands.h"
@@ -49,9 +50,7 @@ void for_each_tsv_line(std::istream& in, Fn&& fn) {
                              " input line(s) were errors (the error lines above)");
 }
 
-}  // namespace
-
-void register_engine_commands(CLI::App& app) {
+void register_replay_command(CLI::App& app) {
   auto* replay = app.add_subcommand(
       "replay", "Replay TSV records from stdin: winner\\treason\\tkicks, ongoing\\tmover or error");
   replay->callback([] {
@@ -63,17 +62,24 @@ void register_engine_commands(CLI::App& app) {
         std::cout << "ongoing\t" << p.side_to_move() << '\n';
     });
   });
+}
 
+void register_turns_command(CLI::App& app) {
+  struct Args {
+    bool list_turns = false;
+    int64_t max_states = kDefaultPerftStates;
+  };
+  auto a = std::make_shared<Args>();
   auto* turns = app.add_subcommand(
       "turns", "For each TSV record on stdin print distinct_turns\tchains after it");
-  static bool list_turns = false;
-  static int64_t max_states = kDefaultPerftStates;
-  turns->add_flag("--list", list_turns, "also print each turn's representative kick string");
-  turns->add_option("--max-states", max_states,
-                    "state limit: mid-turn positions + turn ends held at once (about 50 bytes "
-                    "each; the default is about 1 GiB); a line over it is an error")
+  turns->add_flag("--list", a->list_turns, "also print each turn's representative kick string");
+  turns
+      ->add_option("--max-states", a->max_states,
+                   "state limit: mid-turn positions + turn ends held at once (about 50 bytes "
+                   "each; the default is about 1 GiB); a line over it is an error")
       ->check(CLI::Range(int64_t(1), int64_t(1) << 40));
-  turns->callback([] {
+  turns->callback([a] {
+    const int64_t max_states = a->max_states;
     TurnGenerator gen;
     gen.set_enumeration_limit(max_states);
     std::string listed;
@@ -83,7 +89,7 @@ void register_engine_commands(CLI::App& app) {
       const size_t max_listed = size_t(max_states) * 32;
       bool too_long = false;
       auto st = gen.for_each_turn(g.position(), [&](const Position&, const uint8_t* k, int n) {
-        if (!list_turns || too_long) return;
+        if (!a->list_turns || too_long) return;
         if (listed.size() + size_t(n) + 1 > max_listed) {
           too_long = true;
           return;
@@ -98,21 +104,27 @@ void register_engine_commands(CLI::App& app) {
       std::cout << st.distinct << '\t' << st.chains << listed << '\n';
     });
   });
+}
 
+void register_perft_command(CLI::App& app) {
+  struct Args {
+    int depth = -1;
+    int64_t max_states = kDefaultPerftStates;
+  };
+  auto a = std::make_shared<Args>();
   auto* perft_cmd =
       app.add_subcommand("perft", "For each TSV record on stdin print perft(DEPTH) after it");
-  static int depth = -1;
-  perft_cmd->add_option("depth", depth, "depth in turns (default: the 6th column of each line)")
+  perft_cmd->add_option("depth", a->depth, "depth in turns (default: the 6th column of each line)")
       ->check(CLI::Range(0, kMaxPerftDepth));
-  static int64_t perft_states = kDefaultPerftStates;
-  perft_cmd->add_option("--max-states", perft_states,
-                        "state limit: mid-turn positions + turn ends held at once over all "
-                        "levels (about 50 bytes each; the default is about 1 GiB); a line over "
-                        "it is an error")
+  perft_cmd
+      ->add_option("--max-states", a->max_states,
+                   "state limit: mid-turn positions + turn ends held at once over all "
+                   "levels (about 50 bytes each; the default is about 1 GiB); a line over "
+                   "it is an error")
       ->check(CLI::Range(int64_t(1), int64_t(1) << 40));
-  perft_cmd->callback([] {
+  perft_cmd->callback([a] {
     for_each_tsv_line(std::cin, [&](const TsvRow& row, const Game& g) {
-      int d = depth;
+      int d = a->depth;
       if (d < 0) {
         if (row.extra.empty())
           throw std::invalid_argument("no DEPTH argument and no depth column");
@@ -131,9 +143,17 @@ void register_engine_commands(CLI::App& app) {
       if (d > kMaxPerftDepth)
         throw std::invalid_argument("depth " + std::to_string(d) + " is above the maximum " +
                                     std::to_string(kMaxPerftDepth));
-      std::cout << perft(g.position(), d, nullptr, perft_states) << '\n';
+      std::cout << perft(g.position(), d, nullptr, a->max_states) << '\n';
     });
   });
+}
+
+}  // namespace
+
+void register_engine_commands(CLI::App& app) {
+  register_replay_command(app);
+  register_turns_command(app);
+  register_perft_command(app);
 }
 
 }  // namespace ps::cmd

@@ -18,7 +18,7 @@ void export_single_file(const std::string& model, const std::string& out, const 
   const std::string p = !pitch_text.empty() ? pitch_text : meta.pitches.empty() ? "8x10" : meta.pitches[0];
   const std::string v = !variant_text.empty() ? variant_text
                         : meta.variants.empty() ? "standard" : meta.variants[0];
-  const PitchChoice pc = parse_pitch(p);
+  const PitchChoice pc = parse_pitch_spec(p);
   const Pitch& pitch = Pitch::get(pc.width, pc.length, pc.goal);
   const Variant variant = parse_variant(v);
   if (!meta.supports(pitch, variant))

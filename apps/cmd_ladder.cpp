@@ -9,6 +9,7 @@
 #include "core/config.h"
 #include "nn/checkpoint.h"
 #include "tournament/ladder.h"
+#include "tournament/results.h"
 
 namespace ps::cmd {
 
@@ -35,16 +36,74 @@ std::vector<std::string> split_list(const std::string& text) {
   return out;
 }
 
+// The options of `ladder`.
+struct LadderArgs {
+  tour::LadderSpec spec;
+  std::string opponents = "random,greedy,uct,alphabeta";
+  std::string pitch, variant, config;
+  bool quiet = false;
+  bool opponents_given = false;  // --opponents on the command line
+};
+
+// The ladder of a.spec.model with the rules of the model (or of the options).
+void run_ladder(LadderArgs& a) {
+  tour::LadderSpec& spec = a.spec;
+  spec.opponents = split_list(a.opponents);
+  if (!spec.previous.empty() &&
+      std::find(spec.opponents.begin(), spec.opponents.end(), "previous") == spec.opponents.end())
+    spec.opponents.push_back("previous");
+  const nn::CheckpointMeta meta = nn::read_checkpoint_meta(spec.model);
+  const std::string p = !a.pitch.empty() ? a.pitch : meta.pitches.empty() ? "8x10" : meta.pitches[0];
+  const std::string v = !a.variant.empty()      ? a.variant
+                        : meta.variants.empty() ? "standard"
+                                                : meta.variants[0];
+  const PitchChoice ps = parse_pitch_spec(p);
+  spec.width = ps.width;
+  spec.length = ps.length;
+  spec.goal = ps.goal;
+  spec.variant = parse_variant(v);
+  const bool nnue_asked =
+      std::find(spec.opponents.begin(), spec.opponents.end(), "alphabeta-nnue") != spec.opponents.end();
+  if (spec.value_net.empty()) {
+    spec.value_net = default_model_path(Pitch::get(ps.width, ps.length, ps.goal), spec.variant, ".vnet");
+    // The shipped value net joins the default yardsticks; an explicit list is kept as given.
+    if (!spec.value_net.empty() && !nnue_asked && !a.opponents_given)
+      spec.opponents.push_back("alphabeta-nnue");
+  } else if (!nnue_asked) {
+    spec.opponents.push_back("alphabeta-nnue");
+  }
+  if (!a.config.empty()) {
+    ConfigReader top = ConfigReader::from_file(a.config);
+    ConfigReader m = top.child("model");
+    spec.model_type = m.get<std::string>("type", spec.model_type);
+    // The model's player factory reads these keys strictly (unknown keys name file and line).
+    spec.model_options = YAML::Clone(m.node());
+    spec.model_options.remove("type");
+    top.finish();
+  }
+  const std::vector<tour::PlayerSpec> players = tour::ladder_players(spec);
+  const tour::TournamentSpec tspec = tour::ladder_tournament(spec);
+  std::signal(SIGINT, on_ladder_interrupt);
+  tour::TournamentResult r = tour::run_tournament(
+      tspec, players,
+      [&](const tour::GameResult& g, int done, int total) {
+        if (a.quiet) return;
+        std::cout << "[" << done << "/" << total << "] " << players[size_t(g.seat[0])].name << " vs "
+                  << players[size_t(g.seat[1])].name << ": " << players[size_t(g.winner)].name << " wins by "
+                  << g.termination << (g.detail.empty() ? "" : " (" + g.detail + ")") << ", " << g.turns
+                  << " turns\n"
+                  << std::flush;
+      },
+      &g_cancel);
+  std::signal(SIGINT, SIG_DFL);
+  std::cout << "\n" << tour::format_ladder(tour::ladder_rows(r), spec) << "\n" << tour::format_results(r);
+  if (!spec.out_dir.empty()) std::cout << "Wrote the games and results to " << spec.out_dir << "\n";
+}
+
 }  // namespace
 
 void register_ladder_command(CLI::App& app) {
-  struct Args {
-    tour::LadderSpec spec;
-    std::string opponents = "random,greedy,uct,alphabeta";
-    std::string pitch, variant, config;
-    bool quiet = false;
-  };
-  auto a = std::make_shared<Args>();
+  auto a = std::make_shared<LadderArgs>();
   auto* c = app.add_subcommand(
       "ladder", "Play a model against the fixed yardsticks at equal time per turn; print scores "
                 "with Wilson intervals and Elo with intervals");
@@ -80,58 +139,8 @@ void register_ladder_command(CLI::App& app) {
   c->add_option("--out", a->spec.out_dir, "directory for games and results");
   c->add_flag("--quiet", a->quiet, "no line per game");
   c->callback([a, opponents] {
-    tour::LadderSpec& spec = a->spec;
-    spec.opponents = split_list(a->opponents);
-    if (!spec.previous.empty() &&
-        std::find(spec.opponents.begin(), spec.opponents.end(), "previous") == spec.opponents.end())
-      spec.opponents.push_back("previous");
-    const nn::CheckpointMeta meta = nn::read_checkpoint_meta(spec.model);
-    const std::string p = !a->pitch.empty() ? a->pitch : meta.pitches.empty() ? "8x10" : meta.pitches[0];
-    const std::string v =
-        !a->variant.empty() ? a->variant : meta.variants.empty() ? "standard" : meta.variants[0];
-    const PitchChoice ps = parse_pitch(p);
-    spec.width = ps.width;
-    spec.length = ps.length;
-    spec.goal = ps.goal;
-    spec.variant = parse_variant(v);
-    const bool nnue_asked = std::find(spec.opponents.begin(), spec.opponents.end(), "alphabeta-nnue") !=
-                            spec.opponents.end();
-    if (spec.value_net.empty()) {
-      spec.value_net = default_model_path(Pitch::get(ps.width, ps.length, ps.goal), spec.variant, ".vnet");
-      // The shipped value net joins the default yardsticks; an explicit list is kept as given.
-      if (!spec.value_net.empty() && !nnue_asked && opponents->count() == 0)
-        spec.opponents.push_back("alphabeta-nnue");
-    } else if (!nnue_asked) {
-      spec.opponents.push_back("alphabeta-nnue");
-    }
-    if (!a->config.empty()) {
-      ConfigReader top = ConfigReader::from_file(a->config);
-      ConfigReader m = top.child("model");
-      spec.model_type = m.get<std::string>("type", spec.model_type);
-      // The model's player factory reads these keys strictly (unknown keys name file and line).
-      spec.model_options = YAML::Clone(m.node());
-      spec.model_options.remove("type");
-      top.finish();
-    }
-    const std::vector<tour::PlayerSpec> players = tour::ladder_players(spec);
-    const tour::TournamentSpec tspec = tour::ladder_tournament(spec);
-    std::signal(SIGINT, on_ladder_interrupt);
-    tour::TournamentResult r = tour::run_tournament(
-        tspec, players,
-        [&](const tour::GameResult& g, int done, int total) {
-          if (a->quiet) return;
-          std::cout << "[" << done << "/" << total << "] " << players[size_t(g.seat[0])].name
-                    << " vs " << players[size_t(g.seat[1])].name << ": "
-                    << players[size_t(g.winner)].name << " wins by " << g.termination
-                    << (g.detail.empty() ? "" : " (" + g.detail + ")") << ", " << g.turns
-                    << " turns\n"
-                    << std::flush;
-        },
-        &g_cancel);
-    std::signal(SIGINT, SIG_DFL);
-    std::cout << "\n" << tour::format_ladder(tour::ladder_rows(r), spec) << "\n"
-              << tour::format_results(r);
-    if (!spec.out_dir.empty()) std::cout << "Wrote the games and results to " << spec.out_dir << "\n";
+    a->opponents_given = opponents->count() > 0;
+    run_ladder(*a);
   });
 }
 

@@ -3,6 +3,7 @@
 // a time (a bounce asks for more); `undo` takes back the last own turn (with the reply to it),
 // `quit` ends, `help` explains.
 #include <iostream>
+#include <memory>
 #include <sstream>
 
 #include "apps/commands.h"
@@ -52,10 +53,9 @@ struct PlayArgs {
   uint64_t seed = 1;
 };
 
-int run_play(const PlayArgs& a, std::istream& in, std::ostream& out) {
-  const Pitch& pitch = pitch_option(a.pitch, a.goal);
-  const Variant variant = parse_variant(a.variant);
-  if (a.side != 0 && a.side != 1) throw std::invalid_argument("--side must be 0 or 1");
+// The opponent of a: its type, or the shipped model's mcts (else random) by default.
+std::unique_ptr<Player> make_opponent(const PlayArgs& a, const Pitch& pitch, Variant variant,
+                                      std::ostream& out) {
   YAML::Node opts;
   try {
     opts = a.options.empty() ? YAML::Node() : YAML::Load(a.options);
@@ -72,8 +72,103 @@ int run_play(const PlayArgs& a, std::istream& in, std::ostream& out) {
       out << "No shipped model for " << pitch.name() << " " << variant_name(variant)
           << "; playing against random turns.\n";
   }
-  auto opponent = tour::create_player(type, opts, tour::PlayerContext{&pitch, variant, a.seed, type},
-                                      "--opponent-options", "opponent");
+  return tour::create_player(type, opts, tour::PlayerContext{&pitch, variant, a.seed, type},
+                             "--opponent-options", "opponent");
+}
+
+// The opponent's turn; false when it failed or played an illegal turn (the human wins).
+bool opponent_turn(Game& game, Player& opponent, const TurnBudget& budget, std::ostream& out) {
+  out << opponent.name() << " is thinking...\n" << std::flush;
+  std::string answer;
+  try {
+    answer = opponent.choose_turn(game, budget);
+  } catch (const std::exception& e) {
+    out << opponent.name() << " failed (" << e.what() << "): you win.\n";
+    return false;
+  }
+  Game next = game;
+  try {
+    next.play_turn(answer);
+  } catch (const RecordError& e) {
+    out << opponent.name() << " played an illegal turn '" << answer << "' (" << e.what() << "): you win.\n";
+    return false;
+  }
+  game = std::move(next);
+  out << opponent.name() << " plays " << answer << "\n";
+  return true;
+}
+
+// `undo`: the unfinished part of this turn, else the opponent's reply and the human's last
+// turn. True when the game changed.
+bool undo(Game& game, int human, bool external, std::ostream& out) {
+  if (external) {
+    out << "undo is not available against an external engine (it cannot take moves back).\n";
+    return false;
+  }
+  if (!game.position().turn_start()) {
+    game.undo_turn();  // the unfinished part of this turn
+    out << "Took back the kicks of this turn.\n";
+    return true;
+  }
+  Game trial = game;
+  while (!trial.turns().empty()) {
+    trial.undo_turn();
+    // After undoing a turn, the side to move is the player who made it.
+    if (trial.position().side_to_move() == human) {
+      game = std::move(trial);
+      out << "Took back your last turn and the reply.\n";
+      return true;
+    }
+  }
+  out << "Nothing to undo.\n";
+  return false;
+}
+
+// Plays the typed kicks (direction digits, spaces ignored) all or none. True when played.
+bool play_kicks(Game& game, const std::string& line, std::ostream& out) {
+  std::string digits;
+  for (char c : line)
+    if (!std::isspace(static_cast<unsigned char>(c))) digits += c;
+  for (char c : digits)
+    if (c < '0' || c > '7') {
+      out << quoted_text(std::string_view(&c, 1))
+          << " is not a direction digit: use 0-7 (0 N, 1 NE, 2 E, 3 SE, 4 S, 5 SW, 6 W, 7 NW), "
+          << "or undo / quit / help.\n";
+      return false;
+    }
+  Game next = game;
+  std::string error;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (next.position().turn_start() || next.position().game_over())) {
+      error = "after kick " + std::to_string(i) + " (" + digits.substr(0, i) + ") " +
+              (next.position().game_over() ? std::string("the game is over")
+                                           : "the ball stopped on an untouched point " +
+                                                 point_name(game.position().pitch(), next.position().ball()) +
+                                                 " and your turn ends") +
+              "; the rest '" + digits.substr(i) + "' cannot be played. Nothing was played.";
+      break;
+    }
+    try {
+      next.kick(digits[i] - '0');
+    } catch (const RecordError& e) {
+      error = "kick " + std::to_string(i + 1) + " ('" + std::string(1, digits[i]) + "'): " + e.what() +
+              ". Nothing was played.";
+      break;
+    }
+  }
+  if (!error.empty()) {
+    out << "Illegal: " << error << "\n";
+    return false;
+  }
+  game = std::move(next);
+  return true;
+}
+
+int run_play(const PlayArgs& a, std::istream& in, std::ostream& out) {
+  const Pitch& pitch = pitch_option(a.pitch, a.goal);
+  const Variant variant = parse_variant(a.variant);
+  if (a.side != 0 && a.side != 1) throw std::invalid_argument("--side must be 0 or 1");
+  auto opponent = make_opponent(a, pitch, variant, out);
   const bool external = dynamic_cast<tour::ExternalEnginePlayer*>(opponent.get()) != nullptr;
   const TurnBudget budget{a.time_ms, a.visits};
   const int human = a.side;
@@ -91,23 +186,7 @@ int run_play(const PlayArgs& a, std::istream& in, std::ostream& out) {
       return 0;
     }
     if (pos.side_to_move() != human) {
-      out << opponent->name() << " is thinking...\n" << std::flush;
-      std::string answer;
-      try {
-        answer = opponent->choose_turn(game, budget);
-      } catch (const std::exception& e) {
-        out << opponent->name() << " failed (" << e.what() << "): you win.\n";
-        return 0;
-      }
-      Game next = game;
-      try {
-        next.play_turn(answer);
-      } catch (const RecordError& e) {
-        out << opponent->name() << " played an illegal turn '" << answer << "' (" << e.what() << "): you win.\n";
-        return 0;
-      }
-      game = std::move(next);
-      out << opponent->name() << " plays " << answer << "\n";
+      if (!opponent_turn(game, *opponent, budget, out)) return 0;
       redraw = true;
       continue;
     }
@@ -126,80 +205,9 @@ int run_play(const PlayArgs& a, std::istream& in, std::ostream& out) {
       out << "Bye. Record so far: " << game.record() << "\n";
       return 0;
     }
-    if (line == "help" || line == "?") {
-      print_help(out);
-      continue;
-    }
-    if (line == "undo" || line == "u") {
-      if (external) {
-        out << "undo is not available against an external engine (it cannot take moves back).\n";
-        continue;
-      }
-      if (!pos.turn_start()) {
-        game.undo_turn();  // the unfinished part of this turn
-        out << "Took back the kicks of this turn.\n";
-        redraw = true;
-        continue;
-      }
-      // Take back the opponent's reply (if any) and then our own last turn.
-      Game trial = game;
-      bool undone = false;
-      while (!trial.turns().empty()) {
-        trial.undo_turn();
-        // After undoing a turn, the side to move is the player who made it.
-        if (trial.position().side_to_move() == human) {
-          undone = true;
-          break;
-        }
-      }
-      if (!undone) {
-        out << "Nothing to undo.\n";
-        continue;
-      }
-      game = std::move(trial);
-      out << "Took back your last turn and the reply.\n";
-      redraw = true;
-      continue;
-    }
-    // Kicks.
-    std::string digits;
-    for (char c : line)
-      if (!std::isspace(static_cast<unsigned char>(c))) digits += c;
-    bool bad = false;
-    for (char c : digits)
-      if (c < '0' || c > '7') {
-        out << quoted_text(std::string_view(&c, 1)) << " is not a direction digit: use 0-7 (0 N, 1 NE, 2 E, 3 SE, 4 S, 5 SW, 6 W, 7 NW), "
-            << "or undo / quit / help.\n";
-        bad = true;
-        break;
-      }
-    if (bad) continue;
-    Game next = game;
-    std::string error;
-    for (size_t i = 0; i < digits.size(); ++i) {
-      if (i > 0 && (next.position().turn_start() || next.position().game_over())) {
-        error = "after kick " + std::to_string(i) + " (" + digits.substr(0, i) + ") " +
-                (next.position().game_over() ? std::string("the game is over")
-                                             : "the ball stopped on an untouched point " +
-                                                   point_name(pitch, next.position().ball()) +
-                                                   " and your turn ends") +
-                "; the rest '" + digits.substr(i) + "' cannot be played. Nothing was played.";
-        break;
-      }
-      try {
-        next.kick(digits[i] - '0');
-      } catch (const RecordError& e) {
-        error = "kick " + std::to_string(i + 1) + " ('" + std::string(1, digits[i]) + "'): " + e.what() +
-                ". Nothing was played.";
-        break;
-      }
-    }
-    if (!error.empty()) {
-      out << "Illegal: " << error << "\n";
-      continue;
-    }
-    game = std::move(next);
-    redraw = true;
+    if (line == "help" || line == "?") print_help(out);
+    else if (line == "undo" || line == "u") redraw = undo(game, human, external, out);
+    else redraw = play_kicks(game, line, out);
   }
 }
 

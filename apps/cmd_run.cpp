@@ -271,7 +271,7 @@ void register_export(CLI::App& app) {
     nn::LoadedCheckpoint ck = nn::load_checkpoint(ex_in, "cpu");
     nn::CheckpointMeta meta = ck.meta;
     if (!ex_pitch.empty()) {
-      const PitchChoice pc = parse_pitch(ex_pitch);
+      const PitchChoice pc = parse_pitch_spec(ex_pitch);
       meta.pitches = {Pitch::get(pc.width, pc.length, pc.goal).name()};
     }
     if (!ex_variant.empty()) meta.variants = {variant_name(parse_variant(ex_variant))};

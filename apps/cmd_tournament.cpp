@@ -8,7 +8,9 @@
 #include <iostream>
 
 #include "apps/commands.h"
+#include "tournament/results.h"
 #include "tournament/tournament.h"
+#include "tournament/tournament_config.h"
 
 namespace ps::cmd {
 
@@ -23,10 +25,7 @@ extern "C" void on_interrupt(int) {
 
 }  // namespace
 
-void register_play_command(CLI::App& app);  // cmd_play.cpp
-
-void register_tournament_commands(CLI::App& app) {
-  register_play_command(app);
+void register_tournament_command(CLI::App& app) {
   struct Args {
     std::string config;
     int concurrency = 0;

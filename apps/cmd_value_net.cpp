@@ -4,6 +4,7 @@
 //                                            and alphabeta's nodes/s and depth, hand vs nnue
 #include <chrono>
 #include <cstdio>
+#include <memory>
 #include <random>
 
 #include "apps/commands.h"
@@ -47,27 +48,16 @@ std::vector<Game> bench_games(const Pitch& pitch, Variant v, int count, uint64_t
   return out;
 }
 
-void bench_value_net(const BenchOptions& o) {
-  std::shared_ptr<const ValueNet> net;
-  if (o.net.empty()) {
-    net = std::make_shared<const ValueNet>(
-        random_value_net(Pitch::standard(), Variant::kStandard, o.hidden, o.seed));
-  } else {
-    net = std::make_shared<const ValueNet>(load_value_net(o.net));
-  }
-  std::string shape = std::to_string(ValueNet::num_features(net->pitch()));
-  for (const DenseLayer& l : net->layers) shape += "-" + std::to_string(l.out);
-  std::printf("value net %s: %s %s, layers %s\n", o.net.empty() ? "(random weights)" : o.net.c_str(),
-              net->pitch().name().c_str(), variant_name(net->variant), shape.c_str());
-  const std::vector<Game> games = bench_games(net->pitch(), net->variant, o.positions, o.seed);
+// A child turn of a bench position: the search's move-ordering call evaluates it from the
+// parent's accumulator and the turn's kicks.
+struct Child {
+  size_t game;
+  std::vector<uint8_t> kicks;
+  Position end;
+};
 
-  // Every child turn of every position, evaluated from scratch and incrementally (the search's
-  // move-ordering call: parent accumulator + the turn's kicks).
-  struct Child {
-    size_t game;
-    std::vector<uint8_t> kicks;
-    Position end;
-  };
+// Every child turn of every position that does not end the game.
+std::vector<Child> child_turns(const std::vector<Game>& games) {
   std::vector<Child> children;
   TurnGenerator gen;
   gen.set_enumeration_limit(AlphaBetaPlayer::kEnumerationLimit);
@@ -75,69 +65,78 @@ void bench_value_net(const BenchOptions& o) {
     gen.for_each_turn(games[i].position(), [&](const Position& end, const uint8_t* k, int n) {
       if (!end.game_over()) children.push_back({i, std::vector<uint8_t>(k, k + n), end});
     });
-  NnueEvaluator ev(net, o.net.empty() ? "random" : o.net);
-  double sink = 0;
+  return children;
+}
+
+// Evaluations per second of pass() (which makes n evaluations), repeated for at least 1 s.
+template <class Pass>
+double evaluations_per_s(size_t n, Pass pass) {
   int reps = 0;
-  auto t0 = Clock::now();
+  const auto t0 = Clock::now();
   do {
-    for (const Child& c : children) sink += net->evaluate(c.end);
+    pass();
     ++reps;
   } while (seconds_since(t0) < 1.0);
-  const double scratch = double(reps) * double(children.size()) / seconds_since(t0);
-  reps = 0;
-  t0 = Clock::now();
-  do {
-    size_t last = size_t(-1);
-    for (const Child& c : children) {
-      if (c.game != last) {
-        ev.reset(games[c.game].position());  // once per parent, as in the search
-        last = c.game;
-      }
-      sink += ev.value_child(games[c.game].position(), c.kicks.data(), int(c.kicks.size()), c.end);
+  return double(reps) * double(n) / seconds_since(t0);
+}
+
+// Calls fn(child) for every child, with ev reset to each parent once (as in the search).
+template <class Fn>
+void by_parent(const std::vector<Child>& children, const std::vector<Game>& games, NnueEvaluator& ev, Fn fn) {
+  size_t last = size_t(-1);
+  for (const Child& c : children) {
+    if (c.game != last) {
+      ev.reset(games[c.game].position());
+      last = c.game;
     }
-    ++reps;
-  } while (seconds_since(t0) < 1.0);
-  const double incremental = double(reps) * double(children.size()) / seconds_since(t0);
+    fn(c);
+  }
+}
+
+// Value net (from scratch, incremental, push/eval/pop) and hand evaluations per second.
+void bench_evaluations(const std::shared_ptr<const ValueNet>& net, const std::string& name,
+                       const std::vector<Game>& games, int positions) {
+  const std::vector<Child> children = child_turns(games);
+  NnueEvaluator ev(net, name);
+  HandEvaluator hand;
+  double sink = 0;
+  const size_t n = children.size();
+  const double scratch = evaluations_per_s(n, [&] {
+    for (const Child& c : children) sink += net->evaluate(c.end);
+  });
+  const double incremental = evaluations_per_s(n, [&] {
+    by_parent(children, games, ev, [&](const Child& c) {
+      sink += ev.value_child(games[c.game].position(), c.kicks.data(), int(c.kicks.size()), c.end);
+    });
+  });
   // push_turn + evaluate_current + pop_turn: a search's leaf visit.
-  reps = 0;
-  t0 = Clock::now();
-  do {
-    size_t last = size_t(-1);
-    for (const Child& c : children) {
-      if (c.game != last) {
-        ev.reset(games[c.game].position());
-        last = c.game;
-      }
+  const double pushed = evaluations_per_s(n, [&] {
+    by_parent(children, games, ev, [&](const Child& c) {
       ev.push_turn(games[c.game].position(), c.kicks.data(), int(c.kicks.size()));
       sink += ev.value_current(c.end);
       ev.pop_turn();
-    }
-    ++reps;
-  } while (seconds_since(t0) < 1.0);
-  const double pushed = double(reps) * double(children.size()) / seconds_since(t0);
-  HandEvaluator hand;
-  reps = 0;
-  t0 = Clock::now();
-  do {
+    });
+  });
+  const double hand_rate = evaluations_per_s(n, [&] {
     for (const Child& c : children) sink += hand.evaluate(c.end);
-    ++reps;
-  } while (seconds_since(t0) < 1.0);
-  const double hand_rate = double(reps) * double(children.size()) / seconds_since(t0);
-  std::printf("evaluations/s over %zu child turns of %d positions (one thread):\n",
-              children.size(), o.positions);
+  });
+  std::printf("evaluations/s over %zu child turns of %d positions (one thread):\n", n, positions);
   std::printf("  value net from scratch           %12.0f\n", scratch);
   std::printf("  value net incremental (child)    %12.0f  (%.1fx)\n", incremental, incremental / scratch);
   std::printf("  value net push + eval + pop      %12.0f  (%.1fx)\n", pushed, pushed / scratch);
   std::printf("  hand evaluation                  %12.0f\n", hand_rate);
   if (sink == 12345.678) std::printf(" ");  // keeps the loops
+}
 
-  // The player at o.time_ms per turn on the same positions.
+// The alphabeta player at o.time_ms per turn on the positions, hand and nnue evaluation.
+void bench_alphabeta(const std::shared_ptr<const ValueNet>& net, const std::string& name,
+                     const std::vector<Game>& games, const BenchOptions& o) {
   std::printf("alphabeta at %lld ms per turn over %d positions (one thread):\n",
               (long long)o.time_ms, o.positions);
   std::printf("  %-6s %12s %10s %10s %10s\n", "eval", "nodes/s", "depth", "min", "max");
   for (int which = 0; which < 2; ++which) {
     std::unique_ptr<LeafEvaluator> le;
-    if (which) le = std::make_unique<NnueEvaluator>(net, o.net.empty() ? "random" : o.net);
+    if (which) le = std::make_unique<NnueEvaluator>(net, name);
     AlphaBetaPlayer ab(AlphaBetaPlayer::Options{}, std::move(le), o.seed);
     int64_t nodes = 0;
     double ms = 0;
@@ -159,40 +158,66 @@ void bench_value_net(const BenchOptions& o) {
   }
 }
 
+void bench_value_net(const BenchOptions& o) {
+  std::shared_ptr<const ValueNet> net;
+  if (o.net.empty()) {
+    net = std::make_shared<const ValueNet>(
+        random_value_net(Pitch::standard(), Variant::kStandard, o.hidden, o.seed));
+  } else {
+    net = std::make_shared<const ValueNet>(load_value_net(o.net));
+  }
+  std::string shape = std::to_string(ValueNet::num_features(net->pitch()));
+  for (const DenseLayer& l : net->layers) shape += "-" + std::to_string(l.out);
+  std::printf("value net %s: %s %s, layers %s\n", o.net.empty() ? "(random weights)" : o.net.c_str(),
+              net->pitch().name().c_str(), variant_name(net->variant), shape.c_str());
+  const std::vector<Game> games = bench_games(net->pitch(), net->variant, o.positions, o.seed);
+  const std::string name = o.net.empty() ? "random" : o.net;
+  bench_evaluations(net, name, games, o.positions);
+  bench_alphabeta(net, name, games, o);
+}
+
 }  // namespace
 
 void register_value_net_commands(CLI::App& app) {
-  static ValueTrainConfig cfg;
-  static std::string data_dir, out;
+  struct TrainArgs {
+    ValueTrainConfig cfg;
+    std::string data_dir, out;
+  };
+  auto t = std::make_shared<TrainArgs>();
   auto* tv = app.add_subcommand(
       "train-value", "Train the small value net of the alphabeta player (eval: nnue) on self-play data");
-  tv->add_option("--data", data_dir, "self-play data directory (chunks *.psd)")->required();
-  tv->add_option("--out", out, "value-net file to write (atomically), e.g. value.vnet")->required();
-  tv->add_option("--steps", cfg.steps, "training steps")->capture_default_str()
+  tv->add_option("--data", t->data_dir, "self-play data directory (chunks *.psd)")->required();
+  tv->add_option("--out", t->out, "value-net file to write (atomically), e.g. value.vnet")->required();
+  tv->add_option("--steps", t->cfg.steps, "training steps")
+      ->capture_default_str()
       ->check(integer_at_least(0));
-  tv->add_option("--hidden", cfg.hidden, "hidden layer sizes")->delimiter(',')->capture_default_str();
-  tv->add_option("--target", cfg.target,
+  tv->add_option("--hidden", t->cfg.hidden, "hidden layer sizes")->delimiter(',')->capture_default_str();
+  tv->add_option("--target", t->cfg.target,
                  "value target: result (game result), root (the search's root value), mix (mean)")
       ->capture_default_str();
-  tv->add_option("--batch", cfg.batch_size, "batch size")->capture_default_str()
+  tv->add_option("--batch", t->cfg.batch_size, "batch size")
+      ->capture_default_str()
       ->check(integer_at_least(1));
-  tv->add_option("--lr", cfg.lr, "Adam learning rate")->capture_default_str();
-  tv->add_option("--weight-decay", cfg.weight_decay, "Adam weight decay")->capture_default_str();
-  tv->add_option("--holdout", cfg.holdout, "fraction of games held out for evaluation")
+  tv->add_option("--lr", t->cfg.lr, "Adam learning rate")->capture_default_str();
+  tv->add_option("--weight-decay", t->cfg.weight_decay, "Adam weight decay")->capture_default_str();
+  tv->add_option("--holdout", t->cfg.holdout, "fraction of games held out for evaluation")
       ->capture_default_str();
-  tv->add_option("--max-samples", cfg.max_samples, "newest samples used at most")
-      ->capture_default_str()->check(integer_at_least(1));
-  tv->add_option("--log-interval", cfg.log_interval, "steps between progress lines")
-      ->capture_default_str()->check(integer_at_least(1));
-  tv->add_option("--value-scale", cfg.value_scale, "search score per unit of value")
+  tv->add_option("--max-samples", t->cfg.max_samples, "newest samples used at most")
+      ->capture_default_str()
+      ->check(integer_at_least(1));
+  tv->add_option("--log-interval", t->cfg.log_interval, "steps between progress lines")
+      ->capture_default_str()
+      ->check(integer_at_least(1));
+  tv->add_option("--value-scale", t->cfg.value_scale, "search score per unit of value")
       ->capture_default_str();
-  tv->add_option("--threads", cfg.threads, "LibTorch threads (0: its default)")
-      ->capture_default_str()->check(integer_at_least(0));
-  tv->add_option("--seed", cfg.seed, "seed (initial weights, held-out split, batches)")
+  tv->add_option("--threads", t->cfg.threads, "LibTorch threads (0: its default)")
+      ->capture_default_str()
+      ->check(integer_at_least(0));
+  tv->add_option("--seed", t->cfg.seed, "seed (initial weights, held-out split, batches)")
       ->capture_default_str();
-  tv->add_flag("!--no-mirror", cfg.mirror, "no left-right mirror augmentation");
-  tv->callback([] {
-    const ValueTrainResult r = train_value_net(cfg, data_dir, out, [](const ValueTrainMetrics& m) {
+  tv->add_flag("!--no-mirror", t->cfg.mirror, "no left-right mirror augmentation");
+  tv->callback([t] {
+    const ValueTrainResult r = train_value_net(t->cfg, t->data_dir, t->out, [](const ValueTrainMetrics& m) {
       std::printf("step %6lld  train_mse %.4f  holdout_mse %.4f  holdout_mse_vs_result %.4f  "
                   "holdout_sign_acc %.3f\n",
                   (long long)m.step, m.train_loss, m.holdout_mse, m.holdout_mse_result,
@@ -213,22 +238,25 @@ void register_value_net_commands(CLI::App& app) {
     }
     std::printf("kept the weights of step %lld (lowest held-out MSE %.4f, sign accuracy %.3f)\n",
                 (long long)r.best.step, r.best.holdout_mse, r.best.holdout_sign_accuracy);
-    std::printf("wrote %s (target %s, %.1f s)\n", out.c_str(), cfg.target.c_str(), r.seconds);
+    std::printf("wrote %s (target %s, %.1f s)\n", t->out.c_str(), t->cfg.target.c_str(), r.seconds);
   });
 
-  CLI::App* bench = app.get_subcommand("bench");  // registered by register_bench_command
+  CLI::App* bench = bench_command(app);
   auto* b = bench->add_subcommand(
       "value-net", "Value net evaluations/s (incremental vs scratch); alphabeta hand vs nnue");
-  static BenchOptions o;
-  b->add_option("--net", o.net, "value-net file (default: random weights, 8x10 standard)");
-  b->add_option("--hidden", o.hidden, "hidden sizes of the random net")->delimiter(',')
+  auto o = std::make_shared<BenchOptions>();
+  b->add_option("--net", o->net, "value-net file (default: random weights, 8x10 standard)");
+  b->add_option("--hidden", o->hidden, "hidden sizes of the random net")
+      ->delimiter(',')
       ->capture_default_str();
-  b->add_option("--positions", o.positions, "positions (turn starts of random games)")
-      ->capture_default_str()->check(CLI::Range(1, 100000));
-  b->add_option("--time-ms", o.time_ms, "alphabeta time per turn, ms")->capture_default_str()
+  b->add_option("--positions", o->positions, "positions (turn starts of random games)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100000));
+  b->add_option("--time-ms", o->time_ms, "alphabeta time per turn, ms")
+      ->capture_default_str()
       ->check(integer_at_least(1));
-  b->add_option("--seed", o.seed, "seed of the random games and weights")->capture_default_str();
-  b->callback([] { bench_value_net(o); });
+  b->add_option("--seed", o->seed, "seed of the random games and weights")->capture_default_str();
+  b->callback([o] { bench_value_net(*o); });
 }
 
 }  // namespace ps::cmd

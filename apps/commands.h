@@ -22,9 +22,13 @@ struct StoppedOnRequest {
 void register_engine_commands(CLI::App& app);  // replay, turns, perft
 void register_analyse_commands(CLI::App& app);  // show, analyse
 void register_bench_command(CLI::App& app);    // bench
-void register_tournament_commands(CLI::App& app);  // tournament, play
-void register_bench_nn_command(CLI::App& app);  // bench nn (after register_bench_command)
-void register_bench_search_command(CLI::App& app);  // bench search (after register_bench_command)
+void register_tournament_command(CLI::App& app);  // tournament
+void register_play_command(CLI::App& app);        // play
+/// The `bench` command, made by the first caller: each bench family adds its subcommand to it
+/// in any order.
+CLI::App* bench_command(CLI::App& app);
+void register_bench_nn_command(CLI::App& app);        // bench nn
+void register_bench_search_command(CLI::App& app);    // bench search
 void register_bench_selfplay_command(CLI::App& app);  // bench selfplay (after register_bench_command)
 void register_report_command(CLI::App& app);  // report RUNDIR
 void register_run_commands(CLI::App& app);  // run, selfplay, train, gatekeeper, export, init-net
@@ -33,7 +37,7 @@ void export_single_file(const std::string& model, const std::string& out, const 
                         const std::string& variant, int bits, int64_t max_chars);
 void register_bot_command(CLI::App& app);   // bot
 void register_ladder_command(CLI::App& app);  // ladder
-void register_value_net_commands(CLI::App& app);  // train-value, bench value-net (after bench)
+void register_value_net_commands(CLI::App& app);  // train-value, bench value-net
 
 /// The shipped model of a pitch and variant, models/<WxL>-<variant><extension> (e.g.
 /// models/8x10-standard.model, or .vnet for the alphabeta yardstick's small value net), looked up
@@ -42,15 +46,21 @@ void register_value_net_commands(CLI::App& app);  // train-value, bench value-ne
 std::string default_model_path(const Pitch& pitch, Variant variant, const std::string& extension = ".model");
 void register_serve_command(CLI::App& app);  // serve
 
-/// The pitch of a `--pitch WxL` option with goal width `goal`. Throws std::invalid_argument
-/// naming the option for bad text, and Pitch::get's error for an impossible pitch.
+/// The pitch of a `--pitch` option (parse_pitch_spec: WxL, or WxLgG) with goal width `goal`
+/// (the `--goal` option) unless the spec names its own. Throws std::invalid_argument naming the
+/// option for bad text or a spec whose goal differs from a `--goal` other than 2, and
+/// Pitch::get's error for an impossible pitch.
 inline const Pitch& pitch_option(const std::string& spec, int goal) {
-  int w = 0, l = 0;
-  char x = 0;
-  std::istringstream ss(spec);
-  if (!(ss >> w >> x >> l) || (x != 'x' && x != 'X') || !ss.eof())
-    throw std::invalid_argument("--pitch " + quoted_text(spec) + ": expected WxL, e.g. 8x10");
-  return Pitch::get(w, l, goal);
+  PitchChoice p;
+  try {
+    p = parse_pitch_spec(spec, goal);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(std::string("--pitch: ") + e.what());
+  }
+  if (p.goal != goal && goal != 2)
+    throw std::invalid_argument("--pitch " + quoted_text(spec) + " and --goal " + std::to_string(goal) +
+                                " name different goals");
+  return Pitch::get(p.width, p.length, p.goal);
 }
 
 /// CLI11 checks of integer options that give clear messages (CLI11's own number checks print

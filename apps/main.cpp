@@ -13,7 +13,8 @@ int main(int argc, char** argv) {
   ps::cmd::register_engine_commands(app);
   ps::cmd::register_analyse_commands(app);
   ps::cmd::register_bench_command(app);
-  ps::cmd::register_tournament_commands(app);
+  ps::cmd::register_tournament_command(app);
+  ps::cmd::register_play_command(app);
   ps::cmd::register_bench_nn_command(app);
   ps::cmd::register_bench_search_command(app);
   ps::cmd::register_bench_selfplay_command(app);

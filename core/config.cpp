@@ -56,9 +56,20 @@ void ConfigReader::finish() const {
   }
 }
 
+namespace {
+
+// The node of a dotted key ("resign.threshold") below node; an undefined node when absent.
+YAML::Node find_dotted(const YAML::Node& node, const std::string& key) {
+  if (!node || !node.IsMap()) return YAML::Node();
+  const size_t dot = key.find('.');
+  const YAML::Node child = node[key.substr(0, dot)];
+  return dot == std::string::npos ? child : find_dotted(child, key.substr(dot + 1));
+}
+
+}  // namespace
+
 void ConfigReader::fail_key(const std::string& key, const std::string& why) const {
-  YAML::Node n = (node_ && node_.IsMap()) ? node_[key] : YAML::Node();
-  fail(key, n, why);
+  fail(key, find_dotted(node_, key), why);
 }
 
 void ConfigReader::fail(const std::string& key, const YAML::Node& n, const std::string& why) const {

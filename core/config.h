@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "core/field_check.h"
+
 namespace ps {
 
 /// A config error: what() is "<source>: <key.path> (line N): <why>".
@@ -36,10 +38,12 @@ class ConfigReader {
   /// Throws ConfigError naming the first key of this map that was never read.
   void finish() const;
   /// Throws ConfigError "<source>: <key.path> (line N): <why>" for a value that read fine but
-  /// is out of range (the line is the key's, when the key is present).
+  /// is out of range (the line is the key's, when the key is present). key may be dotted
+  /// ("resign.threshold") for a key of a sub-map.
   [[noreturn]] void fail_key(const std::string& key, const std::string& why) const;
-  /// finish(), then value.validate(); a std::invalid_argument from it becomes a ConfigError
-  /// prefixed with the source. Returns value.
+  /// The end of every config parser: finish(), then value.validate() (core/field_check.h). A
+  /// FieldError from it becomes a ConfigError naming the file, the key path and the key's line;
+  /// any other std::invalid_argument a ConfigError prefixed with the source. Returns value.
   template <class T>
   T finish_validated(T value) const;
 
@@ -73,6 +77,8 @@ T ConfigReader::finish_validated(T value) const {
   finish();
   try {
     value.validate();
+  } catch (const FieldError& e) {
+    fail_key(e.key(), e.why());
   } catch (const std::invalid_argument& e) {
     throw ConfigError(source_ + ": " + e.what());
   }

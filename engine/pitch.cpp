@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "core/random.h"
 #include "core/text.h"
 
 namespace ps {
@@ -27,19 +28,6 @@ Variant parse_variant(const std::string& name) {
   throw std::invalid_argument("unknown variant " + quoted_text(name) +
                               " (expected standard, single-bounce or no-bounce)");
 }
-
-namespace {
-
-// SplitMix64 (Steele, Lea, Flood 2014): a fixed seed makes keys identical across runs, so
-// hashes can be stored in files and compared between processes.
-uint64_t splitmix64(uint64_t& state) {
-  uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
-
-}  // namespace
 
 const Pitch& Pitch::get(int width, int length, int goal) {
   static std::mutex mu;
@@ -116,34 +104,52 @@ Pitch::Pitch(int width, int length, int goal) : w_(width), l_(length), g_(goal) 
       }
     }
   }
+  // A fixed seed makes keys identical across runs, so hashes can be stored in files and
+  // compared between processes.
   uint64_t state = 0x5EED'0F'BA11ULL ^ (uint64_t(w_) << 32) ^ (uint64_t(l_) << 16) ^ uint64_t(g_);
-  for (auto& k : seg_key_) k = splitmix64(state);
-  for (auto& k : ball_key_) k = splitmix64(state);
-  side_key_ = splitmix64(state);
-  pending_key_ = splitmix64(state);
-  winner_key_[0] = splitmix64(state);
-  winner_key_[1] = splitmix64(state);
+  for (auto& k : seg_key_) k = splitmix64_next(state);
+  for (auto& k : ball_key_) k = splitmix64_next(state);
+  side_key_ = splitmix64_next(state);
+  pending_key_ = splitmix64_next(state);
+  winner_key_[0] = splitmix64_next(state);
+  winner_key_[1] = splitmix64_next(state);
   for (int p = 0; p < n_; ++p)
     for (int d = kE; d <= kSW; ++d)
       if (walls_[p] & (1u << d)) walls_hash_ ^= segment_key(p, d);
 }
 
 // single-file: omit begin (not needed by the exported bot; see export/single_file.h)
-PitchChoice parse_pitch(const std::string& text) {
+PitchChoice parse_pitch_spec(const std::string& text, int default_goal) {
+  auto bad = [&text]() {
+    throw std::invalid_argument("bad pitch " + quoted_text(text, 60) +
+                                " (expected WxL or WxLgG, e.g. 8x10 or 10x14g4)");
+  };
+  size_t i = 0;
+  auto number = [&]() {
+    const size_t start = i;
+    int v = 0;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9' && i - start < 9)
+      v = v * 10 + (text[i++] - '0');
+    if (i == start || (i < text.size() && text[i] >= '0' && text[i] <= '9')) bad();
+    return v;
+  };
   PitchChoice p;
-  char x = 0, g = 0;
-  std::istringstream ss(text);
-  if (!(ss >> p.width >> x >> p.length) || (x != 'x' && x != 'X'))
-    throw std::invalid_argument("bad pitch '" + text + "' (expected WxL, e.g. 8x10, or WxLgG)");
-  if (ss >> g) {
-    if (g != 'g' || !(ss >> p.goal))
-      throw std::invalid_argument("bad pitch '" + text + "' (expected WxL or WxLgG)");
+  p.width = number();
+  if (i == text.size() || (text[i] != 'x' && text[i] != 'X')) bad();
+  ++i;
+  p.length = number();
+  p.goal = default_goal;
+  if (i < text.size()) {
+    if (text[i] != 'g') bad();
+    ++i;
+    p.goal = number();
   }
-  if (!ss.eof() && ss.peek() != EOF)
-    throw std::invalid_argument("bad pitch '" + text + "' (trailing characters)");
+  if (i != text.size()) bad();
   Pitch::get(p.width, p.length, p.goal);  // validates
   return p;
 }
+
+bool pitch_spec_has_goal(const std::string& text) { return text.find('g') != std::string::npos; }
 
 // single-file: omit end
 }  // namespace ps

@@ -43,10 +43,15 @@ Variant parse_variant(const std::string& name);
 struct PitchChoice {
   int width = 8, length = 10, goal = 2;
 };
-/// Parses "8x10", "8x12" (goal 2) or "10x14g4" (goal 4): the one parser of configs, run
+/// Parses a pitch spec, the exact inverse of Pitch::name(): "WxL" (goal `default_goal`) or
+/// "WxLgG" (goal G), e.g. "8x10", "8x12", "10x14g4"; an upper-case 'X' reads as 'x'. W, L and G
+/// are decimal numbers of at most 9 digits, with nothing before, between or after them (no
+/// spaces or signs). The one parser of configs, command-line options, PGN tags, run
 /// directories and the report. Throws std::invalid_argument naming the text, or Pitch::get's
 /// error for an impossible pitch.
-PitchChoice parse_pitch(const std::string& text);
+PitchChoice parse_pitch_spec(const std::string& text, int default_goal = 2);
+/// True when a spec names its goal ("10x14g4"), so a separate goal setting must agree with it.
+bool pitch_spec_has_goal(const std::string& text);
 
 /// Immutable geometry of one pitch size, with its Zobrist keys. Obtain one with Pitch::get();
 /// instances live for the whole program, so positions may hold a plain pointer.

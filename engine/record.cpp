@@ -184,17 +184,27 @@ PgnGame finish_pgn(PendingGame& pg, const std::string& name, const Pitch& defaul
   Variant variant = default_variant;
   try {
     int w = pitch->width(), l = pitch->length(), g = pitch->goal();
-    if (auto it = pg.tags.find("Pitch"); it != pg.tags.end()) {
-      char x = 0;
-      std::istringstream ss(it->second);
-      if (!(ss >> w >> x >> l) || (x != 'x' && x != 'X'))
-        throw std::invalid_argument("bad Pitch tag " + quoted_text(it->second, 60) + " (expected e.g. 8x10)");
-    }
-    if (auto it = pg.tags.find("Goal"); it != pg.tags.end()) {
-      std::istringstream ss(it->second);
+    const auto goal_tag = pg.tags.find("Goal");
+    if (goal_tag != pg.tags.end()) {
+      std::istringstream ss(goal_tag->second);
       std::string rest;
       if (!(ss >> g) || (ss >> rest))
-        throw std::invalid_argument("bad Goal tag " + quoted_text(it->second, 60) + " (expected a width, e.g. 2)");
+        throw std::invalid_argument("bad Goal tag " + quoted_text(goal_tag->second, 60) +
+                                    " (expected a width, e.g. 2)");
+    }
+    if (auto it = pg.tags.find("Pitch"); it != pg.tags.end()) {
+      PitchChoice p;
+      try {
+        p = parse_pitch_spec(it->second, g);
+      } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument("bad Pitch tag: " + std::string(e.what()));
+      }
+      if (goal_tag != pg.tags.end() && p.goal != g)
+        throw std::invalid_argument("the Pitch tag " + quoted_text(it->second, 60) +
+                                    " and the Goal tag name different goals");
+      w = p.width;
+      l = p.length;
+      g = p.goal;
     }
     pitch = &Pitch::get(w, l, g);
     if (auto it = pg.tags.find("Variant"); it != pg.tags.end()) variant = parse_variant(it->second);

@@ -69,6 +69,8 @@ std::string fmt(double v) {
   return buf;
 }
 
+// Long (about 90 lines): the picture drawn layer by layer (pitch, goals, grid, segments, ball,
+// labels) into one stream, each layer a few lines.
 // kicks == nullptr: no history, segments in a neutral colour.
 std::string svg_impl(const Position& pos, const std::vector<KickEvent>* kicks,
                      const SvgOptions& opt) {

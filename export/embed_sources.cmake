@@ -24,11 +24,5 @@ ${body}  };
 
 }  // namespace ps::single_file
 ")
-# Only rewrite when the content changed (no needless recompiles).
-if(EXISTS "${OUT}")
-  file(READ "${OUT}" old)
-  if(old STREQUAL content)
-    return()
-  endif()
-endif()
-file(WRITE "${OUT}" "${content}")
+include("${CMAKE_CURRENT_LIST_DIR}/../cmake/write_if_changed.cmake")
+ps_write_if_changed("${OUT}" "${content}")

@@ -84,7 +84,7 @@ RunConfig parse_run_config(const std::string& text, const std::string& source) {
     const std::string variant = r.get<std::string>("variant", "standard");
     r.finish();
     try {
-      PitchChoice p = parse_pitch(pitch);
+      PitchChoice p = parse_pitch_spec(pitch);
       c.width = p.width;
       c.length = p.length;
       c.goal = p.goal;

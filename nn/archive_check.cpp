@@ -67,6 +67,9 @@ bool known_record(const std::string& n) {
   return false;
 }
 
+// Long (about 115 lines) on purpose: one pass over the end records, the central directory and
+// the local headers, each check bounds-checking the offsets the next one reads; split, the
+// invariants would travel between functions.
 std::vector<Entry> read_zip(const std::string& b) {
   if (b.size() < 22) fail("zip: only " + std::to_string(b.size()) + " bytes");
   // End of central directory: the last signature from which the comment reaches the end.
@@ -393,7 +396,8 @@ class Unpickler {
   Unpickler(const std::string& data, const std::string& file, const PickleRules& rules)
       : d_(data), file_(file), rules_(rules) {}
 
-  /// Runs to STOP; returns the index of the result.
+  /// Runs to STOP; returns the index of the result. Long (about 105 lines) on purpose: the
+  /// pickle opcodes as one switch, each case a few lines over the shared stack and memo.
   int run() {
     while (true) {
       if (pos_ >= d_.size()) bad("ends without STOP");

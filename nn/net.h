@@ -33,8 +33,9 @@ struct NetOutput {
   torch::Tensor policy;       ///< [B, 8, H, GW] logits, mover frame
   torch::Tensor value;        ///< [B] tanh(value_logit), expected result for the side to move
   torch::Tensor value_logit;  ///< [B] pre-tanh value (for a BCE loss on sigmoid(2 z))
-  /// [B] auxiliary: predicted turns until the game ends (raw linear output; the trainer picks
-  /// the scale and loss, e.g. Huber on turns / 10). Undefined without moves_left_head.
+  /// [B] auxiliary: predicted turns until the game ends (raw linear output). The trainer
+  /// (train/trainer.cpp) targets turns left / 20 with a Huber (smooth L1) loss, so the output
+  /// reads as turns / 20. Undefined without moves_left_head.
   torch::Tensor moves_left;
 };
 

@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "core/field_check.h"
+
 namespace ps::nn {
 
 NetConfig NetConfig::tiny() {
@@ -25,20 +27,16 @@ NetConfig NetConfig::preset(const std::string& name) {
 }
 
 void NetConfig::validate() const {
-  auto check = [](bool ok, const char* field, int v, const char* why) {
-    if (!ok)
-      throw std::invalid_argument(std::string("net config: ") + field + " = " + std::to_string(v) +
-                                  ": " + why);
-  };
-  check(blocks >= 1 && blocks <= 256, "blocks", blocks, "must be in 1..256");
-  check(channels >= 4 && channels <= 4096, "channels", channels, "must be in 4..4096");
-  check(global_pool_every >= 0, "global_pool_every", global_pool_every, "must be >= 0");
-  if (global_pool_every > 0)
-    check(global_pool_channels >= 1 && global_pool_channels < channels, "global_pool_channels",
-          global_pool_channels, "must be in 1..channels-1");
-  check(policy_channels >= 1, "policy_channels", policy_channels, "must be >= 1");
-  check(value_channels >= 1, "value_channels", value_channels, "must be >= 1");
-  check(value_hidden >= 1, "value_hidden", value_hidden, "must be >= 1");
+  const FieldCheck check("net config: ");
+  check(blocks >= 1 && blocks <= 256, "blocks", "must be in 1..256, not " + std::to_string(blocks));
+  check(channels >= 4 && channels <= 4096, "channels", "must be in 4..4096, not " + std::to_string(channels));
+  check(global_pool_every >= 0, "global_pool_every",
+        "must be >= 0, not " + std::to_string(global_pool_every));
+  check(global_pool_every == 0 || (global_pool_channels >= 1 && global_pool_channels < channels),
+        "global_pool_channels", "must be in 1..channels-1, not " + std::to_string(global_pool_channels));
+  check(policy_channels >= 1, "policy_channels", "must be >= 1, not " + std::to_string(policy_channels));
+  check(value_channels >= 1, "value_channels", "must be >= 1, not " + std::to_string(value_channels));
+  check(value_hidden >= 1, "value_hidden", "must be >= 1, not " + std::to_string(value_hidden));
 }
 
 std::string NetConfig::summary() const {

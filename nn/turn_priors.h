@@ -8,21 +8,15 @@
 // for summing, 95% interval 45-58%). The default is sum_chains: true, the quantity the trainer's
 // chain cross-entropy targets.
 //
-// Config keys (a map, e.g. `turn_priors:` in a search config), defaults as BestFirstOptions:
-//   sum_chains: true          see above
-//   max_turns: 64             stop after this many distinct turns
-//   min_remaining_mass: 0.0   stop once the unexplored chain probability is below this
-//   max_expansions: 2000000   hard cap on expanded chain prefixes
+// The options are BestFirstOptions (engine/turns.h); search/params.h sets them from its keys
+// (root_initial_turns, initial_turns, widen_min_remaining_mass, turn_gen_max_expansions,
+// sum_chains).
 #pragma once
 
-#include "core/config.h"
 #include "engine/turns.h"
 #include "nn/evaluator.h"
 
 namespace ps::nn {
-
-/// Reads the keys above (calls r.finish()); throws ps::ConfigError naming a bad key.
-BestFirstOptions parse_turn_prior_options(ConfigReader& r);
 
 /// best_first_turns over eval.policy_logits, then the priors of the returned turns are
 /// renormalised to sum to 1 (needed with sum_chains: false, or when the enumeration stopped

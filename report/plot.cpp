@@ -90,25 +90,204 @@ std::string tick_label(double value, double step) {
   return s;
 }
 
-std::string plot_svg(const PlotSpec& spec) {
-  const double W = spec.width, H = spec.height;
-  bool has_legend = false;
-  for (const Series& s : spec.series) has_legend |= !s.name.empty();
-  const double left = 66, right = W - 22, top = has_legend ? 62 : 42, bottom = H - 46;
+namespace {
 
-  // Data ranges over finite points (error bars included in y).
+// The plot area in pixels and the data window it shows, with the ticks of both axes.
+struct Frame {
+  double left = 0, right = 0, top = 0, bottom = 0;  // pixels
+  double x0 = 0, x1 = 1, y0 = 0, y1 = 1;            // data window
+  std::vector<double> xt, yt;                       // ticks
+  double X(double v) const { return left + (std::clamp(v, x0, x1) - x0) / (x1 - x0) * (right - left); }
+  double Y(double v) const { return bottom - (std::clamp(v, y0, y1) - y0) / (y1 - y0) * (bottom - top); }
+  double xstep() const { return xt.size() > 1 ? xt[1] - xt[0] : 1; }
+  double ystep() const { return yt.size() > 1 ? yt[1] - yt[0] : 1; }
+};
+
+// The range of the finite points (error bars included in y).
+struct DataRange {
   double xlo = std::numeric_limits<double>::infinity(), xhi = -xlo, ylo = xlo, yhi = -xlo;
   size_t finite = 0;
+};
+
+DataRange data_range(const PlotSpec& spec) {
+  DataRange r;
   for (const Series& s : spec.series)
     for (size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
       if (!std::isfinite(s.x[i]) || !std::isfinite(s.y[i])) continue;
-      ++finite;
-      xlo = std::min(xlo, s.x[i]);
-      xhi = std::max(xhi, s.x[i]);
+      ++r.finite;
+      r.xlo = std::min(r.xlo, s.x[i]);
+      r.xhi = std::max(r.xhi, s.x[i]);
       double e = i < s.err.size() && std::isfinite(s.err[i]) ? std::fabs(s.err[i]) : 0;
-      ylo = std::min(ylo, s.y[i] - e);
-      yhi = std::max(yhi, s.y[i] + e);
+      r.ylo = std::min(r.ylo, s.y[i] - e);
+      r.yhi = std::max(r.yhi, s.y[i] + e);
     }
+  for (const RefLine& ref : spec.refs) {
+    if (!std::isfinite(ref.at)) continue;
+    if (ref.vertical) {
+      r.xlo = std::min(r.xlo, ref.at);
+      r.xhi = std::max(r.xhi, ref.at);
+    } else {
+      r.ylo = std::min(r.ylo, ref.at);
+      r.yhi = std::max(r.yhi, ref.at);
+    }
+  }
+  return r;
+}
+
+// The data window and ticks of a plot with finite points.
+void fit_axes(const PlotSpec& spec, DataRange r, Frame& f) {
+  if (spec.x_integer) {
+    double a = std::round(r.xlo), b = std::round(r.xhi);
+    double step = nice_step(std::max(1.0, b - a), 6, 1.0);
+    step = std::max(1.0, std::round(step));
+    for (double v : ticks_with_step(a, b, step))
+      if (v >= a && v <= b) f.xt.push_back(v);
+    f.x0 = a - 0.5;
+    f.x1 = b + 0.5;
+  } else {
+    widen(r.xlo, r.xhi);
+    f.xt = ticks_with_step(r.xlo, r.xhi, nice_step(r.xhi - r.xlo, 6, 0));
+    f.x0 = f.xt.front();
+    f.x1 = f.xt.back();
+  }
+  if (spec.y_min < spec.y_max) {
+    f.y0 = spec.y_min;
+    f.y1 = spec.y_max;
+    f.yt = ticks_with_step(f.y0, f.y1, nice_step(f.y1 - f.y0, 5, 0));
+    f.yt.erase(std::remove_if(f.yt.begin(), f.yt.end(),
+                              [&](double v) { return v < f.y0 - 1e-9 || v > f.y1 + 1e-9; }),
+               f.yt.end());
+  } else {
+    if (spec.y_include_zero) {
+      r.ylo = std::min(r.ylo, 0.0);
+      r.yhi = std::max(r.yhi, 0.0);
+    }
+    widen(r.ylo, r.yhi);
+    f.yt = ticks_with_step(r.ylo, r.yhi, nice_step(r.yhi - r.ylo, 5, 0));
+    f.y0 = f.yt.front();
+    f.y1 = f.yt.back();
+  }
+}
+
+// Legend: one row under the title.
+void draw_legend(const PlotSpec& spec, double left, std::ostream& os) {
+  double lx = left;
+  for (const Series& s : spec.series) {
+    if (s.name.empty()) continue;
+    os << "<line x1=\"" << num(lx) << "\" y1=\"42\" x2=\"" << num(lx + 20) << "\" y2=\"42\" stroke=\""
+       << s.colour << "\" stroke-width=\"2.5\"" << (s.dashed ? " stroke-dasharray=\"5 3\"" : "") << "/>\n";
+    if (s.markers)
+      os << "<circle cx=\"" << num(lx + 10) << "\" cy=\"42\" r=\"3.5\" fill=\"" << s.colour
+         << "\" stroke=\"#fff\" stroke-width=\"1.2\"/>\n";
+    os << "<text x=\"" << num(lx + 26) << "\" y=\"46\" font-size=\"12\" fill=\"" << kMuted << "\">"
+       << escape_xml(s.name) << "</text>\n";
+    lx += 26 + 6.6 * double(s.name.size()) + 22;
+  }
+}
+
+// Gridlines, tick labels and the two axis lines.
+void draw_grid(const PlotSpec& spec, const Frame& f, std::ostream& os) {
+  os << "<g font-size=\"11\" fill=\"" << kMuted << "\">\n";
+  for (double v : f.yt) {
+    os << "<line x1=\"" << num(f.left) << "\" y1=\"" << num(f.Y(v)) << "\" x2=\"" << num(f.right)
+       << "\" y2=\"" << num(f.Y(v)) << "\" stroke=\"" << kGrid << "\"/>\n";
+    std::string label =
+        spec.y_percent ? tick_label(v * 100, f.ystep() * 100) + "%" : tick_label(v, f.ystep());
+    os << "<text x=\"" << num(f.left - 7) << "\" y=\"" << num(f.Y(v) + 4) << "\" text-anchor=\"end\">"
+       << label << "</text>\n";
+  }
+  for (double v : f.xt) {
+    os << "<line x1=\"" << num(f.X(v)) << "\" y1=\"" << num(f.top) << "\" x2=\"" << num(f.X(v)) << "\" y2=\""
+       << num(f.bottom) << "\" stroke=\"" << kGrid << "\"/>\n";
+    os << "<line x1=\"" << num(f.X(v)) << "\" y1=\"" << num(f.bottom) << "\" x2=\"" << num(f.X(v))
+       << "\" y2=\"" << num(f.bottom + 4) << "\" stroke=\"" << kAxis << "\"/>\n";
+    os << "<text x=\"" << num(f.X(v)) << "\" y=\"" << num(f.bottom + 17) << "\" text-anchor=\"middle\">"
+       << tick_label(v, f.xstep()) << "</text>\n";
+  }
+  os << "</g>\n";
+  os << "<line x1=\"" << num(f.left) << "\" y1=\"" << num(f.bottom) << "\" x2=\"" << num(f.right)
+     << "\" y2=\"" << num(f.bottom) << "\" stroke=\"" << kAxis << "\"/>\n";
+  os << "<line x1=\"" << num(f.left) << "\" y1=\"" << num(f.top) << "\" x2=\"" << num(f.left) << "\" y2=\""
+     << num(f.bottom) << "\" stroke=\"" << kAxis << "\"/>\n";
+}
+
+void draw_ref_lines(const PlotSpec& spec, const Frame& f, std::ostream& os) {
+  for (const RefLine& r : spec.refs) {
+    if (!std::isfinite(r.at)) continue;
+    if (r.vertical) {
+      os << "<line x1=\"" << num(f.X(r.at)) << "\" y1=\"" << num(f.top) << "\" x2=\"" << num(f.X(r.at))
+         << "\" y2=\"" << num(f.bottom) << "\" stroke=\"" << r.colour << "\" stroke-dasharray=\"3 3\"/>\n";
+      if (!r.label.empty())
+        os << "<text x=\"" << num(f.X(r.at) + 3) << "\" y=\"" << num(f.top + 11)
+           << "\" font-size=\"10\" fill=\"" << r.colour << "\">" << escape_xml(r.label) << "</text>\n";
+    } else {
+      os << "<line x1=\"" << num(f.left) << "\" y1=\"" << num(f.Y(r.at)) << "\" x2=\"" << num(f.right)
+         << "\" y2=\"" << num(f.Y(r.at)) << "\" stroke=\"" << r.colour << "\" stroke-dasharray=\"4 3\"/>\n";
+      if (!r.label.empty())
+        os << "<text x=\"" << num(f.right - 4) << "\" y=\"" << num(f.Y(r.at) - 4)
+           << "\" text-anchor=\"end\" font-size=\"10.5\" fill=\"" << r.colour << "\">" << escape_xml(r.label)
+           << "</text>\n";
+    }
+  }
+}
+
+// One series: error bars, then the line, then markers.
+void draw_series(const Series& s, const Frame& f, std::ostream& os) {
+  const size_t n = std::min(s.x.size(), s.y.size());
+  auto ok = [&](size_t i) { return std::isfinite(s.x[i]) && std::isfinite(s.y[i]); };
+  os << "<g>\n";
+  for (size_t i = 0; i < n && i < s.err.size(); ++i) {
+    if (!ok(i) || !std::isfinite(s.err[i]) || s.err[i] <= 0) continue;
+    const double x = f.X(s.x[i]), ya = f.Y(s.y[i] - s.err[i]), yb = f.Y(s.y[i] + s.err[i]);
+    os << "<path d=\"M" << num(x) << ' ' << num(ya) << "V" << num(yb) << "M" << num(x - 4) << ' ' << num(ya)
+       << "h8M" << num(x - 4) << ' ' << num(yb) << "h8\" stroke=\"" << s.colour
+       << "\" stroke-opacity=\"0.55\" stroke-width=\"1.5\" fill=\"none\"/>\n";
+  }
+  std::string d;
+  bool pen = false;
+  size_t points = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (!ok(i)) {
+      pen = false;
+      continue;
+    }
+    ++points;
+    d += (pen ? "L" : "M") + num(f.X(s.x[i])) + " " + num(f.Y(s.y[i]));
+    pen = true;
+  }
+  if (!d.empty())
+    os << "<path d=\"" << d << "\" fill=\"none\" stroke=\"" << s.colour
+       << "\" stroke-width=\"2.2\" stroke-linejoin=\"round\" stroke-linecap=\"round\""
+       << (s.dashed ? " stroke-dasharray=\"6 4\"" : "") << "/>\n";
+  if ((s.markers && points <= 80) || points == 1)
+    for (size_t i = 0; i < n; ++i)
+      if (ok(i))
+        os << "<circle cx=\"" << num(f.X(s.x[i])) << "\" cy=\"" << num(f.Y(s.y[i])) << "\" r=\"3.8\" fill=\""
+           << s.colour << "\" stroke=\"#fff\" stroke-width=\"1.5\"/>\n";
+  os << "</g>\n";
+}
+
+void draw_axis_labels(const PlotSpec& spec, const Frame& f, std::ostream& os) {
+  if (!spec.x_label.empty())
+    os << "<text x=\"" << num((f.left + f.right) / 2) << "\" y=\"" << num(spec.height - 9)
+       << "\" text-anchor=\"middle\" font-size=\"12\" fill=\"" << kMuted << "\">" << escape_xml(spec.x_label)
+       << "</text>\n";
+  if (!spec.y_label.empty())
+    os << "<text transform=\"translate(17 " << num((f.top + f.bottom) / 2)
+       << ") rotate(-90)\" text-anchor=\"middle\" font-size=\"12\" fill=\"" << kMuted << "\">"
+       << escape_xml(spec.y_label) << "</text>\n";
+}
+
+}  // namespace
+
+std::string plot_svg(const PlotSpec& spec) {
+  bool has_legend = false;
+  for (const Series& s : spec.series) has_legend |= !s.name.empty();
+  Frame f;
+  f.left = 66;
+  f.right = spec.width - 22;
+  f.top = has_legend ? 62 : 42;
+  f.bottom = spec.height - 46;
 
   std::ostringstream os;
   os << "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"plot\" width=\"" << spec.width << "\" height=\""
@@ -116,169 +295,22 @@ std::string plot_svg(const PlotSpec& spec) {
      << "\" role=\"img\" aria-label=\"" << escape_xml(spec.title) << "\">\n";
   os << "<text x=\"14\" y=\"24\" font-size=\"15\" font-weight=\"600\" fill=\"" << kInk << "\">"
      << escape_xml(spec.title) << "</text>\n";
+  if (has_legend) draw_legend(spec, f.left, os);
+  os << "<rect x=\"" << num(f.left) << "\" y=\"" << num(f.top) << "\" width=\"" << num(f.right - f.left)
+     << "\" height=\"" << num(f.bottom - f.top) << "\" fill=\"#ffffff\" stroke=\"" << kGrid << "\"/>\n";
 
-  // Legend: one row under the title.
-  if (has_legend) {
-    double lx = left;
-    for (const Series& s : spec.series) {
-      if (s.name.empty()) continue;
-      os << "<line x1=\"" << num(lx) << "\" y1=\"42\" x2=\"" << num(lx + 20) << "\" y2=\"42\" stroke=\""
-         << s.colour << "\" stroke-width=\"2.5\"" << (s.dashed ? " stroke-dasharray=\"5 3\"" : "") << "/>\n";
-      if (s.markers)
-        os << "<circle cx=\"" << num(lx + 10) << "\" cy=\"42\" r=\"3.5\" fill=\"" << s.colour
-           << "\" stroke=\"#fff\" stroke-width=\"1.2\"/>\n";
-      os << "<text x=\"" << num(lx + 26) << "\" y=\"46\" font-size=\"12\" fill=\"" << kMuted << "\">"
-         << escape_xml(s.name) << "</text>\n";
-      lx += 26 + 6.6 * double(s.name.size()) + 22;
-    }
-  }
-
-  os << "<rect x=\"" << num(left) << "\" y=\"" << num(top) << "\" width=\"" << num(right - left)
-     << "\" height=\"" << num(bottom - top) << "\" fill=\"#ffffff\" stroke=\"" << kGrid << "\"/>\n";
-
-  if (finite == 0) {
-    os << "<text x=\"" << num((left + right) / 2) << "\" y=\"" << num((top + bottom) / 2 + 5)
+  const DataRange range = data_range(spec);
+  if (range.finite == 0) {
+    os << "<text x=\"" << num((f.left + f.right) / 2) << "\" y=\"" << num((f.top + f.bottom) / 2 + 5)
        << "\" text-anchor=\"middle\" font-size=\"14\" font-style=\"italic\" fill=\"" << kAxis << "\">"
        << escape_xml(spec.empty_text) << "</text>\n";
   } else {
-    for (const RefLine& r : spec.refs) {
-      if (!std::isfinite(r.at)) continue;
-      if (r.vertical) {
-        xlo = std::min(xlo, r.at);
-        xhi = std::max(xhi, r.at);
-      } else {
-        ylo = std::min(ylo, r.at);
-        yhi = std::max(yhi, r.at);
-      }
-    }
-    // x axis.
-    std::vector<double> xt;
-    double x0, x1;
-    if (spec.x_integer) {
-      double a = std::round(xlo), b = std::round(xhi);
-      double step = nice_step(std::max(1.0, b - a), 6, 1.0);
-      step = std::max(1.0, std::round(step));
-      for (double v : ticks_with_step(a, b, step))
-        if (v >= a && v <= b) xt.push_back(v);
-      x0 = a - 0.5;
-      x1 = b + 0.5;
-    } else {
-      widen(xlo, xhi);
-      xt = ticks_with_step(xlo, xhi, nice_step(xhi - xlo, 6, 0));
-      x0 = xt.front();
-      x1 = xt.back();
-    }
-    // y axis.
-    std::vector<double> yt;
-    double y0, y1;
-    if (spec.y_min < spec.y_max) {
-      y0 = spec.y_min;
-      y1 = spec.y_max;
-      yt = ticks_with_step(y0, y1, nice_step(y1 - y0, 5, 0));
-      yt.erase(std::remove_if(yt.begin(), yt.end(), [&](double v) { return v < y0 - 1e-9 || v > y1 + 1e-9; }),
-               yt.end());
-    } else {
-      if (spec.y_include_zero) {
-        ylo = std::min(ylo, 0.0);
-        yhi = std::max(yhi, 0.0);
-      }
-      widen(ylo, yhi);
-      yt = ticks_with_step(ylo, yhi, nice_step(yhi - ylo, 5, 0));
-      y0 = yt.front();
-      y1 = yt.back();
-    }
-    const double xstep = xt.size() > 1 ? xt[1] - xt[0] : 1, ystep = yt.size() > 1 ? yt[1] - yt[0] : 1;
-    auto X = [&](double v) { return left + (std::clamp(v, x0, x1) - x0) / (x1 - x0) * (right - left); };
-    auto Y = [&](double v) { return bottom - (std::clamp(v, y0, y1) - y0) / (y1 - y0) * (bottom - top); };
-
-    // Gridlines and tick labels.
-    os << "<g font-size=\"11\" fill=\"" << kMuted << "\">\n";
-    for (double v : yt) {
-      os << "<line x1=\"" << num(left) << "\" y1=\"" << num(Y(v)) << "\" x2=\"" << num(right) << "\" y2=\""
-         << num(Y(v)) << "\" stroke=\"" << kGrid << "\"/>\n";
-      std::string label = spec.y_percent ? tick_label(v * 100, ystep * 100) + "%" : tick_label(v, ystep);
-      os << "<text x=\"" << num(left - 7) << "\" y=\"" << num(Y(v) + 4) << "\" text-anchor=\"end\">" << label
-         << "</text>\n";
-    }
-    for (double v : xt) {
-      os << "<line x1=\"" << num(X(v)) << "\" y1=\"" << num(top) << "\" x2=\"" << num(X(v)) << "\" y2=\""
-         << num(bottom) << "\" stroke=\"" << kGrid << "\"/>\n";
-      os << "<line x1=\"" << num(X(v)) << "\" y1=\"" << num(bottom) << "\" x2=\"" << num(X(v)) << "\" y2=\""
-         << num(bottom + 4) << "\" stroke=\"" << kAxis << "\"/>\n";
-      os << "<text x=\"" << num(X(v)) << "\" y=\"" << num(bottom + 17) << "\" text-anchor=\"middle\">"
-         << tick_label(v, xstep) << "</text>\n";
-    }
-    os << "</g>\n";
-    os << "<line x1=\"" << num(left) << "\" y1=\"" << num(bottom) << "\" x2=\"" << num(right) << "\" y2=\""
-       << num(bottom) << "\" stroke=\"" << kAxis << "\"/>\n";
-    os << "<line x1=\"" << num(left) << "\" y1=\"" << num(top) << "\" x2=\"" << num(left) << "\" y2=\""
-       << num(bottom) << "\" stroke=\"" << kAxis << "\"/>\n";
-
-    // Reference lines.
-    for (const RefLine& r : spec.refs) {
-      if (!std::isfinite(r.at)) continue;
-      if (r.vertical) {
-        os << "<line x1=\"" << num(X(r.at)) << "\" y1=\"" << num(top) << "\" x2=\"" << num(X(r.at)) << "\" y2=\""
-           << num(bottom) << "\" stroke=\"" << r.colour << "\" stroke-dasharray=\"3 3\"/>\n";
-        if (!r.label.empty())
-          os << "<text x=\"" << num(X(r.at) + 3) << "\" y=\"" << num(top + 11) << "\" font-size=\"10\" fill=\""
-             << r.colour << "\">" << escape_xml(r.label) << "</text>\n";
-      } else {
-        os << "<line x1=\"" << num(left) << "\" y1=\"" << num(Y(r.at)) << "\" x2=\"" << num(right) << "\" y2=\""
-           << num(Y(r.at)) << "\" stroke=\"" << r.colour << "\" stroke-dasharray=\"4 3\"/>\n";
-        if (!r.label.empty())
-          os << "<text x=\"" << num(right - 4) << "\" y=\"" << num(Y(r.at) - 4)
-             << "\" text-anchor=\"end\" font-size=\"10.5\" fill=\"" << r.colour << "\">" << escape_xml(r.label)
-             << "</text>\n";
-      }
-    }
-
-    // Series: error bars, then lines, then markers.
-    for (const Series& s : spec.series) {
-      const size_t n = std::min(s.x.size(), s.y.size());
-      auto ok = [&](size_t i) { return std::isfinite(s.x[i]) && std::isfinite(s.y[i]); };
-      os << "<g>\n";
-      for (size_t i = 0; i < n && i < s.err.size(); ++i) {
-        if (!ok(i) || !std::isfinite(s.err[i]) || s.err[i] <= 0) continue;
-        const double x = X(s.x[i]), ya = Y(s.y[i] - s.err[i]), yb = Y(s.y[i] + s.err[i]);
-        os << "<path d=\"M" << num(x) << ' ' << num(ya) << "V" << num(yb) << "M" << num(x - 4) << ' ' << num(ya)
-           << "h8M" << num(x - 4) << ' ' << num(yb) << "h8\" stroke=\"" << s.colour
-           << "\" stroke-opacity=\"0.55\" stroke-width=\"1.5\" fill=\"none\"/>\n";
-      }
-      std::string d;
-      bool pen = false;
-      size_t points = 0;
-      for (size_t i = 0; i < n; ++i) {
-        if (!ok(i)) {
-          pen = false;
-          continue;
-        }
-        ++points;
-        d += (pen ? "L" : "M") + num(X(s.x[i])) + " " + num(Y(s.y[i]));
-        pen = true;
-      }
-      if (!d.empty())
-        os << "<path d=\"" << d << "\" fill=\"none\" stroke=\"" << s.colour
-           << "\" stroke-width=\"2.2\" stroke-linejoin=\"round\" stroke-linecap=\"round\""
-           << (s.dashed ? " stroke-dasharray=\"6 4\"" : "") << "/>\n";
-      if ((s.markers && points <= 80) || points == 1)
-        for (size_t i = 0; i < n; ++i)
-          if (ok(i))
-            os << "<circle cx=\"" << num(X(s.x[i])) << "\" cy=\"" << num(Y(s.y[i])) << "\" r=\"3.8\" fill=\""
-               << s.colour << "\" stroke=\"#fff\" stroke-width=\"1.5\"/>\n";
-      os << "</g>\n";
-    }
+    fit_axes(spec, range, f);
+    draw_grid(spec, f, os);
+    draw_ref_lines(spec, f, os);
+    for (const Series& s : spec.series) draw_series(s, f, os);
   }
-
-  // Axis labels.
-  if (!spec.x_label.empty())
-    os << "<text x=\"" << num((left + right) / 2) << "\" y=\"" << num(H - 9)
-       << "\" text-anchor=\"middle\" font-size=\"12\" fill=\"" << kMuted << "\">" << escape_xml(spec.x_label)
-       << "</text>\n";
-  if (!spec.y_label.empty())
-    os << "<text transform=\"translate(17 " << num((top + bottom) / 2)
-       << ") rotate(-90)\" text-anchor=\"middle\" font-size=\"12\" fill=\"" << kMuted << "\">"
-       << escape_xml(spec.y_label) << "</text>\n";
+  draw_axis_labels(spec, f, os);
   os << "</svg>\n";
   return os.str();
 }

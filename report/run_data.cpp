@@ -82,6 +82,18 @@ std::optional<std::string> read_run_file(RunData& run, const std::string& rel) {
   }
 }
 
+// Reads RUNDIR/rel as one JSON object; nullopt (and a note) when it is missing or is not one.
+std::optional<json> read_json_object(RunData& run, const std::string& rel) {
+  auto data = read_run_file(run, rel);
+  if (!data) return std::nullopt;
+  json j = json::parse(*data, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) {
+    run.notes.push_back(rel + ": not a valid JSON object; ignored");
+    return std::nullopt;
+  }
+  return j;
+}
+
 // Calls fn(object, line number) for every line of a JSONL file that holds a JSON object.
 template <class Fn>
 void for_each_jsonl(RunData& run, const std::string& rel, Fn fn) {
@@ -142,7 +154,7 @@ void load_config(RunData& run) {
   if (!run.config.pitch.empty()) {
     // The loop's own parser: "8x10" has goal 2, "10x14g4" goal 4 (there is no run.goal key).
     try {
-      const PitchChoice p = parse_pitch(run.config.pitch);
+      const PitchChoice p = parse_pitch_spec(run.config.pitch);
       run.config.width = p.width;
       run.config.length = p.length;
       run.config.goal = p.goal;
@@ -153,13 +165,9 @@ void load_config(RunData& run) {
 }
 
 void load_state(RunData& run) {
-  auto data = read_run_file(run, "state.json");
-  if (!data) return;
-  json j = json::parse(*data, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) {
-    run.notes.push_back("state.json: not a valid JSON object; ignored");
-    return;
-  }
+  const auto parsed = read_json_object(run, "state.json");
+  if (!parsed) return;
+  const json& j = *parsed;
   run.state.present = true;
   run.state.generation = integer(j, "generation");
   run.state.best = text(j, "best");
@@ -351,13 +359,9 @@ void load_generations(RunData& run) {
 }
 
 void load_ratings(RunData& run) {
-  auto data = read_run_file(run, "ratings.json");
-  if (!data) return;
-  json j = json::parse(*data, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) {
-    run.notes.push_back("ratings.json: not a valid JSON object; ignored");
-    return;
-  }
+  const auto parsed = read_json_object(run, "ratings.json");
+  if (!parsed) return;
+  const json& j = *parsed;
   Ratings& r = run.ratings;
   r.present = true;
   r.anchor = text(j, "anchor");

@@ -3,16 +3,11 @@
 #include <chrono>
 #include <stdexcept>
 
+#include "core/random.h"
+
 namespace ps {
 
 namespace {
-// splitmix64: a well-mixed 64-bit hash step.
-uint64_t mix(uint64_t x) {
-  x += 0x9E3779B97F4A7C15ULL;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
-  return x ^ (x >> 31);
-}
 float unit(uint64_t h) { return float(h >> 40) * (2.0f / float(1 << 24)) - 1.0f; }  // [-1, 1)
 }  // namespace
 
@@ -31,12 +26,12 @@ std::string FixedCostEvaluator::name() const {
 
 void FixedCostEvaluator::fill(const Position& pos, Evaluation& out) const {
   if (pos.game_over()) throw std::invalid_argument("FixedCostEvaluator: the game is over");
-  const uint64_t h = mix(pos.hash() ^ seed_);
+  const uint64_t h = splitmix64(pos.hash() ^ seed_);
   out.value = value_scale_ * unit(h);
   const size_t n = size_t(pos.pitch().num_points()) * 8;
   out.policy_logits.resize(n);
   uint64_t s = h;
-  for (size_t i = 0; i < n; ++i) out.policy_logits[i] = logit_scale_ * unit(s = mix(s));
+  for (size_t i = 0; i < n; ++i) out.policy_logits[i] = logit_scale_ * unit(s = splitmix64(s));
 }
 
 void FixedCostEvaluator::spin() {

@@ -4,49 +4,37 @@
 #include <stdexcept>
 
 #include "core/config.h"
+#include "core/field_check.h"
 
 namespace ps {
 
-namespace {
-
-// Returns an empty string when params are valid, else "<field>: <why>".
-std::string check(const SearchParams& p) {
-  auto bad = [](const char* k, const char* why) { return std::string(k) + ": " + why; };
-  if (p.algorithm != "puct" && p.algorithm != "ubfm" && p.algorithm != "descent")
-    return bad("algorithm", "must be puct, ubfm or descent");
-  if (p.algorithm != "puct" && p.num_threads != 1)
-    return bad("num_threads", "must be 1 with algorithm ubfm or descent (one-thread searches)");
-  if (p.visits < 1) return bad("visits", "must be >= 1");
-  if (p.time_ms < -1 || p.time_ms == 0) return bad("time_ms", "must be -1 (unlimited) or >= 1");
-  if (p.num_threads < 1 || p.num_threads > 256) return bad("num_threads", "must be in 1..256");
-  if (p.leaf_batch < 1 || p.leaf_batch > 4096) return bad("leaf_batch", "must be in 1..4096");
-  if (!(p.c_puct_init >= 0)) return bad("c_puct_init", "must be >= 0");
-  if (!(p.c_puct_base > 0)) return bad("c_puct_base", "must be > 0");
-  if (!(p.fpu_reduction >= 0 && p.fpu_reduction <= 2)) return bad("fpu_reduction", "must be in [0, 2]");
-  if (!(p.root_fpu_reduction >= 0 && p.root_fpu_reduction <= 2))
-    return bad("root_fpu_reduction", "must be in [0, 2]");
-  if (p.virtual_loss < 0 || p.virtual_loss > 1000) return bad("virtual_loss", "must be in 0..1000");
-  if (!(p.dirichlet_alpha_total > 0)) return bad("dirichlet_alpha_total", "must be > 0");
-  if (!(p.dirichlet_fraction >= 0 && p.dirichlet_fraction <= 1))
-    return bad("dirichlet_fraction", "must be in [0, 1]");
-  if (!(p.temperature >= 0 && std::isfinite(p.temperature))) return bad("temperature", "must be >= 0");
-  if (p.temperature_turns < 0) return bad("temperature_turns", "must be >= 0");
-  if (!(p.temperature_final >= 0 && std::isfinite(p.temperature_final)))
-    return bad("temperature_final", "must be >= 0");
-  if (p.initial_turns < 1) return bad("initial_turns", "must be >= 1");
-  if (p.root_initial_turns < 1) return bad("root_initial_turns", "must be >= 1");
-  if (!(p.widen_per_sqrt_visit >= 0)) return bad("widen_per_sqrt_visit", "must be >= 0");
-  if (!(p.widen_min_remaining_mass >= 0 && p.widen_min_remaining_mass < 1))
-    return bad("widen_min_remaining_mass", "must be in [0, 1)");
-  if (p.turn_gen_max_expansions < 1) return bad("turn_gen_max_expansions", "must be >= 1");
-  return {};
-}
-
-}  // namespace
-
 void SearchParams::validate() const {
-  std::string why = check(*this);
-  if (!why.empty()) throw std::invalid_argument("search params: " + why);
+  const FieldCheck check("search params: ");
+  const SearchParams& p = *this;
+  check(p.algorithm == "puct" || p.algorithm == "ubfm" || p.algorithm == "descent", "algorithm",
+        "must be puct, ubfm or descent");
+  check(p.algorithm == "puct" || p.num_threads == 1, "num_threads",
+        "must be 1 with algorithm ubfm or descent (one-thread searches)");
+  check(p.visits >= 1, "visits", "must be >= 1");
+  check(p.time_ms >= 1 || p.time_ms == -1, "time_ms", "must be -1 (unlimited) or >= 1");
+  check(p.num_threads >= 1 && p.num_threads <= 256, "num_threads", "must be in 1..256");
+  check(p.leaf_batch >= 1 && p.leaf_batch <= 4096, "leaf_batch", "must be in 1..4096");
+  check(p.c_puct_init >= 0, "c_puct_init", "must be >= 0");
+  check(p.c_puct_base > 0, "c_puct_base", "must be > 0");
+  check(p.fpu_reduction >= 0 && p.fpu_reduction <= 2, "fpu_reduction", "must be in [0, 2]");
+  check(p.root_fpu_reduction >= 0 && p.root_fpu_reduction <= 2, "root_fpu_reduction", "must be in [0, 2]");
+  check(p.virtual_loss >= 0 && p.virtual_loss <= 1000, "virtual_loss", "must be in 0..1000");
+  check(p.dirichlet_alpha_total > 0, "dirichlet_alpha_total", "must be > 0");
+  check(p.dirichlet_fraction >= 0 && p.dirichlet_fraction <= 1, "dirichlet_fraction", "must be in [0, 1]");
+  check(p.temperature >= 0 && std::isfinite(p.temperature), "temperature", "must be >= 0");
+  check(p.temperature_turns >= 0, "temperature_turns", "must be >= 0");
+  check(p.temperature_final >= 0 && std::isfinite(p.temperature_final), "temperature_final", "must be >= 0");
+  check(p.initial_turns >= 1, "initial_turns", "must be >= 1");
+  check(p.root_initial_turns >= 1, "root_initial_turns", "must be >= 1");
+  check(p.widen_per_sqrt_visit >= 0, "widen_per_sqrt_visit", "must be >= 0");
+  check(p.widen_min_remaining_mass >= 0 && p.widen_min_remaining_mass < 1, "widen_min_remaining_mass",
+        "must be in [0, 1)");
+  check(p.turn_gen_max_expansions >= 1, "turn_gen_max_expansions", "must be >= 1");
 }
 
 // single-file: omit begin (not needed by the exported bot; see export/single_file.h)
@@ -77,13 +65,7 @@ SearchParams parse_search_params(ConfigReader& cfg, const SearchParams& defaults
   p.turn_gen_max_expansions = cfg.get<int64_t>("turn_gen_max_expansions", p.turn_gen_max_expansions);
   p.sum_chains = cfg.get<bool>("sum_chains", p.sum_chains);
   p.solver = cfg.get<bool>("solver", p.solver);
-  cfg.finish();
-  std::string why = check(p);
-  if (!why.empty()) {
-    std::string key = why.substr(0, why.find(':'));
-    throw ConfigError(cfg.source() + ": " + cfg.path(key) + why.substr(key.size()));
-  }
-  return p;
+  return cfg.finish_validated(p);
 }
 
 // single-file: omit end

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "core/fileutil.h"
+#include "core/random.h"
 #include "search/mcts.h"
 
 namespace ps {
@@ -29,21 +30,21 @@ SelfplayConfig::SelfplayConfig() {
 }
 
 void SelfplayConfig::validate() const {
-  auto bad = [](const std::string& what) { throw std::invalid_argument("selfplay." + what); };
-  if (games < 0) bad("games must be >= 0");
-  if (concurrent_games < 1) bad("concurrent_games must be >= 1");
-  if (pitches.empty()) bad("pitches must list at least one pitch");
-  if (variants.empty()) bad("variants must list at least one variant");
-  if (visits < 1) bad("visits must be >= 1");
-  if (cheap_visits < 1) bad("cheap_visits must be >= 1");
-  if (!(full_search_prob >= 0 && full_search_prob <= 1)) bad("full_search_prob must be in [0, 1]");
-  if (max_turns < 1) bad("max_turns must be >= 1");
-  if (games_per_chunk < 1) bad("games_per_chunk must be >= 1");
-  if (resign.consecutive < 1) bad("resign.consecutive must be >= 1");
-  if (!(resign.threshold > 0 && resign.threshold <= 1)) bad("resign.threshold must be in (0, 1]");
-  if (!(resign.playthrough_fraction >= 0 && resign.playthrough_fraction <= 1))
-    bad("resign.playthrough_fraction must be in [0, 1]");
-  search.validate();
+  const FieldCheck check("selfplay.");
+  check(games >= 0, "games", "must be >= 0");
+  check(concurrent_games >= 1, "concurrent_games", "must be >= 1");
+  check(!pitches.empty(), "pitches", "must list at least one pitch");
+  check(!variants.empty(), "variants", "must list at least one variant");
+  check(visits >= 1, "visits", "must be >= 1");
+  check(cheap_visits >= 1, "cheap_visits", "must be >= 1");
+  check(full_search_prob >= 0 && full_search_prob <= 1, "full_search_prob", "must be in [0, 1]");
+  check(max_turns >= 1, "max_turns", "must be >= 1");
+  check(games_per_chunk >= 1, "games_per_chunk", "must be >= 1");
+  check(resign.consecutive >= 1, "resign.consecutive", "must be >= 1");
+  check(resign.threshold > 0 && resign.threshold <= 1, "resign.threshold", "must be in (0, 1]");
+  check(resign.playthrough_fraction >= 0 && resign.playthrough_fraction <= 1, "resign.playthrough_fraction",
+        "must be in [0, 1]");
+  check.part("search", search);
 }
 
 SelfplayConfig parse_selfplay_config(ConfigReader& r) {
@@ -54,9 +55,9 @@ SelfplayConfig parse_selfplay_config(ConfigReader& r) {
     c.pitches.clear();
     for (const std::string& s : r.get<std::vector<std::string>>("pitches", {})) {
       try {
-        c.pitches.push_back(parse_pitch(s));
+        c.pitches.push_back(parse_pitch_spec(s));
       } catch (const std::invalid_argument& e) {
-        throw ConfigError(r.source() + ": " + r.path("pitches") + ": " + e.what());
+        r.fail_key("pitches", e.what());
       }
     }
   }
@@ -66,7 +67,7 @@ SelfplayConfig parse_selfplay_config(ConfigReader& r) {
       try {
         c.variants.push_back(parse_variant(s));
       } catch (const std::invalid_argument& e) {
-        throw ConfigError(r.source() + ": " + r.path("variants") + ": " + e.what());
+        r.fail_key("variants", e.what());
       }
     }
   }
@@ -108,11 +109,43 @@ std::string SelfplayStats::summary() const {
 
 namespace {
 
+// The seed of one game from the run's seed and the game id (the values of every earlier
+// version, so a resumed run plays the games it would have played).
 uint64_t mix(uint64_t a, uint64_t b) {
-  uint64_t z = a * 0x9E3779B97F4A7C15ULL + b + 0x632BE59BD9B4E019ULL;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
+  return splitmix64(a * kSplitMixGamma + b + (0x632BE59BD9B4E019ULL - kSplitMixGamma));
+}
+
+}  // namespace
+
+namespace {
+
+// The training sample of one search: the visit counts of the root's turns (the best turn with
+// one visit when none was visited), the root value; a policy target only for full searches.
+TrainingSample search_sample(const SearchResult& res, int turn_index, bool is_full) {
+  TrainingSample s;
+  s.turn_index = uint16_t(std::min(turn_index, 0xFFFF));
+  s.root_value = res.root_value;
+  for (const RootChild& c : res.children)
+    if (c.visits > 0) s.policy.push_back({c.kicks, uint32_t(c.visits)});
+  if (s.policy.empty() && !res.best_turn.empty()) s.policy.push_back({res.best_turn, 1});
+  s.full_search = is_full && !s.policy.empty();
+  return s;
+}
+
+// Adds a finished game to the statistics (resigner: the side that resigned or would have, -1).
+void count_game(const GameData& data, const Position& end, int total_turns, int resigner, bool playthrough,
+                SelfplayStats& stats) {
+  stats.games += 1;
+  stats.samples += int64_t(data.samples.size());
+  for (auto& s : data.samples) stats.full_samples += s.full_search;
+  stats.turns += total_turns;
+  stats.kicks += end.num_kicks();
+  if (data.winner >= 0) stats.wins[data.winner] += 1;
+  if (resigner >= 0 && !playthrough) stats.resigned += 1;
+  if (playthrough && resigner >= 0) {
+    stats.playthroughs += 1;
+    if (end.winner() == resigner) stats.false_resignations += 1;
+  }
 }
 
 }  // namespace
@@ -155,14 +188,7 @@ GameData play_selfplay_game(const SelfplayConfig& cfg, Evaluator& evaluator, uin
     ++searches;
     root_turns += int64_t(res.children.size());
 
-    TrainingSample s;
-    s.turn_index = uint16_t(std::min(turn_index, 0xFFFF));
-    s.root_value = res.root_value;
-    for (const RootChild& c : res.children)
-      if (c.visits > 0) s.policy.push_back({c.kicks, uint32_t(c.visits)});
-    if (s.policy.empty() && !res.best_turn.empty()) s.policy.push_back({res.best_turn, 1});
-    s.full_search = is_full && !s.policy.empty();
-    data.samples.push_back(std::move(s));
+    data.samples.push_back(search_sample(res, turn_index, is_full));
     sample_side.push_back(pos.side_to_move());
 
     // Resignation: a side whose root value stays below -threshold for `consecutive` turns.
@@ -192,19 +218,9 @@ GameData play_selfplay_game(const SelfplayConfig& cfg, Evaluator& evaluator, uin
     s.turns_left = uint16_t(std::min(total_turns - int(s.turn_index), 0xFFFF));
   }
   if (stats) {
-    stats->games += 1;
-    stats->samples += int64_t(data.samples.size());
-    for (auto& s : data.samples) stats->full_samples += s.full_search;
-    stats->turns += total_turns;
-    stats->kicks += end.num_kicks();
     stats->searches += searches;
     stats->root_turns += root_turns;
-    if (winner >= 0) stats->wins[winner] += 1;
-    if (resigner >= 0 && !playthrough) stats->resigned += 1;
-    if (playthrough && resigner >= 0) {
-      stats->playthroughs += 1;
-      if (end.winner() == resigner) stats->false_resignations += 1;
-    }
+    count_game(data, end, total_turns, resigner, playthrough, *stats);
   }
   return data;
 }

@@ -69,7 +69,7 @@ struct SelfplayConfig {
 
 /// Reads the keys above (finish() is called: unknown keys are errors). Throws ConfigError.
 SelfplayConfig parse_selfplay_config(ConfigReader& r);
-// PitchChoice and parse_pitch ("8x10", "10x14g4") are in engine/pitch.h.
+// PitchChoice and parse_pitch_spec ("8x10", "10x14g4") are in engine/pitch.h.
 
 struct SelfplayStats {
   int64_t games = 0;

@@ -59,7 +59,7 @@ bool get_bool(const Json& j, const char* key, bool def) {
 const Pitch& get_pitch(const Json& j) {
   const std::string text = get_string(j, "pitch", "8x10", 32);
   try {
-    const PitchChoice c = parse_pitch(text);
+    const PitchChoice c = parse_pitch_spec(text);
     return Pitch::get(c.width, c.length, c.goal);
   } catch (const std::exception& e) {
     throw bad_request(std::string("field 'pitch': ") + e.what());

@@ -14,22 +14,11 @@ PACKAGES=(build-essential cmake ninja-build ccache pkg-config
           # LibTorch's CPU matrix products go through the system BLAS; Debian's default is the
           # reference (netlib) one. OpenBLAS (serial: our threads are the parallelism) made the
           # medium net 9x faster at batch 1 and CPU self-play 2.3x faster (docs/BENCHMARKS.md).
-          libopenblas0-serial)
+          libopenblas0-serial
+          clang-format)  # the format check (tools/format_check.sh, CTest format_check)
 
-missing=()
-for p in "${PACKAGES[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "setup: installing ${missing[*]}"
-  SUDO=""
-  if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
-  export DEBIAN_FRONTEND=noninteractive
-  $SUDO apt-get update -qq
-  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
-else
-  echo "setup: all packages present"
-fi
+. tools/apt_packages.sh
+install_missing setup "${PACKAGES[@]}"
 
 BUILD_DIR="${PS_BUILD_DIR:-build}"
 JOBS="${PS_JOBS:-$(nproc)}"

@@ -8,18 +8,8 @@ cd "$(dirname "$0")/.."
 PACKAGES=(chromium fonts-liberation)
 command -v node >/dev/null || PACKAGES+=(nodejs)
 command -v npm >/dev/null || PACKAGES+=(npm)
-missing=()
-for p in "${PACKAGES[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "setup_browser: installing ${missing[*]}"
-  SUDO=""
-  if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
-  export DEBIAN_FRONTEND=noninteractive
-  $SUDO apt-get update -qq
-  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
-fi
+. tools/apt_packages.sh
+install_missing setup_browser "${PACKAGES[@]}"
 # puppeteer-core 24 (25 needs node >= 22.12); it downloads no browser: the test uses /usr/bin/chromium.
 (cd tests/browser && npm ci --no-audit --no-fund)
 echo "setup_browser: ready; run: ctest --test-dir build -L browser --output-on-failure"

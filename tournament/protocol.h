@@ -92,6 +92,10 @@ class ProtocolBot {
  private:
   void worker_loop();
   std::string quick_turn(const Game& game);
+  /// The answer to the position of game: the player's turn when it comes by start + limit_ms -
+  /// safety_ms and is legal, else the fallback turn (the reason is logged).
+  std::string answer(const Game& game, int64_t limit_ms, std::chrono::steady_clock::time_point start,
+                     std::ostream* log);
 
   Player& player_;
   ProtocolBotOptions options_;

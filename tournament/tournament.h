@@ -15,7 +15,8 @@
 //   ps::tour::TournamentResult r = ps::tour::run_tournament(spec, players);
 //   double elo = r.ratings.players[0].elo;
 //
-// From a config file: `papersoccer tournament CONFIG` (load_tournament_config).
+// From a config file: `papersoccer tournament CONFIG` (tournament_config.h). One game is
+// refereed by play_game (referee.h); the summary and the CSV/JSON files are results.h.
 #pragma once
 
 #include <atomic>
@@ -30,6 +31,7 @@
 #include "engine/record.h"
 #include "search/player.h"
 #include "tournament/ratings.h"
+#include "tournament/referee.h"
 #include "tournament/registry.h"
 
 namespace ps::tour {
@@ -73,24 +75,9 @@ struct TournamentSpec {
   /// Directory for games.pgn, games.tsv (appended as games end), results.json, ratings.csv,
   /// crosstable.csv, games.csv (written atomically at the end); "" = write nothing.
   std::string out_dir;
-};
-
-/// One finished game.
-struct GameResult {
-  int index = 0;             ///< position in the schedule (0-based)
-  int seat[2] = {0, 0};      ///< player index of player 0 (north attacker, first) and player 1
-  int opening = -1;          ///< opening index, -1 = start position (no opening)
-  int winner_seat = 0;       ///< 0 or 1
-  int winner = 0, loser = 0; ///< player indices
-  /// "goal", "blocked" (by the rules), or a forfeit: "illegal turn", "incomplete turn",
-  /// "garbage output", "time forfeit", "engine crash", "engine start failure", "player error".
-  std::string termination;
-  std::string detail;        ///< forfeit reason in words ("" for goal/blocked)
-  std::string record;        ///< record notation of the game, opening included
-  std::string pgn;           ///< the game in PGN (write_pgn), with tags
-  int turns = 0;             ///< turns played, opening included
-  int64_t max_turn_ms[2] = {0, 0};  ///< longest answer of each seat, ms
-  double seconds = 0;        ///< wall time of the game
+  /// Throws ps::FieldError (core/field_check.h) naming the first out-of-range field by its
+  /// config key.
+  void validate() const;
 };
 
 /// wins[i][j]: games player i won against player j.
@@ -129,35 +116,8 @@ TournamentResult run_tournament(const TournamentSpec& spec, const std::vector<Pl
                                 const ProgressFn& progress = {},
                                 const std::atomic<bool>* cancel = nullptr);
 
-/// Plays one game between two players (seat 0 moves first) from the opening's turns, with
-/// each seat's per-turn budget. The result's seat/opening/index fields are left for the caller;
-/// winner/loser are seats (0/1) here. A player's exception or illegal answer loses the game.
-GameResult play_game(Player& player0, Player& player1, const Pitch& pitch, Variant variant,
-                     const std::vector<std::string>& opening, const TurnBudget& budget0,
-                     const TurnBudget& budget1, const std::map<std::string, std::string>& pgn_tags = {});
-
 /// Ratings and cross-table of a list of games between num_players players.
 RatingResult rate_games(int num_players, const std::vector<GameResult>& games, int anchor,
                         double prior_draws = -1);
-
-/// A tournament config file: top-level keys of TournamentSpec (pitch "8x10", goal, variant,
-/// format, gauntlet_size, games_per_pairing, openings, opening_turns, opening_balance_rollouts,
-/// seed, concurrency, time_ms, visits, anchor, prior_draws, out_dir, name) and a list
-/// `players`, each a map with name, type, optional time_ms / visits and the type's own keys.
-/// See configs/tournament.yaml. Throws ConfigError naming the file, key and line.
-struct TournamentConfig {
-  TournamentSpec spec;
-  std::vector<PlayerSpec> players;
-};
-TournamentConfig load_tournament_config(const std::string& path);
-TournamentConfig parse_tournament_config(ConfigReader& reader);
-
-/// The readable summary: ratings table (rank, name, Elo, 95% interval, games, wins, score),
-/// the cross-table (wins/games of the row player against the column player), termination
-/// counts and notes.
-std::string format_results(const TournamentResult& result);
-/// results.json, ratings.csv, crosstable.csv and games.csv in dir, each written atomically.
-/// Throws std::runtime_error naming the file on failure.
-void write_results(const TournamentResult& result, const std::string& dir);
 
 }  // namespace ps::tour

@@ -32,36 +32,39 @@ int64_t TrainConfig::Window::size(int64_t total) const {
 }
 
 void TrainConfig::validate() const {
-  auto bad = [](const std::string& what) { throw std::invalid_argument("train." + what); };
-  net.validate();
-  if (threads < 0) bad("threads must be >= 0");
-  if (batch_size < 1) bad("batch_size must be >= 1");
-  if (steps < 0) bad("steps must be >= 0");
-  if (!(rows_per_sample >= 0 && rows_per_sample <= 1000))
-    bad("rows_per_sample must be a number in [0, 1000] (0: off)");
-  if (optimizer.type != "sgd" && optimizer.type != "adamw")
-    bad("optimizer.type must be sgd or adamw, not '" + optimizer.type + "'");
+  const FieldCheck check("train.");
+  check.part("net", net);
+  check(threads >= 0, "threads", "must be >= 0");
+  check(batch_size >= 1, "batch_size", "must be >= 1");
+  check(steps >= 0, "steps", "must be >= 0");
+  check(rows_per_sample >= 0 && rows_per_sample <= 1000, "rows_per_sample",
+        "must be a number in [0, 1000] (0: off)");
+  check(optimizer.type == "sgd" || optimizer.type == "adamw", "optimizer.type",
+        "must be sgd or adamw, not '" + optimizer.type + "'");
   // Finite and at most 10: an infinite rate trained a NaN network that the loop then promoted,
   // and 1e308 failed late converting to float (both from a new-user probe).
-  if (!(optimizer.lr > 0 && optimizer.lr <= 10)) bad("optimizer.lr must be > 0 and <= 10");
-  if (!(optimizer.weight_decay >= 0 && std::isfinite(optimizer.weight_decay)))
-    bad("optimizer.weight_decay must be a finite number >= 0");
-  if (lr_schedule.type != "constant" && lr_schedule.type != "step" && lr_schedule.type != "cosine")
-    bad("lr_schedule.type must be constant, step or cosine, not '" + lr_schedule.type + "'");
-  if (lr_schedule.step_every < 1) bad("lr_schedule.step_every must be >= 1");
-  if (lr_schedule.warmup_steps < 0) bad("lr_schedule.warmup_steps must be >= 0");
-  if (window.min_samples < 1) bad("window.min_samples must be >= 1");
-  if (window.max_samples < window.min_samples) bad("window.max_samples must be >= min_samples");
-  if (!(window.exponent > 0 && window.exponent <= 1)) bad("window.exponent must be in (0, 1]");
-  if (!(window.scale > 0)) bad("window.scale must be > 0");
-  if (loss.value_loss != "mse" && loss.value_loss != "bce")
-    bad("loss.value_loss must be mse or bce, not '" + loss.value_loss + "'");
-  if (!(loss.search_value_weight >= 0 && loss.search_value_weight <= 1))
-    bad("loss.search_value_weight must be in [0, 1]");
-  for (double w : {loss.policy, loss.value, loss.moves_left, loss.cheap_value_weight})
-    if (!(w >= 0 && std::isfinite(w))) bad("loss weights must be finite numbers >= 0");
-  if (checkpoint_interval < 1) bad("checkpoint_interval must be >= 1");
-  if (log_interval < 1) bad("log_interval must be >= 1");
+  check(optimizer.lr > 0 && optimizer.lr <= 10, "optimizer.lr", "must be > 0 and <= 10");
+  check(optimizer.weight_decay >= 0 && std::isfinite(optimizer.weight_decay), "optimizer.weight_decay",
+        "must be a finite number >= 0");
+  check(lr_schedule.type == "constant" || lr_schedule.type == "step" || lr_schedule.type == "cosine",
+        "lr_schedule.type", "must be constant, step or cosine, not '" + lr_schedule.type + "'");
+  check(lr_schedule.step_every >= 1, "lr_schedule.step_every", "must be >= 1");
+  check(lr_schedule.warmup_steps >= 0, "lr_schedule.warmup_steps", "must be >= 0");
+  check(window.min_samples >= 1, "window.min_samples", "must be >= 1");
+  check(window.max_samples >= window.min_samples, "window.max_samples", "must be >= min_samples");
+  check(window.exponent > 0 && window.exponent <= 1, "window.exponent", "must be in (0, 1]");
+  check(window.scale > 0, "window.scale", "must be > 0");
+  check(loss.value_loss == "mse" || loss.value_loss == "bce", "loss.value_loss",
+        "must be mse or bce, not '" + loss.value_loss + "'");
+  check(loss.search_value_weight >= 0 && loss.search_value_weight <= 1, "loss.search_value_weight",
+        "must be in [0, 1]");
+  for (const auto& [key, w] : {std::pair<const char*, double>{"loss.policy", loss.policy},
+                               {"loss.value", loss.value},
+                               {"loss.moves_left", loss.moves_left},
+                               {"loss.cheap_value_weight", loss.cheap_value_weight}})
+    check(w >= 0 && std::isfinite(w), key, "must be a finite number >= 0");
+  check(checkpoint_interval >= 1, "checkpoint_interval", "must be >= 1");
+  check(log_interval >= 1, "log_interval", "must be >= 1");
 }
 
 TrainConfig parse_train_config(ConfigReader& r) {
@@ -215,6 +218,8 @@ struct StepLosses {
   double policy_correct = 0, policy_count = 0, value_correct = 0, value_count = 0;
 };
 
+// Long (about 100 lines): one forward pass and its losses over the same tensors (planes,
+// targets, masks); split, the tensors would be passed between functions for no clarity.
 // Forward + losses for items sharing one pitch. weight = share of the whole batch.
 void group_losses(const TrainConfig& cfg, nn::PolicyValueNet& net, torch::Device device,
                   const std::vector<BatchItem>& items, double weight, bool metrics,
@@ -328,13 +333,11 @@ void write_initial_checkpoint(const TrainConfig& config, const std::string& path
   nn::save_checkpoint(path, net, make_meta(config.net, 0, note, {}, {}));
 }
 
-TrainResult train_network(const TrainConfig& cfg, const std::string& data_dir,
-                          const std::string& checkpoint_in, const std::string& checkpoint_out,
-                          const std::string& log_path, const std::string& note,
-                          const TrainProgress& progress, const std::atomic<bool>* cancel) {
-  cfg.validate();
+namespace {
+
+// LibTorch's threads and, with cfg.deterministic, its deterministic algorithms.
+void configure_torch(const TrainConfig& cfg) {
   if (cfg.threads > 0) at::set_num_threads(cfg.threads);
-  const torch::Device device = nn::parse_device(cfg.device);
   if (cfg.deterministic) {
     // cuBLAS reads this once, when its first handle is made (so set it before any CUDA matmul).
     ::setenv("CUBLAS_WORKSPACE_CONFIG", ":4096:8", /*overwrite=*/0);
@@ -342,155 +345,203 @@ TrainResult train_network(const TrainConfig& cfg, const std::string& data_dir,
     at::globalContext().setDeterministicCuDNN(true);
     at::globalContext().setBenchmarkCuDNN(false);
   }
-  const std::string partial = checkpoint_out + ".partial";
-  TrainResult result;
+}
 
-  // Start point: a partial checkpoint of an interrupted call, the input checkpoint, or new.
+// Where a call starts: the net, its optimizer and metadata, and the step the call began at.
+struct StartPoint {
   nn::PolicyValueNet net{nullptr};
+  std::unique_ptr<torch::optim::Optimizer> opt;
   nn::CheckpointMeta meta;
+  bool resumed = false;    // from a partial checkpoint of an interrupted call
+  int64_t call_start = 0;  // the step the (possibly interrupted) call started from
+};
+
+// A partial checkpoint of an interrupted call, the input checkpoint, or a new net.
+StartPoint load_start(const TrainConfig& cfg, const std::string& checkpoint_in, const std::string& partial,
+                      const std::string& note, torch::Device device) {
+  StartPoint sp;
   std::string resume_from;
   if (fs::exists(partial)) {
     resume_from = partial;
-    result.resumed = true;
+    sp.resumed = true;
   } else if (!checkpoint_in.empty()) {
     resume_from = checkpoint_in;
   }
-  int64_t call_start = 0;
-  std::unique_ptr<torch::optim::Optimizer> opt;
   if (!resume_from.empty()) {
     nn::LoadedCheckpoint ck = nn::load_checkpoint(resume_from, cfg.device);
-    net = ck.net;
-    meta = ck.meta;
-    opt = make_optimizer(cfg, net);
+    sp.net = ck.net;
+    sp.meta = ck.meta;
+    sp.opt = make_optimizer(cfg, sp.net);
     if (ck.has_optimizer) {
       try {
-        nn::load_optimizer_state(resume_from, *opt);
+        nn::load_optimizer_state(resume_from, *sp.opt);
       } catch (const nn::CheckpointError& e) {
         // A different optimizer type in the config: start its state afresh, say so.
         std::cerr << "warning: optimizer state not restored: " << e.what() << "\n";
-        opt = make_optimizer(cfg, net);
+        sp.opt = make_optimizer(cfg, sp.net);
       }
     }
   } else {
     torch::manual_seed(cfg.seed);
-    net = nn::PolicyValueNet(cfg.net);
-    net->to(device);
-    meta = make_meta(cfg.net, 0, note, {}, {});
-    opt = make_optimizer(cfg, net);
+    sp.net = nn::PolicyValueNet(cfg.net);
+    sp.net->to(device);
+    sp.meta = make_meta(cfg.net, 0, note, {}, {});
+    sp.opt = make_optimizer(cfg, sp.net);
   }
-  // The step this call started from: a partial checkpoint remembers where its call began (so
-  // the target stays the same) in its metadata, not in the free-text note.
-  const int64_t start_step = meta.training_step;
-  const int64_t legacy_call_start =
-      meta.train_call_start < 0 ? strip_legacy_call_start(meta.note) : -1;
-  call_start = start_step;
-  if (result.resumed) {
-    if (meta.train_call_start >= 0) call_start = meta.train_call_start;
-    else if (legacy_call_start >= 0) call_start = legacy_call_start;
+  // A partial checkpoint remembers where its call began (so the target stays the same) in its
+  // metadata, not in the free-text note (older ones: in the note).
+  const int64_t legacy_call_start = sp.meta.train_call_start < 0 ? strip_legacy_call_start(sp.meta.note) : -1;
+  sp.call_start = sp.meta.training_step;
+  if (sp.resumed) {
+    if (sp.meta.train_call_start >= 0) sp.call_start = sp.meta.train_call_start;
+    else if (legacy_call_start >= 0) sp.call_start = legacy_call_start;
   }
-  const int64_t target = call_start + cfg.steps;
-  result.start_step = start_step;
+  return sp;
+}
 
-  TrainingWindow window = load_window(cfg.window, data_dir);
-  result.window_samples = int64_t(window.samples.size());
-  result.total_samples = window.total;
-  std::vector<std::string> pitches, variants;
+// The pitches and variants of the window's games, in order of first appearance.
+void window_rules(const TrainingWindow& window, std::vector<std::string>& pitches,
+                  std::vector<std::string>& variants) {
   for (auto& g : window.games) {
     std::string p = Pitch::get(g.width, g.length, g.goal).name();
     std::string v = variant_name(g.variant);
     if (std::find(pitches.begin(), pitches.end(), p) == pitches.end()) pitches.push_back(p);
     if (std::find(variants.begin(), variants.end(), v) == variants.end()) variants.push_back(v);
   }
-  const std::string base_note = note.empty() ? meta.note : note;
+}
+
+// The batch of a step, grouped by pitch: a function of the seed and the step only, so a resumed
+// call draws the same batches.
+std::map<const Pitch*, std::vector<BatchItem>> draw_batch(const TrainConfig& cfg,
+                                                          const TrainingWindow& window, int64_t step) {
+  std::mt19937_64 rng(cfg.seed * 0x9E3779B97F4A7C15ULL + uint64_t(step) * 0xBF58476D1CE4E5B9ULL);
+  std::map<const Pitch*, std::vector<BatchItem>> groups;
+  for (int b = 0; b < cfg.batch_size; ++b) {
+    const SampleRef& ref = window.samples[rng() % window.samples.size()];
+    const GameData& g = window.games[ref.game];
+    const TrainingSample& s = g.samples[ref.sample];
+    Position pos = sample_position(g, s);
+    const bool mirrored = cfg.mirror && (rng() & 1);
+    groups[&pos.pitch()].push_back({pos, &s, mirrored});
+  }
+  return groups;
+}
+
+// Step losses summed between two metric lines.
+struct LossAccumulator {
+  StepLosses sum;
+  int64_t steps = 0;
+  void add(const StepLosses& l) {
+    sum.policy += l.policy;
+    sum.value += l.value;
+    sum.moves_left += l.moves_left;
+    sum.policy_correct += l.policy_correct;
+    sum.policy_count += l.policy_count;
+    sum.value_correct += l.value_correct;
+    sum.value_count += l.value_count;
+    ++steps;
+  }
+  TrainMetrics metrics(int64_t step, double lr) const {
+    TrainMetrics m;
+    m.step = step;
+    m.policy_loss = sum.policy / steps;
+    m.value_loss = sum.value / steps;
+    m.moves_left_loss = sum.moves_left / steps;
+    m.policy_accuracy = sum.policy_count ? sum.policy_correct / sum.policy_count : 0;
+    m.value_accuracy = sum.value_count ? sum.value_correct / sum.value_count : 0;
+    m.lr = lr;
+    return m;
+  }
+};
+
+// One JSON line of the metrics log.
+void log_metrics(const std::string& log_path, const TrainMetrics& m, const std::string& checkpoint_out) {
+  if (log_path.empty()) return;
+  nlohmann::json j = {{"step", m.step},
+                      {"policy_loss", m.policy_loss},
+                      {"value_loss", m.value_loss},
+                      {"moves_left_loss", m.moves_left_loss},
+                      {"policy_accuracy", m.policy_accuracy},
+                      {"value_accuracy", m.value_accuracy},
+                      {"lr", m.lr},
+                      {"samples_per_s", m.samples_per_s},
+                      {"window", m.window},
+                      {"checkpoint", fs::path(checkpoint_out).filename().string()}};
+  append_line(log_path, j.dump());
+}
+
+}  // namespace
+
+TrainResult train_network(const TrainConfig& cfg, const std::string& data_dir,
+                          const std::string& checkpoint_in, const std::string& checkpoint_out,
+                          const std::string& log_path, const std::string& note, const TrainProgress& progress,
+                          const std::atomic<bool>* cancel) {
+  cfg.validate();
+  configure_torch(cfg);
+  const torch::Device device = nn::parse_device(cfg.device);
+  const std::string partial = checkpoint_out + ".partial";
+  TrainResult result;
+  StartPoint sp = load_start(cfg, checkpoint_in, partial, note, device);
+  nn::PolicyValueNet& net = sp.net;
+  const int64_t start_step = sp.meta.training_step, call_start = sp.call_start;
+  const int64_t target = call_start + cfg.steps;
+  result.resumed = sp.resumed;
+  result.start_step = start_step;
+
+  TrainingWindow window = load_window(cfg.window, data_dir);
+  result.window_samples = int64_t(window.samples.size());
+  result.total_samples = window.total;
+  std::vector<std::string> pitches, variants;
+  window_rules(window, pitches, variants);
+  const std::string base_note = note.empty() ? sp.meta.note : note;
+  auto meta_at = [&](int64_t step, int64_t partial_call_start) {
+    return make_meta(net->config(), step, base_note, pitches, variants, partial_call_start);
+  };
 
   net->train();
   const auto t0 = std::chrono::steady_clock::now();
   auto tlog = t0;
   int64_t samples_since_log = 0;
-  StepLosses acc;
-  int64_t acc_steps = 0;
+  LossAccumulator acc;
   for (int64_t step = start_step; step < target; ++step) {
     if (cancel && cancel->load()) break;
-    std::mt19937_64 rng(cfg.seed * 0x9E3779B97F4A7C15ULL + uint64_t(step) * 0xBF58476D1CE4E5B9ULL);
-    std::map<const Pitch*, std::vector<BatchItem>> groups;
-    for (int b = 0; b < cfg.batch_size; ++b) {
-      const SampleRef& ref = window.samples[rng() % window.samples.size()];
-      const GameData& g = window.games[ref.game];
-      const TrainingSample& s = g.samples[ref.sample];
-      Position pos = sample_position(g, s);
-      const bool mirrored = cfg.mirror && (rng() & 1);
-      groups[&pos.pitch()].push_back({pos, &s, mirrored});
-    }
+    const auto groups = draw_batch(cfg, window, step);
     const double lr = learning_rate(cfg, step, call_start, target);
-    set_lr(*opt, lr);
+    set_lr(*sp.opt, lr);
     const bool log_now = (step + 1) % cfg.log_interval == 0 || step + 1 == target;
     StepLosses losses;
     for (auto& [pitch, items] : groups)
       group_losses(cfg, net, device, items, double(items.size()) / cfg.batch_size, log_now, losses);
-    opt->zero_grad();
+    sp.opt->zero_grad();
     losses.total.backward();
-    opt->step();
+    sp.opt->step();
     samples_since_log += cfg.batch_size;
-    acc.policy += losses.policy;
-    acc.value += losses.value;
-    acc.moves_left += losses.moves_left;
-    acc.policy_correct += losses.policy_correct;
-    acc.policy_count += losses.policy_count;
-    acc.value_correct += losses.value_correct;
-    acc.value_count += losses.value_count;
-    ++acc_steps;
-
+    acc.add(losses);
     if (log_now) {
       const auto now = std::chrono::steady_clock::now();
-      TrainMetrics m;
-      m.step = step + 1;
-      m.policy_loss = acc.policy / acc_steps;
-      m.value_loss = acc.value / acc_steps;
-      m.moves_left_loss = acc.moves_left / acc_steps;
-      m.policy_accuracy = acc.policy_count ? acc.policy_correct / acc.policy_count : 0;
-      m.value_accuracy = acc.value_count ? acc.value_correct / acc.value_count : 0;
-      m.lr = lr;
+      TrainMetrics m = acc.metrics(step + 1, lr);
       m.samples_per_s = samples_since_log / std::max(1e-9, std::chrono::duration<double>(now - tlog).count());
       m.window = int64_t(window.samples.size());
       result.metrics.push_back(m);
-      if (!log_path.empty()) {
-        nlohmann::json j = {{"step", m.step},
-                            {"policy_loss", m.policy_loss},
-                            {"value_loss", m.value_loss},
-                            {"moves_left_loss", m.moves_left_loss},
-                            {"policy_accuracy", m.policy_accuracy},
-                            {"value_accuracy", m.value_accuracy},
-                            {"lr", m.lr},
-                            {"samples_per_s", m.samples_per_s},
-                            {"window", m.window},
-                            {"checkpoint", fs::path(checkpoint_out).filename().string()}};
-        append_line(log_path, j.dump());
-      }
+      log_metrics(log_path, m, checkpoint_out);
       if (progress) progress(m, target);
-      acc = StepLosses{};
-      acc_steps = 0;
+      acc = LossAccumulator{};
       samples_since_log = 0;
       tlog = now;
     }
-    if ((step + 1) % cfg.checkpoint_interval == 0 && step + 1 < target) {
-      nn::save_checkpoint(partial, net,
-                          make_meta(net->config(), step + 1, base_note, pitches, variants, call_start),
-                          opt.get());
-    }
+    if ((step + 1) % cfg.checkpoint_interval == 0 && step + 1 < target)
+      nn::save_checkpoint(partial, net, meta_at(step + 1, call_start), sp.opt.get());
     result.end_step = step + 1;
   }
   if (result.end_step == 0) result.end_step = start_step;
   net->eval();
   if (result.end_step >= target) {
-    nn::save_checkpoint(checkpoint_out, net, make_meta(net->config(), result.end_step, base_note, pitches, variants),
-                        opt.get());
+    nn::save_checkpoint(checkpoint_out, net, meta_at(result.end_step, -1), sp.opt.get());
     std::error_code ec;
     fs::remove(partial, ec);
   } else {
     // Cancelled: keep what was done so the next call resumes here.
-    nn::save_checkpoint(partial, net,
-                        make_meta(net->config(), result.end_step, base_note, pitches, variants, call_start),
-                        opt.get());
+    nn::save_checkpoint(partial, net, meta_at(result.end_step, call_start), sp.opt.get());
   }
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   result.samples_per_s = result.seconds > 0

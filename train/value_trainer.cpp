@@ -10,6 +10,7 @@
 #include <random>
 #include <stdexcept>
 
+#include "core/field_check.h"
 #include "engine/record.h"
 #include "search/value_net.h"
 #include "search/value_net_file.h"
@@ -18,22 +19,21 @@
 namespace ps {
 
 void ValueTrainConfig::validate() const {
-  auto bad = [](const std::string& what) { throw std::invalid_argument("train-value: " + what); };
-  if (hidden.empty() || hidden.size() > 8) bad("hidden must list 1 to 8 layer sizes");
-  for (int h : hidden)
-    if (h < 1 || h > 1024) bad("hidden layer sizes must be in [1, 1024]");
-  if (target != "result" && target != "root" && target != "mix")
-    bad("target must be result, root or mix, not '" + target + "'");
-  if (steps < 0) bad("steps must be >= 0");
-  if (batch_size < 1 || batch_size > 1 << 16) bad("batch must be in [1, 65536]");
-  if (!(lr > 0 && lr <= 10)) bad("lr must be > 0 and <= 10");
-  if (!(weight_decay >= 0 && std::isfinite(weight_decay))) bad("weight_decay must be >= 0");
-  if (!(holdout >= 0 && holdout <= 0.5)) bad("holdout must be in [0, 0.5]");
-  if (max_samples < 1) bad("max_samples must be >= 1");
-  if (log_interval < 1) bad("log_interval must be >= 1");
-  if (!(std::isfinite(value_scale) && value_scale > 0 && value_scale <= 99999))
-    bad("value_scale must be in (0, 99999]");
-  if (threads < 0) bad("threads must be >= 0");
+  const FieldCheck check("train-value: ");
+  check(!hidden.empty() && hidden.size() <= 8, "hidden", "must list 1 to 8 layer sizes");
+  for (int h : hidden) check(h >= 1 && h <= 1024, "hidden", "layer sizes must be in [1, 1024]");
+  check(target == "result" || target == "root" || target == "mix", "target",
+        "must be result, root or mix, not '" + target + "'");
+  check(steps >= 0, "steps", "must be >= 0");
+  check(batch_size >= 1 && batch_size <= 1 << 16, "batch", "must be in [1, 65536]");
+  check(lr > 0 && lr <= 10, "lr", "must be > 0 and <= 10");
+  check(weight_decay >= 0 && std::isfinite(weight_decay), "weight_decay", "must be >= 0");
+  check(holdout >= 0 && holdout <= 0.5, "holdout", "must be in [0, 0.5]");
+  check(max_samples >= 1, "max_samples", "must be >= 1");
+  check(log_interval >= 1, "log_interval", "must be >= 1");
+  check(std::isfinite(value_scale) && value_scale > 0 && value_scale <= 99999, "value_scale",
+        "must be in (0, 99999]");
+  check(threads >= 0, "threads", "must be >= 0");
 }
 
 namespace {
@@ -168,6 +168,8 @@ ValueBaselines baselines_of(const Rows& data, const std::vector<uint32_t>& idx) 
 
 }  // namespace
 
+// Long (about 110 lines): the phases (rows, held-out split, model, steps, evaluation, file) share
+// the rows, the model and the optimizer; the rows and the evaluation are their own functions.
 ValueTrainResult train_value_net(const ValueTrainConfig& cfg, const std::string& data_dir,
                                  const std::string& out_path, const ValueTrainProgress& progress) {
   cfg.validate();

@@ -155,6 +155,18 @@ TEST_CASE("PGN errors name the file and line") {
   std::istringstream goal2("[Goal \"2x\"]\n1. 4\n");
   CHECK_THROWS_WITH(read_pgn(goal2, "g.pgn", std8x10(), Variant::kStandard),
                     Catch::Contains("bad Goal tag"));
+  // The Pitch tag is read to its end (it had no end-of-input check: "8x12junk" read as 8x12).
+  std::istringstream junk("[Pitch \"8x12junk\"]\n1. 4\n");
+  CHECK_THROWS_WITH(read_pgn(junk, "j.pgn", std8x10(), Variant::kStandard),
+                    Catch::StartsWith("j.pgn:1: bad Pitch tag: bad pitch '8x12junk'"));
+  // A Pitch tag may name its goal (Pitch::name()'s form); a Goal tag beside it must agree.
+  std::istringstream named("[Pitch \"10x14g4\"]\n1. 4\n");
+  CHECK(read_pgn(named, "n.pgn", std8x10(), Variant::kStandard)[0].game.start().pitch().goal() == 4);
+  std::istringstream both("[Pitch \"10x14\"]\n[Goal \"4\"]\n1. 4\n");
+  CHECK(read_pgn(both, "b.pgn", std8x10(), Variant::kStandard)[0].game.start().pitch().goal() == 4);
+  std::istringstream clash("[Pitch \"10x14g4\"]\n[Goal \"2\"]\n1. 4\n");
+  CHECK_THROWS_WITH(read_pgn(clash, "c.pgn", std8x10(), Variant::kStandard),
+                    Catch::Contains("name different goals"));
 }
 
 TEST_CASE("PGN: move numbers are checked and a tag may appear once per game") {
@@ -190,7 +202,12 @@ TEST_CASE("PGN: a Pitch tag too large for an int product is an error naming the 
   // negative and passed the size check. The exact input the fuzzer found:
   const std::string input("\n\n[Pitch \"6x1201200120Ev\xf8" "ce[Ev\xf8\"]\n\x83#n\n\x83#nt", 42);
   std::istringstream in(input);
+  // The tag has text after the length: refused as a bad tag since the tag is read by
+  // parse_pitch_spec (it was read as 6x1201200120 before).
   CHECK_THROWS_WITH(read_pgn(in, "f.pgn", std8x10(), Variant::kStandard),
+                    Catch::StartsWith("f.pgn:3: bad Pitch tag: bad pitch '6x1201200120"));
+  std::istringstream large("\n\n[Pitch \"6x120120012\"]\n1. 4\n");
+  CHECK_THROWS_WITH(read_pgn(large, "f.pgn", std8x10(), Variant::kStandard),
                     Catch::StartsWith("f.pgn:3: ") && Catch::Contains("exceeds 256 points"));
   CHECK_THROWS_AS(Pitch::get(6, 2147483647, 2), std::invalid_argument);
   CHECK_THROWS_AS(Pitch::get(2147483646, 8, 2), std::invalid_argument);

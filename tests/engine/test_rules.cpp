@@ -1,6 +1,8 @@
 // Hand-checked rule cases from RULES.md ("Which kicks are legal", "Consequences worth a test").
 #include <catch2/catch.hpp>
 
+#include <tuple>
+
 #include "engine/record.h"
 #include "engine/turns.h"
 
@@ -149,4 +151,50 @@ TEST_CASE("make and unmake restore the position exactly, hash included") {
   pos.unmake_kick(u2);
   pos.unmake_kick(u1);
   CHECK(pos == before);
+}
+
+TEST_CASE("pitch spec: parse_pitch_spec is the exact inverse of Pitch::name()") {
+  for (auto [w, l, g] : {std::tuple{8, 10, 2}, {8, 12, 2}, {6, 8, 2}, {10, 14, 4}, {8, 10, 4}, {12, 14, 2}}) {
+    const Pitch& p = Pitch::get(w, l, g);
+    const PitchChoice c = parse_pitch_spec(p.name());
+    CHECK(&Pitch::get(c.width, c.length, c.goal) == &p);
+  }
+  CHECK(Pitch::get(10, 14, 4).name() == "10x14g4");
+  CHECK(Pitch::get(8, 10, 2).name() == "8x10");
+}
+
+TEST_CASE("pitch spec: the forms the five old parsers accepted or refused") {
+  // The old parsers: engine parse_pitch (configs, run directories, the report, serve), the
+  // --pitch option (apps/commands.h), the tournament's pitch key, the PGN Pitch tag (no
+  // end-of-input check) and a sscanf in the report. All read "WxL" and an upper-case X:
+  const PitchChoice a = parse_pitch_spec("8x10");
+  CHECK((a.width == 8 && a.length == 10 && a.goal == 2));
+  const PitchChoice upper = parse_pitch_spec("8X12");
+  CHECK((upper.width == 8 && upper.length == 12 && upper.goal == 2));
+  // "WxLgG", which only parse_pitch read, is read everywhere now; "g2" is the default spelled.
+  const PitchChoice g4 = parse_pitch_spec("10x14g4");
+  CHECK((g4.width == 10 && g4.length == 14 && g4.goal == 4));
+  CHECK(parse_pitch_spec("8x10g2").goal == 2);
+  // The goal of a spec without one comes from the caller (a --goal option, a Goal tag).
+  CHECK(parse_pitch_spec("10x14", 4).goal == 4);
+  CHECK(parse_pitch_spec("10x14g4", 2).goal == 4);
+  CHECK(pitch_spec_has_goal("10x14g4"));
+  CHECK_FALSE(pitch_spec_has_goal("10x14"));
+  // Refused by all: no length, no 'x', a bad goal part.
+  for (const char* bad : {"", "8", "8x", "x10", "8y10", "8x10g", "8x10G4", "8x10gx", "axb", "8x10g4g"})
+    CHECK_THROWS_WITH(parse_pitch_spec(bad),
+                      Catch::StartsWith("bad pitch '") && Catch::Contains("expected WxL or WxLgG"));
+  // Trailing text: the PGN tag and the report's sscanf read "8x10abc" as 8x10; refused now.
+  CHECK_THROWS_WITH(parse_pitch_spec("8x10abc"), Catch::Contains("bad pitch '8x10abc'"));
+  CHECK_THROWS_AS(parse_pitch_spec("8x10x12"), std::invalid_argument);
+  // Spaces and signs: the stream parsers skipped spaces before each number and read "+8";
+  // the one parser reads exactly what Pitch::name() writes.
+  for (const char* bad : {" 8x10", "8x10 ", "8 x 10", "8x 10", "+8x10", "8x+10", "-8x10", "8x10 g4"})
+    CHECK_THROWS_AS(parse_pitch_spec(bad), std::invalid_argument);
+  // Numbers too long for an int are bad text, not a wrapped product.
+  CHECK_THROWS_WITH(parse_pitch_spec("6x1201200120"), Catch::Contains("bad pitch"));
+  CHECK_THROWS_WITH(parse_pitch_spec("6x120120012"), Catch::Contains("exceeds"));
+  // Impossible pitches give Pitch::get's error.
+  CHECK_THROWS_WITH(parse_pitch_spec("9x10"), Catch::Contains("width must be even"));
+  CHECK_THROWS_WITH(parse_pitch_spec("8x10g3"), Catch::Contains("W - G must be even"));
 }

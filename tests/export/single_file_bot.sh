@@ -25,9 +25,9 @@ rm -rf "$dir"
 mkdir -p "$dir"
 fail=0
 
-"$ps" export --single-file "$dir/bot.cpp" "$model"
+. "$(dirname "$0")/common.sh"
+build_single_file "$ps" "$dir" "$model"
 chars=$(wc -m < "$dir/bot.cpp")
-echo "file: $chars chars"
 if [ "$chars" -gt 100000 ]; then echo "FAIL: $chars chars > 100,000"; fail=1; fi
 if grep -q '^#include "' "$dir/bot.cpp"; then echo "FAIL: a project include is left"; fail=1; fi
 std="algorithm atomic cassert cctype chrono cmath condition_variable cstddef cstdint cstdio cstdlib
@@ -41,28 +41,13 @@ for h in $(sed -n 's/^#include <\(.*\)>.*/\1/p' "$dir/bot.cpp"); do
   esac
 done
 
-t0=$(date +%s.%N)
-g++ -O2 -std=c++17 -o "$dir/bot" "$dir/bot.cpp"
-t1=$(date +%s.%N)
-echo "compile: $(awk "BEGIN { printf \"%.1f\", $t1 - $t0 }") s (g++ -O2 -std=c++17)"
-
 # (-Wno-subobject-linkage: the bot's code, included here, uses anonymous namespaces.)
 g++ -O2 -std=c++17 -Wno-subobject-linkage -DPS_SINGLE_FILE_TEST_DRIVER \
     -DPS_SINGLE_FILE="\"$dir/bot.cpp\"" -o "$dir/driver" "$driver"
 "$dir/driver" "$data/games.tsv" "$data/turns.tsv" "$data/perft.tsv" || fail=1
 
-cat > "$dir/tournament.yaml" <<YAML
-name: single-file-vs-bot
-format: round-robin
-games_per_pairing: 4
-openings: 2
-opening_turns: 4
-seed: 11
-concurrency: 1
-pitch: 8x10
-variant: standard
-out_dir: $dir/out
-players:
+tournament_head single-file-vs-bot 4 2 11 "$dir" > "$dir/tournament.yaml"
+cat >> "$dir/tournament.yaml" <<YAML
   - name: single-file
     type: external
     command: ["$dir/bot", --visits, "64", --first-ms, "5000", --turn-ms, "5000"]

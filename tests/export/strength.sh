@@ -17,25 +17,12 @@ games=${4:-100}
 turn_ms=${5:-200}
 rm -rf "$dir"
 mkdir -p "$dir"
-"$ps" export --single-file "$dir/bot.cpp" "$model"
-t0=$(date +%s.%N)
-g++ -O2 -std=c++17 -o "$dir/bot" "$dir/bot.cpp"
-t1=$(date +%s.%N)
-echo "file: $(wc -m < "$dir/bot.cpp") chars; compile: $(awk "BEGIN { printf \"%.1f\", $t1 - $t0 }") s"
+. "$(dirname "$0")/common.sh"
+build_single_file "$ps" "$dir" "$model"
 "$dir/bot" --bench
 
-cat > "$dir/tournament.yaml" <<YAML
-name: single-file-strength
-format: round-robin
-games_per_pairing: $games
-openings: $((games / 2))
-opening_turns: 4
-seed: 17
-concurrency: 1
-pitch: 8x10
-variant: standard
-out_dir: $dir/out
-players:
+tournament_head single-file-strength "$games" "$((games / 2))" 17 "$dir" > "$dir/tournament.yaml"
+cat >> "$dir/tournament.yaml" <<YAML
   - name: single-file
     type: external
     command: ["$dir/bot", --turn-ms, "$turn_ms", --first-ms, "1000"]

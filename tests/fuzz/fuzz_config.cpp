@@ -10,7 +10,7 @@
 #include "nn/net_config.h"
 #include "search/params.h"
 #include "selfplay/selfplay.h"
-#include "tournament/tournament.h"
+#include "tournament/tournament_config.h"
 
 namespace {
 

@@ -63,13 +63,7 @@ TEST_CASE("turn priors sum to 1 over the distinct turns", "[nn]") {
   CHECK(checked >= 30);
 }
 
-TEST_CASE("turn prior options from config, wrong logits size is an error", "[nn]") {
-  auto r = ConfigReader::from_string("sum_chains: false\nmax_turns: 10\n", "test.yaml");
-  BestFirstOptions o = parse_turn_prior_options(r);
-  CHECK_FALSE(o.sum_chains);
-  CHECK(o.max_turns == 10);
-  auto bad = ConfigReader::from_string("sum_chain: false\n", "test.yaml");
-  CHECK_THROWS_WITH(parse_turn_prior_options(bad), Catch::Contains("sum_chain"));
+TEST_CASE("turn priors: a wrong logits size is an error", "[nn]") {
   Position pos(Pitch::standard(), Variant::kStandard);
   Evaluation ev;
   ev.policy_logits.resize(10);

@@ -43,7 +43,8 @@ TEST_CASE("params: YAML defaults, overrides and errors", "[search]") {
   {
     auto root = ConfigReader::from_string("search:\n  dirichlet_fraction: 2\n", "t.yaml");
     auto cfg = root.child("search");
-    REQUIRE_THROWS_WITH(parse_search_params(cfg), Catch::Contains("t.yaml: search.dirichlet_fraction: must be in [0, 1]"));
+    REQUIRE_THROWS_WITH(parse_search_params(cfg),
+                        "t.yaml: search.dirichlet_fraction (line 2): must be in [0, 1]");
   }
   {
     // Regression (fuzz_config): a complex key escaped as yaml-cpp's bare "bad conversion"

@@ -21,7 +21,7 @@ SelfplayConfig small_config() {
   c.games = 6;
   c.concurrent_games = 3;
   c.games_per_chunk = 4;
-  c.pitches = {parse_pitch("8x10"), parse_pitch("6x8")};
+  c.pitches = {parse_pitch_spec("8x10"), parse_pitch_spec("6x8")};
   c.variants = {Variant::kStandard, Variant::kSingleBounce, Variant::kNoBounce};
   return c;
 }

@@ -12,7 +12,9 @@
 #include "core/fileutil.h"
 #include "tests/tournament/test_players.h"
 #include "tournament/openings.h"
+#include "tournament/results.h"
 #include "tournament/tournament.h"
+#include "tournament/tournament_config.h"
 
 using namespace ps;
 using namespace ps::tour;
@@ -252,13 +254,28 @@ TEST_CASE("bad specs and configs fail with clear messages", "[tournament]") {
   CHECK_THROWS_WITH(load("gamez_per_pairing: 4\n" + players), Catch::Contains("t.yaml: gamez_per_pairing (line 1): unknown key"));
   CHECK_THROWS_WITH(load("format: swiss\n" + players), Catch::Contains("format"));
   CHECK_THROWS_WITH(load("players:\n  - {name: a, type: test-first}\n  - {name: b, type: nope}\n"),
-                    Catch::Contains("players[1].type: unknown player type 'nope'"));
+                    Catch::Contains("t.yaml: players[1].type (line 3): unknown player type 'nope'"));
   CHECK_THROWS_WITH(load("players:\n  - {name: a, type: test-first}\n"), Catch::Contains("at least 2"));
   // Regression: time_ms 0 was accepted (only -1 means no limit).
   CHECK_THROWS_WITH(load("time_ms: 0\n" + players), Catch::Contains("time_ms") && Catch::Contains("-1 for no limit"));
-  CHECK_THROWS_WITH(load("players:\n  - {name: a, type: test-first, visits: 0}\n  - {name: b, type: test-first}\n"),
-                    Catch::Contains("t.yaml: players[0].visits: must be >= 1"));
+  CHECK_THROWS_WITH(
+      load("players:\n  - {name: a, type: test-first, visits: 0}\n  - {name: b, type: test-first}\n"),
+      "t.yaml: players[0].visits (line 2): must be >= 1, or -1 for no limit");
   CHECK(load("time_ms: -1\nvisits: 10\n" + players).spec.budget.visits == 10);
+  // The pitch key is read by parse_pitch_spec: WxLgG too (only WxL before), the goal key for a
+  // spec without one, and a goal key that disagrees with the spec's is an error.
+  const TournamentSpec g4 = load("pitch: 10x14g4\n" + players).spec;
+  CHECK((g4.width == 10 && g4.length == 14 && g4.goal == 4));
+  CHECK(load("pitch: 10x14\ngoal: 4\n" + players).spec.goal == 4);
+  CHECK(load("pitch: 8X10\n" + players).spec.width == 8);
+  CHECK_THROWS_WITH(load("pitch: 10x14g4\ngoal: 2\n" + players),
+                    "t.yaml: goal (line 2): differs from the goal of pitch '10x14g4'");
+  CHECK_THROWS_WITH(load("pitch: 8x10x\n" + players),
+                    Catch::StartsWith("t.yaml: pitch (line 1): bad pitch '8x10x'"));
+  CHECK_THROWS_WITH(load("pitch: 9x10\n" + players), Catch::Contains("width must be even"));
+  // Range rules name the key's line (TournamentSpec::validate through finish_validated).
+  CHECK_THROWS_WITH(load("seed: 3\ngames_per_pairing: 3\n" + players),
+                    "t.yaml: games_per_pairing (line 2): must be even and >= 2");
 }
 
 TEST_CASE("cancelling skips the games not yet started", "[tournament]") {

@@ -156,12 +156,13 @@ log_interval: 10
   // failed only at training time, converting to float.
   for (const char* lr : {".inf", "1e308", ".nan", "0", "-1"}) {
     auto r = ConfigReader::from_string(std::string("optimizer: {type: sgd, lr: ") + lr + "}\n", "t.yaml");
-    CHECK_THROWS_WITH(parse_train_config(r), Catch::Contains("optimizer.lr must be > 0 and <= 10"));
+    CHECK_THROWS_WITH(parse_train_config(r), "t.yaml: optimizer.lr (line 1): must be > 0 and <= 10");
   }
   auto wd = ConfigReader::from_string("optimizer: {weight_decay: .inf}\n", "t.yaml");
-  CHECK_THROWS_WITH(parse_train_config(wd), Catch::Contains("weight_decay must be a finite number"));
+  CHECK_THROWS_WITH(parse_train_config(wd),
+                    "t.yaml: optimizer.weight_decay (line 1): must be a finite number >= 0");
   auto lw = ConfigReader::from_string("loss: {value: .inf}\n", "t.yaml");
-  CHECK_THROWS_WITH(parse_train_config(lw), Catch::Contains("loss weights must be finite"));
+  CHECK_THROWS_WITH(parse_train_config(lw), "t.yaml: loss.value (line 1): must be a finite number >= 0");
 }
 
 TEST_CASE("replay window grows with the data like KataGo's shuffle window") {

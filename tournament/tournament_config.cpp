@@ -1,0 +1,87 @@
+#include "tournament/tournament_config.h"
+
+#include <optional>
+#include <stdexcept>
+#include <utility>
+
+namespace ps::tour {
+
+namespace {
+
+// players[i] of a tournament config; the type's own keys are checked by create_player.
+PlayerSpec parse_player_spec(const ConfigReader& r, const YAML::Node& node, size_t i) {
+  const std::string where = r.path("players") + "[" + std::to_string(i) + "]";
+  ConfigReader pr(node, r.source(), where);  // throws when not a map
+  PlayerSpec p;
+  p.source = r.source();
+  p.where = where;
+  p.type = pr.require<std::string>("type");
+  p.name = pr.get<std::string>("name", p.type);
+  if (pr.has("time_ms")) p.time_ms = pr.get<int64_t>("time_ms", -1);
+  if (pr.has("visits")) p.visits = pr.get<int64_t>("visits", -1);
+  for (const auto& [key, v] :
+       {std::pair<const char*, std::optional<int64_t>>{"time_ms", p.time_ms}, {"visits", p.visits}})
+    if (v && *v < 1 && *v != -1) pr.fail_key(key, "must be >= 1, or -1 for no limit");
+  p.options = node;
+  if (!has_player_type(p.type)) {
+    std::string known;
+    for (auto& [k, v] : player_types()) known += (known.empty() ? "" : ", ") + k;
+    pr.fail_key("type", "unknown player type '" + p.type + "' (registered: " + known + ")");
+  }
+  return p;
+}
+
+}  // namespace
+
+TournamentConfig parse_tournament_config(ConfigReader& r) {
+  TournamentConfig c;
+  TournamentSpec& s = c.spec;
+  s.name = r.get<std::string>("name", s.name);
+  const std::string pitch = r.get<std::string>("pitch", "8x10");
+  s.goal = r.get<int>("goal", s.goal);
+  try {
+    const PitchChoice p = parse_pitch_spec(pitch, s.goal);
+    s.width = p.width;
+    s.length = p.length;
+    s.goal = p.goal;
+  } catch (const std::invalid_argument& e) {
+    r.fail_key("pitch", e.what());
+  }
+  if (r.has("goal") && pitch_spec_has_goal(pitch) && r.get<int>("goal", 2) != s.goal)
+    r.fail_key("goal", "differs from the goal of pitch '" + pitch + "'");
+  try {
+    s.variant = parse_variant(r.get<std::string>("variant", "standard"));
+  } catch (const std::exception& e) {
+    r.fail_key("variant", e.what());
+  }
+  try {
+    s.format = parse_format(r.get<std::string>("format", "round-robin"));
+  } catch (const std::exception& e) {
+    r.fail_key("format", e.what());
+  }
+  s.gauntlet_size = r.get<int>("gauntlet_size", s.gauntlet_size);
+  s.games_per_pairing = r.get<int>("games_per_pairing", s.games_per_pairing);
+  s.openings = r.get<int>("openings", s.openings);
+  s.opening_turns = r.get<int>("opening_turns", s.opening_turns);
+  s.opening_balance_rollouts = r.get<int>("opening_balance_rollouts", s.opening_balance_rollouts);
+  s.seed = r.get<uint64_t>("seed", s.seed);
+  s.concurrency = r.get<int>("concurrency", s.concurrency);
+  s.budget.time_ms = r.get<int64_t>("time_ms", s.budget.time_ms);
+  s.budget.visits = r.get<int64_t>("visits", s.budget.visits);
+  s.anchor = r.get<std::string>("anchor", "");
+  s.prior_draws = r.get<double>("prior_draws", s.prior_draws);
+  s.out_dir = r.get<std::string>("out_dir", "");
+
+  YAML::Node list = r.get<YAML::Node>("players", YAML::Node());
+  if (!list || !list.IsSequence() || list.size() < 2)
+    r.fail_key("players", "expected a list of at least 2 players (maps with name, type, ...)");
+  for (size_t i = 0; i < list.size(); ++i) c.players.push_back(parse_player_spec(r, list[i], i));
+  return r.finish_validated(c);
+}
+
+TournamentConfig load_tournament_config(const std::string& path) {
+  ConfigReader r = ConfigReader::from_file(path);
+  return parse_tournament_config(r);
+}
+
+}  // namespace ps::tour
