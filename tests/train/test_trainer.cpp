@@ -5,11 +5,12 @@
 #include <random>
 #include <unistd.h>
 
-#include "nn/checkpoint.h"
 #include "core/fileutil.h"
+#include "nn/checkpoint.h"
 #include "search/baselines.h"
 #include "selfplay/data.h"
 #include "tests/common/random_games.h"
+#include "tests/train/finished_game.h"
 #include "train/trainer.h"
 
 using namespace ps;
@@ -56,14 +57,7 @@ void write_dataset(const std::string& dir, int games, uint64_t seed) {
       // Mostly greedy play, sometimes random, so games differ.
       g.play_turn(rng() % 4 ? best : other);
     }
-    d.record = g.record();
-    d.winner = int8_t(g.position().winner());
-    d.reason = g.position().reason();
-    d.game_id = uint64_t(i);
-    for (size_t k = 0; k < d.samples.size(); ++k) {
-      d.samples[k].result = int8_t(sides[k] == d.winner ? 1 : -1);
-      d.samples[k].turns_left = uint16_t(d.samples.size() - k);
-    }
+    ps::test::finish_game_data(d, g, sides, uint64_t(i));
     out.push_back(d);
   }
   write_chunk(dir + "/data-000000.psd", out);

@@ -13,6 +13,7 @@
 #include "search/value_net_file.h"
 #include "selfplay/data.h"
 #include "tests/common/random_games.h"
+#include "tests/train/finished_game.h"
 #include "train/value_trainer.h"
 
 using namespace ps;
@@ -45,15 +46,8 @@ void write_games(const std::string& dir, int games, uint64_t seed, bool random_o
                       : static_cast<Player&>(random);
       g.play_turn(p.choose_turn(g, TurnBudget{}));
     }
-    d.record = g.record();
-    d.winner = int8_t(g.position().winner());
-    d.reason = g.position().reason();
-    d.game_id = uint64_t(i);
-    for (size_t k = 0; k < d.samples.size(); ++k) {
-      d.samples[k].result = int8_t(sides[k] == d.winner ? 1 : -1);
-      d.samples[k].root_value = 0.5f * float(d.samples[k].result);
-      d.samples[k].turns_left = uint16_t(d.samples.size() - k);
-    }
+    ps::test::finish_game_data(d, g, sides, uint64_t(i));
+    for (TrainingSample& s : d.samples) s.root_value = 0.5f * float(s.result);
     out.push_back(d);
   }
   write_chunk(dir + "/data-000000.psd", out);
