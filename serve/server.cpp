@@ -27,12 +27,15 @@ void send_json(httplib::Response& res, int status, const Json& body) {
   res.set_content(body.dump(-1, ' ', false, Json::error_handler_t::replace), "application/json");
 }
 
-// "host[:port]" of an Origin "scheme://host[:port]" or of a Host header, lower case.
-std::string authority_of(std::string text) {
-  const size_t scheme = text.find("://");
-  if (scheme != std::string::npos) text = text.substr(scheme + 3);
+std::string lower_case(std::string text) {
   for (char& c : text) c = char(std::tolower(static_cast<unsigned char>(c)));
   return text;
+}
+
+// "host[:port]" of an Origin "scheme://host[:port]" or of a Host header, lower case.
+std::string authority_of(const std::string& text) {
+  const size_t scheme = text.find("://");
+  return lower_case(scheme == std::string::npos ? text : text.substr(scheme + 3));
 }
 
 // Refuses what a web page of another origin could send to this server: a request whose Origin
@@ -45,10 +48,9 @@ void check_request_source(const httplib::Request& req) {
     throw ApiError(403, "requests from a page of another origin (Origin " + quoted_text(origin, 80) +
                             ", this server " + quoted_text(req.get_header_value("Host"), 80) + ") are refused");
   if (req.method != "POST" || req.body.empty()) return;
-  std::string type = req.get_header_value("Content-Type");
+  std::string type = lower_case(req.get_header_value("Content-Type"));
   type = type.substr(0, type.find(';'));
   while (!type.empty() && type.back() == ' ') type.pop_back();
-  for (char& c : type) c = char(std::tolower(static_cast<unsigned char>(c)));
   if (type != "application/json")
     throw ApiError(415, "the request body must be sent with Content-Type: application/json (got " +
                             (type.empty() ? std::string("none") : quoted_text(type, 80)) + ")");
