@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <map>
+#include <random>
 #include <stdexcept>
 
 #include "engine/render.h"
@@ -448,4 +449,40 @@ TEST_CASE("mcts: a search without root noise uses the plain priors on a noisy se
   for (size_t i = 0; i < rc.children.size() && i < rb.children.size(); ++i)
     differ = differ || rc.children[i].visits != rb.children[i].visits;
   CHECK(differ);
+}
+
+TEST_CASE("mcts: a game of full and cheap searches on one reused tree evaluates no position twice",
+          "[search]") {
+  // Self-play's layout (selfplay/selfplay.cpp): one Search per game, full searches with root
+  // noise and cheap ones without, each turn reusing the tree of the one before. A root that
+  // was a node of the previous tree, or a leaf evaluated there, must not go to the network
+  // again; every call a search makes is counted in its SearchResult::evaluations.
+  const int leaf_batch = GENERATE(1, 8);
+  INFO("leaf_batch " << leaf_batch);
+  FixedCostEvaluator inner(0, 0.5f, 1.0f, 11);
+  CountingEvaluator ev(inner);
+  SearchParams sp;
+  sp.root_noise = true;
+  sp.leaf_batch = leaf_batch;
+  Search search(ev, sp, 5);
+  Game g(Pitch::standard(), Variant::kStandard);
+  std::mt19937_64 rng(9);
+  int64_t reported = 0;
+  int searches = 0;
+  for (; searches < 24 && !g.position().game_over(); ++searches) {
+    SearchLimits lim;
+    const bool full = searches % 4 == 0;
+    lim.visits = full ? 64 : 16;
+    lim.root_noise = full;
+    const SearchResult r = search.run(g.position(), lim);
+    reported += r.evaluations;
+    g.play_turn(sample_turn(r, full ? 1.0 : 0.0, rng));
+  }
+  REQUIRE(searches >= 10);
+  int64_t total = 0;
+  for (const auto& [hash, n] : ev.calls) {
+    CHECK(n == 1);
+    total += n;
+  }
+  CHECK(total == reported);
 }
