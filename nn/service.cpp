@@ -122,8 +122,9 @@ class EvalCache {
 // M_TRIM_THRESHOLD free bytes (128 KiB by default; every thread's arena too) and maps blocks of
 // M_MMAP_THRESHOLD bytes or more separately. A CPU forward pass allocates and frees its
 // activation tensors each time, so with the defaults every batch page-faulted its memory in
-// again: perf showed the kernel's page-fault path at about 9% of a self-play process's CPU, and
-// raising both thresholds halved the service's CPU time per position (docs/BENCHMARKS.md). The
+// again: perf showed the kernel's page-fault path at about 9% of a self-play process's CPU;
+// raising both thresholds cut the service's CPU per position by about 30% with the tiny net
+// and by half or more with the medium one (docs/BENCHMARKS.md). The
 // memory then stays mapped, so the process's resident memory is its peak use, not less. Once
 // per process; process-wide (training in the same process keeps its memory too).
 void keep_freed_memory_mapped() {
