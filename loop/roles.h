@@ -51,7 +51,7 @@ struct RoleOptions {
   /// trainer train max_ahead x (G + 1) generations (trainer_ready), G the newest checkpoint: a
   /// worker without a trainer stores at most max_ahead generations' worth, and one whose
   /// trainer has trained G generations at most max_ahead x (G + 1). 0: never waits.
-  int max_ahead = 10;
+  int max_ahead = 20;
 };
 
 /// Runs a self-play worker until the run is finished, options.max_games games were stored by
