@@ -7,10 +7,9 @@
 //   acquire  write a unique temporary file (host, pid, the process's start time and boot id, a
 //            random token, heartbeat counter 0, heartbeat interval) and link() it to the claim's
 //            name: link is an atomic exclusive create, also on NFS, where open(O_EXCL) is not
-//            (Linux open(2), O_EXCL: "... create a unique file on the same filesystem ..., and
-//            use link(2) to make a link to the lockfile. If link(2) returns 0, the lock is
-//            successful. Otherwise, use stat(2) on the unique file to check if its link count
-//            has increased to 2"). EEXIST: the identity is claimed.
+//            (Linux open(2) on O_EXCL says the same: over NFS, make a unique file and link(2)
+//            it; when link's reply is lost, the unique file's link count of 2 tells that it
+//            succeeded). EEXIST: the identity is claimed.
 //   judge    a claim of this host whose process no longer exists (pid gone, or reused: another
 //            start time; or another boot) is dead: taken over at once (the SIGKILL-then-restart
 //            case). A claim of another host is watched: when its heartbeat counter (or token)
