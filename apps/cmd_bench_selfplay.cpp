@@ -10,12 +10,13 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include <unistd.h>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <memory>
 #include <thread>
-#include <unistd.h>
 
 #include "apps/commands.h"
 #include "core/fileutil.h"
@@ -208,9 +209,10 @@ void bench_selfplay(const Options& o) {
 }  // namespace
 
 void register_bench_selfplay_command(CLI::App& app) {
-  CLI::App* bench = app.get_subcommand("bench");  // registered by register_bench_command
+  CLI::App* bench = bench_command(app);
   auto* cmd = bench->add_subcommand("selfplay", "Self-play positions/s and training samples/s");
-  static Options o;
+  auto options = std::make_shared<Options>();
+  Options& o = *options;
   cmd->add_option("--nets", o.nets, "network presets (random weights): tiny, medium")
       ->delimiter(',')->capture_default_str();
   cmd->add_option("--checkpoint", o.checkpoint, "a trained checkpoint instead of --nets");
@@ -235,7 +237,7 @@ void register_bench_selfplay_command(CLI::App& app) {
   cmd->add_option("--train-batch", o.train_batches, "training batch sizes")->delimiter(',')->capture_default_str()->check(CLI::Range(1, 65536));
   cmd->add_option("--train-threads", o.train_threads, "training torch threads")->capture_default_str()->check(CLI::Range(1, 1024));
   cmd->add_option("--seed", o.seed, "seed")->capture_default_str();
-  cmd->callback([] { bench_selfplay(o); });
+  cmd->callback([options] { bench_selfplay(*options); });
 }
 
 }  // namespace ps::cmd

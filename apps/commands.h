@@ -29,7 +29,7 @@ void register_play_command(CLI::App& app);        // play
 CLI::App* bench_command(CLI::App& app);
 void register_bench_nn_command(CLI::App& app);        // bench nn
 void register_bench_search_command(CLI::App& app);    // bench search
-void register_bench_selfplay_command(CLI::App& app);  // bench selfplay (after register_bench_command)
+void register_bench_selfplay_command(CLI::App& app);  // bench selfplay
 void register_report_command(CLI::App& app);  // report RUNDIR
 void register_run_commands(CLI::App& app);  // run, selfplay, train, gatekeeper, export, init-net
 /// `export --single-file OUT MODEL` (apps/cmd_export_single_file.cpp): bits 8, 4 or 0 (auto).

@@ -1,4 +1,5 @@
-// FNV-1a 64: the checksum of small self-describing binary files (value nets). Header-only.
+// FNV-1a 64: the checksum of small self-describing binary files (value nets, network
+// checkpoints). Header-only.
 #pragma once
 
 #include <cstddef>

@@ -19,6 +19,17 @@ class ConfigError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// One row of a field table: a config key and the settings field it sets. See ConfigReader::read.
+template <class T>
+struct ConfigField {
+  const char* key;
+  T& value;
+};
+template <class T>
+ConfigField<T> field(const char* key, T& value) {
+  return {key, value};
+}
+
 class ConfigReader {
  public:
   /// node: a map (or null/absent: every get() returns its default). source names the file.
@@ -33,6 +44,23 @@ class ConfigReader {
   /// Value of key; throws ConfigError when absent or of the wrong type.
   template <class T>
   T require(const std::string& key);
+  /// Reads a field table: for each field, value = get(key, value), in order (a key that is
+  /// absent leaves its value as it is, so the field's value is the default):
+  ///   r.read(field("games", c.games), field("visits", c.visits), field("seed", c.seed));
+  /// Throws ConfigError naming the first key of the wrong type.
+  template <class... T>
+  void read(ConfigField<T>... fields) {
+    ((fields.value = get<T>(fields.key, fields.value)), ...);
+  }
+  /// A value given as a string and converted by parse (e.g. parse_variant): parse(get(key,
+  /// def)). The std::invalid_argument of parse becomes a ConfigError naming file, key and line.
+  template <class Parse>
+  auto get_parsed(const std::string& key, const std::string& def, Parse parse);
+  /// A list of strings, each converted by parse (e.g. `pitches: [8x10, 8x12]`); def when the key
+  /// is absent or null. The std::invalid_argument of parse becomes a ConfigError naming file,
+  /// key and line.
+  template <class T, class Parse>
+  std::vector<T> get_parsed_list(const std::string& key, std::vector<T> def, Parse parse);
   /// The sub-map at key (absent gives an empty reader). Its keys are checked by its own finish().
   ConfigReader child(const std::string& key);
   /// Throws ConfigError naming the first key of this map that was never read.
@@ -70,6 +98,31 @@ T ConfigReader::get(const std::string& key, const T& def) {
     std::string text = n.IsScalar() ? "'" + n.Scalar() + "'" : std::string("a non-scalar value");
     fail(key, n, "wrong type: cannot read " + text + " as the expected type");
   }
+}
+
+template <class Parse>
+auto ConfigReader::get_parsed(const std::string& key, const std::string& def, Parse parse) {
+  const std::string text = get<std::string>(key, def);
+  try {
+    return parse(text);
+  } catch (const std::invalid_argument& e) {
+    fail_key(key, e.what());
+  }
+}
+
+template <class T, class Parse>
+std::vector<T> ConfigReader::get_parsed_list(const std::string& key, std::vector<T> def, Parse parse) {
+  const std::vector<std::string> texts = get<std::vector<std::string>>(key, {});
+  if (!has(key)) return def;
+  std::vector<T> out;
+  for (const std::string& text : texts) {
+    try {
+      out.push_back(parse(text));
+    } catch (const std::invalid_argument& e) {
+      fail_key(key, e.what());
+    }
+  }
+  return out;
 }
 
 template <class T>

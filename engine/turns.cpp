@@ -336,21 +336,18 @@ struct BestFirst {
   // sum_chains an arrival at a turn already emitted.
   void end_chain(const Position& pos, int32_t node, double prob, bool sum_chains,
                  BestFirstResult& res) {
-    bool inserted;
-    uint64_t* slot = index.find_or_insert(pos.hash(), &inserted);
-    if (inserted) {
-      *slot = res.turns.size();
-      Turn t;
-      kicks_of(node, t.kicks);
-      t.hash = pos.hash();
-      t.winner = int8_t(pos.winner());
-      t.reason = pos.reason();
-      t.prior = float(prob);
-      res.turns.push_back(std::move(t));
-      turn_node.push_back(node);
-    } else if (sum_chains) {
-      add_merge(node, turn_node[*slot]);
+    if (const uint64_t* turn = index.find_or_set(pos.hash(), res.turns.size())) {
+      if (sum_chains) add_merge(node, turn_node[*turn]);
+      return;
     }
+    Turn t;
+    kicks_of(node, t.kicks);
+    t.hash = pos.hash();
+    t.winner = int8_t(pos.winner());
+    t.reason = pos.reason();
+    t.prior = float(prob);
+    res.turns.push_back(std::move(t));
+    turn_node.push_back(node);
   }
 
   // A mid-turn position already expanded through another chain: its continuations are in the
@@ -359,12 +356,8 @@ struct BestFirst {
   // when the chain stops here.
   bool reached_before(const Position& pos, int32_t node, double prob, bool sum_chains,
                       BestFirstResult& res) {
-    bool fresh;
-    uint64_t* first = expanded.find_or_insert(pos.hash(), &fresh);
-    if (fresh) {
-      *first = uint64_t(node);
-      return false;
-    }
+    const uint64_t* first = expanded.find_or_set(pos.hash(), uint64_t(node));
+    if (!first) return false;
     res.dropped_mass += prob;
     if (sum_chains) add_merge(node, int32_t(*first));
     return true;

@@ -38,6 +38,15 @@ class HashMap64 {
   void clear();
   /// Returns a pointer to the value for key, inserting 0 when new (*inserted says which).
   uint64_t* find_or_insert(uint64_t key, bool* inserted);
+  /// The value already stored for key; when key is new, stores value and returns nullptr (the
+  /// first arrival wins).
+  const uint64_t* find_or_set(uint64_t key, uint64_t value) {
+    bool inserted;
+    uint64_t* slot = find_or_insert(key, &inserted);
+    if (!inserted) return slot;
+    *slot = value;
+    return nullptr;
+  }
   const uint64_t* find(uint64_t key) const;
   size_t size() const { return size_; }
 

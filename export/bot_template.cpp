@@ -396,6 +396,9 @@ std::string trim(const std::string& s) {
 }
 
 // Plays one game of the CodinGame protocol (see tournament/protocol.h for the messages).
+// Long (about 90 lines): one loop over the shared position, turn count and clock (read and check
+// the opponent's turn, answer within the limit); kept whole because the exported file must stay
+// under 100,000 characters and every extra function's signature and arguments cost some.
 int play(Net& net, long long first_ms, long long turn_ms, long long safety_ms,
          long long search_margin_ms, long long visits) {
   std::string line;

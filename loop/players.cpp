@@ -97,10 +97,8 @@ void register_builtin_players() {
         "uct",
         [](ConfigReader& r, const PlayerContext& c) {
           UctPlayer::Options o;
-          o.default_visits = r.get<int64_t>("default_visits", o.default_visits);
-          o.exploration = r.get<double>("exploration", o.exploration);
-          o.max_children = r.get<int>("max_children", o.max_children);
-          o.max_nodes = r.get<int64_t>("max_nodes", o.max_nodes);
+          r.read(field("default_visits", o.default_visits), field("exploration", o.exploration),
+                 field("max_children", o.max_children), field("max_nodes", o.max_nodes));
           return std::make_unique<UctPlayer>(o, c.seed);
         },
         "pure MCTS with random rollouts (UCT)");
@@ -108,9 +106,8 @@ void register_builtin_players() {
         "alphabeta",
         [](ConfigReader& r, const PlayerContext& c) {
           AlphaBetaPlayer::Options o;
-          o.default_time_ms = r.get<int64_t>("default_time_ms", o.default_time_ms);
-          o.max_depth = r.get<int>("max_depth", o.max_depth);
-          o.tt_mb = r.get<int>("tt_mb", o.tt_mb);
+          r.read(field("default_time_ms", o.default_time_ms), field("max_depth", o.max_depth),
+                 field("tt_mb", o.tt_mb));
           // eval: hand (search/leaf_eval.h) or nnue, the small value net of the file
           // value_net (search/nnue_eval.h; trained by `papersoccer train-value`).
           const std::string eval = r.get<std::string>("eval", "hand");

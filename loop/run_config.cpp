@@ -35,20 +35,14 @@ namespace {
 
 EvaluateConfig parse_evaluate(ConfigReader& r) {
   EvaluateConfig e;
-  e.games = r.get<int>("games", e.games);
-  e.final_games = r.get<int>("final_games", e.final_games);
-  e.visits = r.get<int64_t>("visits", e.visits);
-  e.openings = r.get<int>("openings", e.openings);
-  e.opening_turns = r.get<int>("opening_turns", e.opening_turns);
-  e.concurrency = r.get<int>("concurrency", e.concurrency);
-  e.vs_previous = r.get<bool>("vs_previous", e.vs_previous);
-  e.vs_generation0 = r.get<bool>("vs_generation0", e.vs_generation0);
-  e.vs_random = r.get<bool>("vs_random", e.vs_random);
-  e.vs_greedy = r.get<bool>("vs_greedy", e.vs_greedy);
+  r.read(field("games", e.games), field("final_games", e.final_games), field("visits", e.visits),
+         field("openings", e.openings), field("opening_turns", e.opening_turns),
+         field("concurrency", e.concurrency), field("vs_previous", e.vs_previous),
+         field("vs_generation0", e.vs_generation0), field("vs_random", e.vs_random),
+         field("vs_greedy", e.vs_greedy));
   {
     ConfigReader g = r.child("gating");
-    e.gating = g.get<bool>("enabled", e.gating);
-    e.gating_threshold = g.get<double>("threshold", e.gating_threshold);
+    g.read(field("enabled", e.gating), field("threshold", e.gating_threshold));
     g.finish();
   }
   {

@@ -8,6 +8,8 @@
 #include <cstring>
 #include <sstream>
 
+#include "core/byte_io.h"
+#include "core/checksum.h"
 #include "core/fileutil.h"
 #include "nn/archive_check.h"
 
@@ -19,15 +21,6 @@ constexpr char kMagic[8] = {'P', 'S', 'N', 'E', 'T', 'C', 'K', '1'};
 constexpr size_t kHeaderSize = 24;
 constexpr const char* kFormat = "papersoccer-net";
 constexpr int kFormatVersion = 1;
-
-void put_u64(std::string& s, uint64_t v) {
-  for (int i = 0; i < 8; ++i) s.push_back(char((v >> (8 * i)) & 0xFF));
-}
-uint64_t get_u64(const char* p) {
-  uint64_t v = 0;
-  for (int i = 0; i < 8; ++i) v |= uint64_t(uint8_t(p[i])) << (8 * i);
-  return v;
-}
 
 std::string read_checkpoint_file(const std::string& path) {
   try {
@@ -42,15 +35,15 @@ std::string verify_payload(const std::string& path, const std::string& data) {
   if (data.size() < kHeaderSize || std::memcmp(data.data(), kMagic, 8) != 0)
     throw CheckpointError("checkpoint " + path +
                           ": not a papersoccer net checkpoint (bad magic or too short)");
-  const uint64_t size = get_u64(data.data() + 8);
-  const uint64_t sum = get_u64(data.data() + 16);
+  const uint64_t size = get_le<uint64_t>(data.data() + 8);
+  const uint64_t sum = get_le<uint64_t>(data.data() + 16);
   if (data.size() - kHeaderSize != size)
     throw CheckpointError("checkpoint " + path + ": truncated or padded: payload is " +
                           std::to_string(data.size() - kHeaderSize) + " bytes, header says " +
                           std::to_string(size));
   // Files written before the checksum fix used a basis a digit short; both are accepted.
-  if (fnv1a64(data.data() + kHeaderSize, size) != sum &&
-      fnv1a64(data.data() + kHeaderSize, size, kFnv1a64LegacyBasis) != sum)
+  if (fnv1a64_bytes(data.data() + kHeaderSize, size) != sum &&
+      fnv1a64_bytes(data.data() + kHeaderSize, size, kFnv1a64LegacyBasis) != sum)
     throw CheckpointError("checkpoint " + path + ": checksum mismatch (the file is corrupted)");
   return data.substr(kHeaderSize);
 }
@@ -76,25 +69,15 @@ void open_archive(const std::string& path, const std::string& payload,
 }
 
 nlohmann::json net_to_json(const NetConfig& c) {
-  return {{"blocks", c.blocks},
-          {"channels", c.channels},
-          {"global_pool_every", c.global_pool_every},
-          {"global_pool_channels", c.global_pool_channels},
-          {"policy_channels", c.policy_channels},
-          {"value_channels", c.value_channels},
-          {"value_hidden", c.value_hidden},
-          {"moves_left_head", c.moves_left_head}};
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& [key, field] : NetConfig::kIntFields) j[key] = c.*field;
+  j["moves_left_head"] = c.moves_left_head;
+  return j;
 }
 
 NetConfig net_from_json(const nlohmann::json& j) {
   NetConfig c;
-  c.blocks = j.at("blocks").get<int>();
-  c.channels = j.at("channels").get<int>();
-  c.global_pool_every = j.at("global_pool_every").get<int>();
-  c.global_pool_channels = j.at("global_pool_channels").get<int>();
-  c.policy_channels = j.at("policy_channels").get<int>();
-  c.value_channels = j.at("value_channels").get<int>();
-  c.value_hidden = j.at("value_hidden").get<int>();
+  for (const auto& [key, field] : NetConfig::kIntFields) c.*field = j.at(key).get<int>();
   c.moves_left_head = j.at("moves_left_head").get<bool>();
   return c;
 }
@@ -105,21 +88,13 @@ std::string read_payload(const std::string& path) {
 
 }  // namespace
 
-uint64_t fnv1a64(const char* data, size_t n, uint64_t basis) {
-  uint64_t h = basis;
-  for (size_t i = 0; i < n; ++i) {
-    h ^= uint8_t(data[i]);
-    h *= 1099511628211ull;
-  }
-  return h;
-}
-
 std::string checkpoint_file_bytes(const std::string& body) {
-  std::string data(kMagic, 8);
-  put_u64(data, body.size());
-  put_u64(data, fnv1a64(body.data(), body.size()));
-  data += body;
-  return data;
+  ByteWriter w;
+  w.raw(kMagic, 8);
+  w.put<uint64_t>(body.size());
+  w.put<uint64_t>(fnv1a64_bytes(body.data(), body.size()));
+  w.raw(body.data(), body.size());
+  return std::move(w.str());
 }
 
 bool CheckpointMeta::supports(const Pitch& pitch, Variant variant) const {

@@ -76,11 +76,9 @@ LoadedCheckpoint load_checkpoint_bytes(const std::string& name, const std::strin
                                        const std::string& device = "cpu");
 /// The bytes of a checkpoint file around an archive payload: magic, size, checksum, payload.
 std::string checkpoint_file_bytes(const std::string& payload);
-/// FNV-1a 64 of data with the given offset basis (the standard one by default).
-constexpr uint64_t kFnv1a64Basis = 14695981039346656037ull;
-/// The basis written by files before the fix (a digit short); accepted when reading.
+/// The FNV-1a 64 basis (core/checksum.h: fnv1a64_bytes) written by files before the fix (a digit
+/// short); accepted when reading.
 constexpr uint64_t kFnv1a64LegacyBasis = 1469598103934665603ull;
-uint64_t fnv1a64(const char* data, size_t n, uint64_t basis = kFnv1a64Basis);
 /// Reads only the metadata (still verifies the checksum).
 CheckpointMeta read_checkpoint_meta(const std::string& path);
 /// Restores optimizer state saved with the checkpoint into `optimizer`, which must have been

@@ -6,6 +6,16 @@
 
 namespace ps::nn {
 
+const std::array<std::pair<const char*, int NetConfig::*>, 7> NetConfig::kIntFields = {{
+    {"blocks", &NetConfig::blocks},
+    {"channels", &NetConfig::channels},
+    {"global_pool_every", &NetConfig::global_pool_every},
+    {"global_pool_channels", &NetConfig::global_pool_channels},
+    {"policy_channels", &NetConfig::policy_channels},
+    {"value_channels", &NetConfig::value_channels},
+    {"value_hidden", &NetConfig::value_hidden},
+}};
+
 NetConfig NetConfig::tiny() {
   NetConfig c;
   c.blocks = 2;
@@ -50,27 +60,14 @@ std::string NetConfig::summary() const {
 }
 
 bool NetConfig::operator==(const NetConfig& o) const {
-  return blocks == o.blocks && channels == o.channels && global_pool_every == o.global_pool_every &&
-         global_pool_channels == o.global_pool_channels && policy_channels == o.policy_channels &&
-         value_channels == o.value_channels && value_hidden == o.value_hidden &&
-         moves_left_head == o.moves_left_head;
+  for (const auto& [key, field] : kIntFields)
+    if (this->*field != o.*field) return false;
+  return moves_left_head == o.moves_left_head;
 }
 
 NetConfig parse_net_config(ConfigReader& r) {
-  NetConfig c;
-  const std::string preset = r.get<std::string>("preset", "medium");
-  try {
-    c = NetConfig::preset(preset);
-  } catch (const std::invalid_argument& e) {
-    throw ConfigError(r.source() + ": " + r.path("preset") + ": " + e.what());
-  }
-  c.blocks = r.get<int>("blocks", c.blocks);
-  c.channels = r.get<int>("channels", c.channels);
-  c.global_pool_every = r.get<int>("global_pool_every", c.global_pool_every);
-  c.global_pool_channels = r.get<int>("global_pool_channels", c.global_pool_channels);
-  c.policy_channels = r.get<int>("policy_channels", c.policy_channels);
-  c.value_channels = r.get<int>("value_channels", c.value_channels);
-  c.value_hidden = r.get<int>("value_hidden", c.value_hidden);
+  NetConfig c = r.get_parsed("preset", "medium", NetConfig::preset);
+  for (const auto& [key, field] : NetConfig::kIntFields) c.*field = r.get<int>(key, c.*field);
   c.moves_left_head = r.get<bool>("moves_left_head", c.moves_left_head);
   return r.finish_validated(c);
 }

@@ -17,7 +17,9 @@
 // The net is fully convolutional: one net plays any pitch size.
 #pragma once
 
+#include <array>
 #include <string>
+#include <utility>
 
 #include "core/config.h"
 
@@ -32,6 +34,10 @@ struct NetConfig {
   int value_channels = 32;
   int value_hidden = 64;
   bool moves_left_head = true;
+
+  /// The int fields above by their YAML and checkpoint-JSON key, in this order; the one bool,
+  /// moves_left_head, comes after them. One list for parsing, comparing and storing a NetConfig.
+  static const std::array<std::pair<const char*, int NetConfig::*>, 7> kIntFields;
 
   /// 2 blocks x 16 channels: for CPU tests.
   static NetConfig tiny();

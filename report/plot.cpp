@@ -6,15 +6,13 @@
 #include <limits>
 #include <sstream>
 
+#include "report/palette.h"
+
 namespace ps::report {
 
 namespace {
 
-constexpr const char* kFont = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif";
-constexpr const char* kInk = "#1f2430";
-constexpr const char* kMuted = "#5b6270";
-constexpr const char* kGrid = "#e6e8ee";
-constexpr const char* kAxis = "#a4aab4";
+using namespace palette;
 
 std::string num(double v) {
   char buf[32];

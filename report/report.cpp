@@ -11,21 +11,14 @@
 #include "core/fileutil.h"
 #include "core/stats.h"
 #include "engine/render.h"
+#include "report/palette.h"
 #include "report/plot.h"
 
 namespace ps::report {
 
 namespace {
 
-// Seat colours (as on the boards) and the colours of the plot series.
-constexpr const char* kPlayer0 = "#e0457b";
-constexpr const char* kPlayer1 = "#2f6fd0";
-constexpr const char* kPolicy = "#7c5cc4";
-constexpr const char* kValue = "#17977a";
-constexpr const char* kMovesLeft = "#e07b1f";
-constexpr const char* kElo = "#17977a";
-constexpr const char* kEloNow = "#7c5cc4";
-constexpr const char* kBaseline = "#8a909c";
+using namespace palette;
 
 std::string h(const std::string& s) { return escape_xml(s); }
 

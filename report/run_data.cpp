@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "core/config.h"
 #include "core/fileutil.h"
 #include "engine/tsv.h"
 #include "selfplay/data.h"
@@ -41,6 +42,43 @@ int integer(const json& j, const char* key, int def = -1) {
 std::string text(const json& j, const char* key) {
   auto it = j.find(key);
   return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+// Sets each field to num(j, key) (kMissing when absent or not a number):
+//   read_nums(j, field("lr", p.lr), field("window", p.window));
+template <class... T>
+void read_nums(const json& j, ConfigField<T>... fields) {
+  ((fields.value = num(j, fields.key)), ...);
+}
+
+// Calls fn(line, line number, is the last line) for every line of text that is not blank, its
+// '\r' of a CRLF ending removed.
+template <class Fn>
+void for_each_line(const std::string& text, Fn fn) {
+  std::istringstream in(text);
+  std::string line;
+  int line_no = 0;
+  while (std::getline(in, line)) {
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (!trim(line).empty()) fn(line, line_no, in.eof());
+  }
+}
+
+// Calls fn(entry, file name, ec) for each entry of dir, in directory order. An error of the
+// listing, or one fn leaves in ec, ends it; ec is left set for the caller that reports it.
+template <class Fn>
+void for_each_entry(const fs::path& dir, std::error_code& ec, Fn fn) {
+  for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator(); it.increment(ec))
+    fn(*it, it->path().filename().string(), ec);
+}
+
+// True when dir (a folder of the run) is a directory; else it is listed as missing ("eval/").
+bool run_subdir(RunData& run, const fs::path& dir) {
+  std::error_code ec;
+  if (fs::is_directory(dir, ec)) return true;
+  run.missing.push_back(dir.filename().string() + "/");
+  return false;
 }
 
 // Collects notes about one file, at most kNotesPerFile lines of detail plus a count.
@@ -100,25 +138,15 @@ void for_each_jsonl(RunData& run, const std::string& rel, Fn fn) {
   auto data = read_run_file(run, rel);
   if (!data) return;
   FileNotes notes(run, rel);
-  std::istringstream in(*data);
-  std::string line;
-  int line_no = 0;
-  while (std::getline(in, line)) {
-    ++line_no;
-    line = trim(line);
-    if (line.empty()) continue;
-    json j = json::parse(line, nullptr, /*allow_exceptions=*/false);
-    if (j.is_discarded()) {
-      notes.skip_line(line_no, "not valid JSON" + std::string(in.eof() ? " (the last line; maybe cut off while written)" : ""));
-      continue;
-    }
-    if (!j.is_object()) {
-      notes.skip_line(line_no, "not a JSON object");
-      continue;
-    }
-    std::string why = fn(j, line_no);
+  for_each_line(*data, [&](const std::string& line, int line_no, bool last) {
+    json j = json::parse(trim(line), nullptr, /*allow_exceptions=*/false);
+    std::string why;
+    if (j.is_discarded())
+      why = "not valid JSON" + std::string(last ? " (the last line; maybe cut off while written)" : "");
+    else if (!j.is_object()) why = "not a JSON object";
+    else why = fn(j, line_no);
     if (!why.empty()) notes.skip_line(line_no, why);
-  }
+  });
 }
 
 void load_config(RunData& run) {
@@ -181,14 +209,10 @@ void load_train(RunData& run) {
     TrainPoint p;
     p.step = num(j, "step");
     if (!std::isfinite(p.step)) return "no numeric \"step\"";
-    p.policy_loss = num(j, "policy_loss");
-    p.value_loss = num(j, "value_loss");
-    p.moves_left_loss = num(j, "moves_left_loss");
-    p.policy_accuracy = num(j, "policy_accuracy");
-    p.value_accuracy = num(j, "value_accuracy");
-    p.lr = num(j, "lr");
-    p.samples_per_s = num(j, "samples_per_s");
-    p.window = num(j, "window");
+    read_nums(j, field("policy_loss", p.policy_loss), field("value_loss", p.value_loss),
+              field("moves_left_loss", p.moves_left_loss), field("policy_accuracy", p.policy_accuracy),
+              field("value_accuracy", p.value_accuracy), field("lr", p.lr),
+              field("samples_per_s", p.samples_per_s), field("window", p.window));
     p.checkpoint = text(j, "checkpoint");
     by_step[p.step] = p;
     return "";
@@ -207,14 +231,10 @@ void load_selfplay(RunData& run) {
     g.generation = integer(j, "generation");
     if (g.generation < 0) return "no \"generation\" number";
     g.network = text(j, "network");
-    g.games = num(j, "games");
-    g.samples = num(j, "samples");
-    g.full_samples = num(j, "full_samples");
-    g.mean_game_turns = num(j, "mean_game_turns");
-    g.mean_root_turns = num(j, "mean_root_turns");
-    g.games_per_s = num(j, "games_per_s");
-    g.samples_per_s = num(j, "samples_per_s");
-    g.seconds = num(j, "seconds");
+    read_nums(j, field("games", g.games), field("samples", g.samples), field("full_samples", g.full_samples),
+              field("mean_game_turns", g.mean_game_turns), field("mean_root_turns", g.mean_root_turns),
+              field("games_per_s", g.games_per_s), field("samples_per_s", g.samples_per_s),
+              field("seconds", g.seconds));
     auto w = j.find("wins");
     if (w != j.end() && w->is_array() && w->size() == 2 && (*w)[0].is_number() && (*w)[1].is_number()) {
       g.wins[0] = (*w)[0].get<int>();
@@ -269,11 +289,10 @@ void count_selfplay_data(RunData& run) {
   std::error_code ec;
   if (!fs::is_directory(root, ec)) return;
   std::map<int, std::vector<std::string>> files;
-  for (auto it = fs::directory_iterator(root, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
-    const std::string name = it->path().filename().string();
+  for_each_entry(root, ec, [&](const fs::directory_entry& e, const std::string& name, std::error_code& ec) {
     auto g = gen_prefix(name);
-    if (g && it->path().extension() == ".psd" && it->is_regular_file(ec)) files[g->first].push_back(name);
-  }
+    if (g && e.path().extension() == ".psd" && e.is_regular_file(ec)) files[g->first].push_back(name);
+  });
   for (auto& [net, names] : files) {
     SelfplayGeneration disk;
     disk.generation = net + 1;
@@ -458,6 +477,30 @@ RecordedGame replay_config_record(const RunConfig& cfg, const std::string& recor
   return g;
 }
 
+// Self-play games of one data/genNNNN-*.tsv file: every game counted in *total, games skip ..
+// skip + keep - 1 replayed.
+std::vector<RecordedGame> load_data_games(RunData& run, const std::string& rel, int generation, int skip,
+                                          int keep, int* total) {
+  std::vector<RecordedGame> games;
+  *total = 0;
+  auto data = read_run_file(run, rel);
+  if (!data) return games;
+  FileNotes notes(run, rel);
+  for_each_line(*data, [&](const std::string& line, int line_no, bool) {
+    if (is_tsv_header(line)) return;
+    const int index = (*total)++;
+    if (index < skip || int(games.size()) >= keep) return;
+    try {
+      RecordedGame g = replay_tsv_line(line, rel + " line " + std::to_string(line_no));
+      g.player0 = g.player1 = network_name(generation);
+      games.push_back(std::move(g));
+    } catch (const std::exception& e) {
+      notes.skip_line(line_no, e.what());
+    }
+  });
+  return games;
+}
+
 struct CsvTable {
   std::map<std::string, size_t> column;
   std::vector<std::vector<std::string>> rows;
@@ -498,24 +541,20 @@ void load_eval_dir(RunData& run, const std::string& rel_dir, int generation, int
   if (keep > 0) csv = read_csv(run, rel_dir + "/games.csv");
   if (tsv) {
     FileNotes notes(run, tsv_rel);
-    std::istringstream in(*tsv);
-    std::string line;
-    int line_no = 0, index = 0;
+    int index = 0;
     // The tournament runner's own form ("game<TAB>player0<TAB>...<TAB>record" with a header) is
     // read too: names come from its columns and the rules from config.yaml.
     std::map<std::string, size_t> named;
-    while (std::getline(in, line)) {
-      ++line_no;
-      if (!line.empty() && line.back() == '\r') line.pop_back();
-      if (trim(line).empty() || is_tsv_header(line)) continue;
+    for_each_line(*tsv, [&](const std::string& line, int line_no, bool) {
+      if (is_tsv_header(line)) return;
       if (line.rfind("game\t", 0) == 0) {
         auto cols = split_tabs(line);
         for (size_t i = 0; i < cols.size(); ++i) named[cols[i]] = i;
-        continue;
+        return;
       }
       const int game_index = index++;
       ++ev.total_games;
-      if (game_index < skip || int(ev.games.size()) >= keep) continue;
+      if (game_index < skip || int(ev.games.size()) >= keep) return;
       try {
         const std::string source = tsv_rel + " line " + std::to_string(line_no);
         if (named.count("record")) {
@@ -531,7 +570,7 @@ void load_eval_dir(RunData& run, const std::string& rel_dir, int generation, int
           if (!g.game->position().game_over() && !col("winner").empty())
             g.winner = col("winner") == g.player0 ? 0 : col("winner") == g.player1 ? 1 : -1;
           ev.games.push_back(std::move(g));
-          continue;
+          return;
         }
         RecordedGame g = replay_tsv_line(line, source);
         if (csv && size_t(game_index) < csv->rows.size()) {
@@ -551,25 +590,20 @@ void load_eval_dir(RunData& run, const std::string& rel_dir, int generation, int
       } catch (const std::exception& e) {
         notes.skip_line(line_no, e.what());
       }
-    }
+    });
   }
   if (tsv) run.eval.push_back(std::move(ev));
 }
 
 void load_eval(RunData& run, int keep) {
   const fs::path root = fs::path(run.dir) / "eval";
+  if (!run_subdir(run, root)) return;
   std::error_code ec;
-  if (!fs::is_directory(root, ec)) {
-    run.missing.push_back("eval/");
-    return;
-  }
   std::vector<std::pair<int, std::string>> dirs;
-  for (auto it = fs::directory_iterator(root, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
-    if (!it->is_directory(ec)) continue;
-    const std::string name = it->path().filename().string();
-    auto g = gen_prefix(name);
-    if (g && g->second == name.size()) dirs.emplace_back(g->first, name);
-  }
+  for_each_entry(root, ec, [&](const fs::directory_entry& e, const std::string& name, std::error_code& ec) {
+    const int g = generation_of(name);
+    if (e.is_directory(ec) && g >= 0) dirs.emplace_back(g, name);
+  });
   if (ec) run.notes.push_back("eval/: cannot be listed (" + ec.message() + ")");
   std::sort(dirs.begin(), dirs.end());
   // Only the last generation's games are replayed (the page draws those); the others are counted.
@@ -579,20 +613,16 @@ void load_eval(RunData& run, int keep) {
 
 void load_selfplay_games(RunData& run) {
   const fs::path root = fs::path(run.dir) / "data";
+  if (!run_subdir(run, root)) return;
   std::error_code ec;
-  if (!fs::is_directory(root, ec)) {
-    run.missing.push_back("data/");
-    return;
-  }
   std::map<int, std::vector<std::string>> files;
   int other = 0;
-  for (auto it = fs::directory_iterator(root, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
-    if (!it->is_regular_file(ec)) continue;
-    const std::string name = it->path().filename().string();
+  for_each_entry(root, ec, [&](const fs::directory_entry& e, const std::string& name, std::error_code& ec) {
+    if (!e.is_regular_file(ec)) return;
     auto g = gen_prefix(name);
-    if (g && it->path().extension() == ".tsv") files[g->first].push_back(name);
+    if (g && e.path().extension() == ".tsv") files[g->first].push_back(name);
     else ++other;
-  }
+  });
   if (ec) run.notes.push_back("data/: cannot be listed (" + ec.message() + ")");
   if (files.empty() && other > 0)
     run.notes.push_back("data/: " + std::to_string(other) + " file(s) but no genNNNN-*.tsv game files; no self-play boards");
@@ -609,42 +639,26 @@ void load_selfplay_games(RunData& run) {
   for (SelfplayGames* sg : {&run.selfplay_games.front(), &run.selfplay_games.back()}) {
     if (sg->sample) continue;
     for (const std::string& name : files[sg->generation]) {
-      const std::string rel = "data/" + name;
-      auto data = read_run_file(run, rel);
-      if (!data) continue;
-      FileNotes notes(run, rel);
-      std::istringstream in(*data);
-      std::string line;
-      int line_no = 0;
-      while (!sg->sample && std::getline(in, line)) {
-        ++line_no;
-        if (trim(line).empty() || is_tsv_header(line)) continue;
-        try {
-          RecordedGame g = replay_tsv_line(line, rel + " line " + std::to_string(line_no));
-          g.player0 = g.player1 = sg->network;
-          sg->sample = std::move(g);
-        } catch (const std::exception& e) {
-          notes.skip_line(line_no, e.what());
-        }
+      int total = 0;
+      std::vector<RecordedGame> first = load_data_games(run, "data/" + name, sg->generation, 0, 1, &total);
+      if (!first.empty()) {
+        sg->sample = std::move(first.front());
+        break;
       }
-      if (sg->sample) break;
     }
   }
 }
 
 void load_checkpoints(RunData& run) {
   const fs::path root = fs::path(run.dir) / "checkpoints";
+  if (!run_subdir(run, root)) return;
   std::error_code ec;
-  if (!fs::is_directory(root, ec)) {
-    run.missing.push_back("checkpoints/");
-    return;
-  }
-  for (auto it = fs::directory_iterator(root, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
-    if (!it->is_regular_file(ec)) continue;
+  for_each_entry(root, ec, [&](const fs::directory_entry& e, const std::string& name, std::error_code& ec) {
+    if (!e.is_regular_file(ec)) return;
     std::error_code size_ec;
-    uintmax_t bytes = it->file_size(size_ec);
-    run.checkpoints.push_back({it->path().filename().string(), size_ec ? 0 : bytes});
-  }
+    uintmax_t bytes = e.file_size(size_ec);
+    run.checkpoints.push_back({name, size_ec ? 0 : bytes});
+  });
   std::sort(run.checkpoints.begin(), run.checkpoints.end(),
             [](const FileEntry& a, const FileEntry& b) { return a.name < b.name; });
 }
@@ -692,35 +706,6 @@ int RunData::generations_done() const {
 
 namespace {
 
-// Self-play games of one data/genNNNN-*.tsv file: every game counted in *total, games skip ..
-// skip + keep - 1 replayed.
-std::vector<RecordedGame> load_data_games(RunData& run, const std::string& rel, int generation,
-                                          int skip, int keep, int* total) {
-  std::vector<RecordedGame> games;
-  *total = 0;
-  auto data = read_run_file(run, rel);
-  if (!data) return games;
-  FileNotes notes(run, rel);
-  std::istringstream in(*data);
-  std::string line;
-  int line_no = 0;
-  while (std::getline(in, line)) {
-    ++line_no;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (trim(line).empty() || is_tsv_header(line)) continue;
-    const int index = (*total)++;
-    if (index < skip || int(games.size()) >= keep) continue;
-    try {
-      RecordedGame g = replay_tsv_line(line, rel + " line " + std::to_string(line_no));
-      g.player0 = g.player1 = network_name(generation);
-      games.push_back(std::move(g));
-    } catch (const std::exception& e) {
-      notes.skip_line(line_no, e.what());
-    }
-  }
-  return games;
-}
-
 // Throws ReportError unless run_dir is a readable directory holding some run file.
 void check_run_dir(const std::string& run_dir) {
   std::error_code ec;
@@ -749,18 +734,17 @@ std::vector<std::string> run_game_files(const std::string& run_dir) {
   std::vector<std::string> eval, data;
   std::error_code ec;
   const fs::path dir(run_dir);
-  for (auto it = fs::directory_iterator(dir / "eval", ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
-    const std::string name = it->path().filename().string();
-    auto g = gen_prefix(name);
-    if (g && g->second == name.size() && fs::is_regular_file(it->path() / "games.tsv", ec))
-      eval.push_back("eval/" + name + "/games.tsv");
-  }
+  for_each_entry(dir / "eval", ec,
+                 [&](const fs::directory_entry& e, const std::string& name, std::error_code& ec) {
+                   if (generation_of(name) >= 0 && fs::is_regular_file(e.path() / "games.tsv", ec))
+                     eval.push_back("eval/" + name + "/games.tsv");
+                 });
   ec.clear();
-  for (auto it = fs::directory_iterator(dir / "data", ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
-    const std::string name = it->path().filename().string();
-    if (gen_prefix(name) && it->path().extension() == ".tsv" && it->is_regular_file(ec))
-      data.push_back("data/" + name);
-  }
+  for_each_entry(dir / "data", ec,
+                 [&](const fs::directory_entry& e, const std::string& name, std::error_code& ec) {
+                   if (gen_prefix(name) && e.path().extension() == ".tsv" && e.is_regular_file(ec))
+                     data.push_back("data/" + name);
+                 });
   std::sort(eval.begin(), eval.end());
   std::sort(data.begin(), data.end());
   eval.insert(eval.end(), data.begin(), data.end());

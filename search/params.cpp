@@ -40,31 +40,20 @@ void SearchParams::validate() const {
 // single-file: omit begin (not needed by the exported bot; see export/single_file.h)
 SearchParams parse_search_params(ConfigReader& cfg, const SearchParams& defaults) {
   SearchParams p = defaults;
-  p.algorithm = cfg.get<std::string>("algorithm", p.algorithm);
-  p.visits = cfg.get<int64_t>("visits", p.visits);
-  p.time_ms = cfg.get<int64_t>("time_ms", p.time_ms);
-  p.num_threads = cfg.get<int>("num_threads", p.num_threads);
-  p.leaf_batch = cfg.get<int>("leaf_batch", p.leaf_batch);
-  p.c_puct_init = cfg.get<double>("c_puct_init", p.c_puct_init);
-  p.c_puct_base = cfg.get<double>("c_puct_base", p.c_puct_base);
-  p.fpu_reduction = cfg.get<double>("fpu_reduction", p.fpu_reduction);
-  p.root_fpu_reduction = cfg.get<double>("root_fpu_reduction", p.root_fpu_reduction);
-  p.virtual_loss = cfg.get<int>("virtual_loss", p.virtual_loss);
-  p.root_noise = cfg.get<bool>("root_noise", p.root_noise);
-  p.dirichlet_alpha_total = cfg.get<double>("dirichlet_alpha_total", p.dirichlet_alpha_total);
-  p.dirichlet_fraction = cfg.get<double>("dirichlet_fraction", p.dirichlet_fraction);
-  p.temperature = cfg.get<double>("temperature", p.temperature);
-  p.temperature_turns = cfg.get<int>("temperature_turns", p.temperature_turns);
-  p.temperature_final = cfg.get<double>("temperature_final", p.temperature_final);
-  p.reuse_tree = cfg.get<bool>("reuse_tree", p.reuse_tree);
-  p.initial_turns = cfg.get<int>("initial_turns", p.initial_turns);
-  p.root_initial_turns = cfg.get<int>("root_initial_turns", p.root_initial_turns);
-  p.widen_per_sqrt_visit = cfg.get<double>("widen_per_sqrt_visit", p.widen_per_sqrt_visit);
-  p.widen_min_remaining_mass =
-      cfg.get<double>("widen_min_remaining_mass", p.widen_min_remaining_mass);
-  p.turn_gen_max_expansions = cfg.get<int64_t>("turn_gen_max_expansions", p.turn_gen_max_expansions);
-  p.sum_chains = cfg.get<bool>("sum_chains", p.sum_chains);
-  p.solver = cfg.get<bool>("solver", p.solver);
+  cfg.read(field("algorithm", p.algorithm), field("visits", p.visits), field("time_ms", p.time_ms),
+           field("num_threads", p.num_threads), field("leaf_batch", p.leaf_batch),
+           field("c_puct_init", p.c_puct_init), field("c_puct_base", p.c_puct_base),
+           field("fpu_reduction", p.fpu_reduction), field("root_fpu_reduction", p.root_fpu_reduction),
+           field("virtual_loss", p.virtual_loss), field("root_noise", p.root_noise),
+           field("dirichlet_alpha_total", p.dirichlet_alpha_total),
+           field("dirichlet_fraction", p.dirichlet_fraction), field("temperature", p.temperature),
+           field("temperature_turns", p.temperature_turns), field("temperature_final", p.temperature_final),
+           field("reuse_tree", p.reuse_tree), field("initial_turns", p.initial_turns),
+           field("root_initial_turns", p.root_initial_turns),
+           field("widen_per_sqrt_visit", p.widen_per_sqrt_visit),
+           field("widen_min_remaining_mass", p.widen_min_remaining_mass),
+           field("turn_gen_max_expansions", p.turn_gen_max_expansions), field("sum_chains", p.sum_chains),
+           field("solver", p.solver));
   return cfg.finish_validated(p);
 }
 

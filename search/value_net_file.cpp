@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "core/byte_io.h"
 #include "core/checksum.h"
 #include "core/fileutil.h"
 
@@ -12,73 +13,43 @@ namespace {
 constexpr char kMagic[4] = {'P', 'S', 'V', 'N'};
 constexpr uint32_t kMaxLayers = 16;
 
-void put_u32(std::string& s, uint32_t v) {
-  for (int i = 0; i < 4; ++i) s.push_back(char((v >> (8 * i)) & 0xff));
-}
-void put_u64(std::string& s, uint64_t v) {
-  for (int i = 0; i < 8; ++i) s.push_back(char((v >> (8 * i)) & 0xff));
-}
-void put_f32(std::string& s, float f) {
-  uint32_t v;
-  std::memcpy(&v, &f, 4);
-  put_u32(s, v);
-}
-
-// Bounds-checked little-endian reader; every failure names the file and the field.
-class Reader {
+// Every failure names the file and the field.
+class Reader : public ByteReader {
  public:
   Reader(const std::string& name, const std::string& bytes, size_t end)
-      : name_(name), bytes_(bytes), end_(end) {}
-  [[noreturn]] void fail(const std::string& what) const {
+      : ByteReader(bytes.data(), end), name_(name) {}
+  [[noreturn]] void fail(const std::string& what) const override {
     throw ValueNetError("value net " + name_ + ": " + what);
   }
-  void need(size_t n, const char* field) const {
-    if (end_ - pos_ < n)
-      fail(std::string("truncated (the file ends inside ") + field + ")");
-  }
-  uint32_t u32(const char* field) {
-    need(4, field);
-    uint32_t v = 0;
-    for (int i = 0; i < 4; ++i) v |= uint32_t(uint8_t(bytes_[pos_ + size_t(i)])) << (8 * i);
-    pos_ += 4;
-    return v;
-  }
-  float f32(const char* field) {
-    const uint32_t v = u32(field);
-    float f;
-    std::memcpy(&f, &v, 4);
-    return f;
-  }
-  size_t left() const { return end_ - pos_; }
 
  private:
+  std::string truncated(const char* field) const override {
+    return std::string("truncated (the file ends inside ") + field + ")";
+  }
   const std::string& name_;
-  const std::string& bytes_;
-  size_t end_;
-  size_t pos_ = 0;
 };
 
 }  // namespace
 
 std::string value_net_bytes(const ValueNet& net) {
   net.validate();
-  std::string s(kMagic, 4);
-  put_u32(s, kValueNetFileVersion);
-  put_u32(s, uint32_t(net.width));
-  put_u32(s, uint32_t(net.length));
-  put_u32(s, uint32_t(net.goal));
-  put_u32(s, uint32_t(net.variant));
-  put_f32(s, net.value_scale);
-  put_u32(s, uint32_t(net.layers.size()));
+  ByteWriter w;
+  w.raw(kMagic, 4);
+  for (uint32_t v : {kValueNetFileVersion, uint32_t(net.width), uint32_t(net.length), uint32_t(net.goal),
+                     uint32_t(net.variant)})
+    w.put<uint32_t>(v);
+  w.put<float>(net.value_scale);
+  w.put<uint32_t>(uint32_t(net.layers.size()));
   for (const DenseLayer& l : net.layers) {
-    put_u32(s, uint32_t(l.in));
-    put_u32(s, uint32_t(l.out));
+    w.put<uint32_t>(uint32_t(l.in));
+    w.put<uint32_t>(uint32_t(l.out));
   }
   for (const DenseLayer& l : net.layers) {
-    for (float w : l.weight) put_f32(s, w);
-    for (float b : l.bias) put_f32(s, b);
+    for (float x : l.weight) w.put<float>(x);
+    for (float b : l.bias) w.put<float>(b);
   }
-  put_u64(s, fnv1a64_bytes(s.data(), s.size()));
+  std::string& s = w.str();
+  w.put<uint64_t>(fnv1a64_bytes(s.data(), s.size()));
   return s;
 }
 
@@ -94,33 +65,32 @@ ValueNet parse_value_net(const std::string& name, const std::string& bytes) {
   if (bytes.size() < 8 + 8) head.fail("truncated (no room for version and checksum)");
   // The checksum first: every later error is then about a file written that way, not noise.
   const size_t body = bytes.size() - 8;
-  uint64_t sum = 0;
-  for (int i = 0; i < 8; ++i) sum |= uint64_t(uint8_t(bytes[body + size_t(i)])) << (8 * i);
+  const uint64_t sum = get_le<uint64_t>(bytes.data() + body);
   Reader r(name, bytes, body);
-  r.u32("magic");
-  const uint32_t version = r.u32("version");
+  r.get<uint32_t>("magic");
+  const uint32_t version = r.get<uint32_t>("version");
   if (version != kValueNetFileVersion)
     r.fail("unsupported version " + std::to_string(version) + " (this build reads version " +
            std::to_string(kValueNetFileVersion) + ")");
   if (fnv1a64_bytes(bytes.data(), body) != sum)
     r.fail("checksum mismatch (the file is truncated or corrupted)");
   ValueNet net;
-  const uint32_t w = r.u32("width"), l = r.u32("length"), g = r.u32("goal");
-  const uint32_t variant = r.u32("variant");
-  net.value_scale = r.f32("value_scale");
+  const uint32_t w = r.get<uint32_t>("width"), l = r.get<uint32_t>("length"), g = r.get<uint32_t>("goal");
+  const uint32_t variant = r.get<uint32_t>("variant");
+  net.value_scale = r.get<float>("value_scale");
   if (w > 1000 || l > 1000 || g > 1000) r.fail("impossible pitch size");
   net.width = int(w);
   net.length = int(l);
   net.goal = int(g);
   if (variant >= uint32_t(kNumVariants)) r.fail("unknown variant " + std::to_string(variant));
   net.variant = Variant(variant);
-  const uint32_t n = r.u32("num_layers");
+  const uint32_t n = r.get<uint32_t>("num_layers");
   if (n < 2 || n > kMaxLayers)
     r.fail("num_layers " + std::to_string(n) + " out of range [2, " + std::to_string(kMaxLayers) + "]");
   net.layers.resize(n);
   uint64_t floats = 0;
   for (auto& layer : net.layers) {
-    const uint32_t in = r.u32("layer sizes"), out = r.u32("layer sizes");
+    const uint32_t in = r.get<uint32_t>("layer sizes"), out = r.get<uint32_t>("layer sizes");
     if (in < 1 || out < 1 || in > 100000 || out > 4096) r.fail("a layer size is out of range");
     layer.in = int(in);
     layer.out = int(out);
@@ -132,9 +102,9 @@ ValueNet parse_value_net(const std::string& name, const std::string& bytes) {
                                  : "trailing bytes after the weights");
   for (auto& layer : net.layers) {
     layer.weight.resize(size_t(layer.in) * size_t(layer.out));
-    for (float& x : layer.weight) x = r.f32("weights");
+    for (float& x : layer.weight) x = r.get<float>("weights");
     layer.bias.resize(size_t(layer.out));
-    for (float& x : layer.bias) x = r.f32("biases");
+    for (float& x : layer.bias) x = r.get<float>("biases");
   }
   try {
     net.validate();

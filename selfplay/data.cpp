@@ -9,6 +9,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "core/byte_io.h"
 #include "core/fileutil.h"
 #include "core/text.h"
 
@@ -19,61 +20,34 @@ namespace {
 constexpr char kFileMagic[4] = {'P', 'S', 'D', 'Z'};
 constexpr char kPayloadMagic[4] = {'P', 'S', 'T', 'D'};
 
-class Writer {
+// The format's strings: a u16 or u32 length, then the bytes.
+class Writer : public ByteWriter {
  public:
-  template <class T>
-  void put(T v) {
-    char b[sizeof(T)];
-    std::memcpy(b, &v, sizeof(T));
-    buf_.append(b, sizeof(T));
-  }
   void put_str16(const std::string& s) {
     if (s.size() > 0xFFFF) throw std::runtime_error("string too long for the data format");
     put<uint16_t>(uint16_t(s.size()));
-    buf_ += s;
+    str() += s;
   }
   void put_str32(const std::string& s) {
     put<uint32_t>(uint32_t(s.size()));
-    buf_ += s;
+    str() += s;
   }
-  void raw(const char* p, size_t n) { buf_.append(p, n); }
-  std::string& str() { return buf_; }
-
- private:
-  std::string buf_;
 };
 
-class Reader {
+class Reader : public ByteReader {
  public:
-  Reader(const std::string& path, const char* data, size_t size) : path_(path), p_(data), end_(data + size) {}
-  template <class T>
-  T get(const char* what) {
-    need(sizeof(T), what);
-    T v;
-    std::memcpy(&v, p_, sizeof(T));
-    p_ += sizeof(T);
-    return v;
-  }
+  Reader(const std::string& path, const char* data, size_t size) : ByteReader(data, size), path_(path) {}
   std::string str16(const char* what) { return bytes(get<uint16_t>(what), what); }
   std::string str32(const char* what) { return bytes(get<uint32_t>(what), what); }
-  std::string bytes(size_t n, const char* what) {
-    need(n, what);
-    std::string s(p_, n);
-    p_ += n;
-    return s;
-  }
-  [[noreturn]] void fail(const std::string& why) const {
+  [[noreturn]] void fail(const std::string& why) const override {
     throw DataError(path_ + ": corrupted: " + why);
   }
-  bool at_end() const { return p_ == end_; }
 
  private:
-  void need(size_t n, const char* what) const {
-    if (size_t(end_ - p_) < n) fail(std::string("payload ends inside ") + what);
+  std::string truncated(const char* what) const override {
+    return std::string("payload ends inside ") + what;
   }
   std::string path_;
-  const char* p_;
-  const char* end_;
 };
 
 std::vector<GameData> decode_games(const std::string& path, const std::string& payload);

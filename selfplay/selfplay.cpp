@@ -49,40 +49,18 @@ void SelfplayConfig::validate() const {
 
 SelfplayConfig parse_selfplay_config(ConfigReader& r) {
   SelfplayConfig c;
-  c.games = r.get<int64_t>("games", c.games);
-  c.concurrent_games = r.get<int>("concurrent_games", c.concurrent_games);
-  if (r.has("pitches")) {
-    c.pitches.clear();
-    for (const std::string& s : r.get<std::vector<std::string>>("pitches", {})) {
-      try {
-        c.pitches.push_back(parse_pitch_spec(s));
-      } catch (const std::invalid_argument& e) {
-        r.fail_key("pitches", e.what());
-      }
-    }
-  }
-  if (r.has("variants")) {
-    c.variants.clear();
-    for (const std::string& s : r.get<std::vector<std::string>>("variants", {})) {
-      try {
-        c.variants.push_back(parse_variant(s));
-      } catch (const std::invalid_argument& e) {
-        r.fail_key("variants", e.what());
-      }
-    }
-  }
-  c.visits = r.get<int64_t>("visits", c.visits);
-  c.cheap_visits = r.get<int64_t>("cheap_visits", c.cheap_visits);
-  c.full_search_prob = r.get<double>("full_search_prob", c.full_search_prob);
-  c.max_turns = r.get<int>("max_turns", c.max_turns);
-  c.games_per_chunk = r.get<int>("games_per_chunk", c.games_per_chunk);
-  c.seed = r.get<uint64_t>("seed", c.seed);
+  r.read(field("games", c.games), field("concurrent_games", c.concurrent_games));
+  c.pitches =
+      r.get_parsed_list("pitches", c.pitches, [](const std::string& s) { return parse_pitch_spec(s); });
+  c.variants = r.get_parsed_list("variants", c.variants, parse_variant);
+  r.read(field("visits", c.visits), field("cheap_visits", c.cheap_visits),
+         field("full_search_prob", c.full_search_prob), field("max_turns", c.max_turns),
+         field("games_per_chunk", c.games_per_chunk), field("seed", c.seed));
   {
     ConfigReader rr = r.child("resign");
-    c.resign.enabled = rr.get<bool>("enabled", c.resign.enabled);
-    c.resign.threshold = rr.get<double>("threshold", c.resign.threshold);
-    c.resign.consecutive = rr.get<int>("consecutive", c.resign.consecutive);
-    c.resign.playthrough_fraction = rr.get<double>("playthrough_fraction", c.resign.playthrough_fraction);
+    rr.read(field("enabled", c.resign.enabled), field("threshold", c.resign.threshold),
+            field("consecutive", c.resign.consecutive),
+            field("playthrough_fraction", c.resign.playthrough_fraction));
     rr.finish();
   }
   {

@@ -49,28 +49,14 @@ TournamentConfig parse_tournament_config(ConfigReader& r) {
   }
   if (r.has("goal") && pitch_spec_has_goal(pitch) && r.get<int>("goal", 2) != s.goal)
     r.fail_key("goal", "differs from the goal of pitch '" + pitch + "'");
-  try {
-    s.variant = parse_variant(r.get<std::string>("variant", "standard"));
-  } catch (const std::exception& e) {
-    r.fail_key("variant", e.what());
-  }
-  try {
-    s.format = parse_format(r.get<std::string>("format", "round-robin"));
-  } catch (const std::exception& e) {
-    r.fail_key("format", e.what());
-  }
-  s.gauntlet_size = r.get<int>("gauntlet_size", s.gauntlet_size);
-  s.games_per_pairing = r.get<int>("games_per_pairing", s.games_per_pairing);
-  s.openings = r.get<int>("openings", s.openings);
-  s.opening_turns = r.get<int>("opening_turns", s.opening_turns);
-  s.opening_balance_rollouts = r.get<int>("opening_balance_rollouts", s.opening_balance_rollouts);
-  s.seed = r.get<uint64_t>("seed", s.seed);
-  s.concurrency = r.get<int>("concurrency", s.concurrency);
-  s.budget.time_ms = r.get<int64_t>("time_ms", s.budget.time_ms);
-  s.budget.visits = r.get<int64_t>("visits", s.budget.visits);
-  s.anchor = r.get<std::string>("anchor", "");
-  s.prior_draws = r.get<double>("prior_draws", s.prior_draws);
-  s.out_dir = r.get<std::string>("out_dir", "");
+  s.variant = r.get_parsed("variant", "standard", parse_variant);
+  s.format = r.get_parsed("format", "round-robin", parse_format);
+  r.read(field("gauntlet_size", s.gauntlet_size), field("games_per_pairing", s.games_per_pairing),
+         field("openings", s.openings), field("opening_turns", s.opening_turns),
+         field("opening_balance_rollouts", s.opening_balance_rollouts), field("seed", s.seed),
+         field("concurrency", s.concurrency), field("time_ms", s.budget.time_ms),
+         field("visits", s.budget.visits), field("anchor", s.anchor), field("prior_draws", s.prior_draws),
+         field("out_dir", s.out_dir));
 
   YAML::Node list = r.get<YAML::Node>("players", YAML::Node());
   if (!list || !list.IsSequence() || list.size() < 2)

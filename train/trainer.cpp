@@ -75,54 +75,39 @@ TrainConfig parse_train_config(ConfigReader& r) {
   } else {
     r.child("net");
   }
-  c.device = r.get<std::string>("device", c.device);
-  c.threads = r.get<int>("threads", c.threads);
-  c.seed = r.get<uint64_t>("seed", c.seed);
-  c.batch_size = r.get<int>("batch_size", c.batch_size);
-  c.steps = r.get<int64_t>("steps", c.steps);
-  c.rows_per_sample = r.get<double>("rows_per_sample", c.rows_per_sample);
+  r.read(field("device", c.device), field("threads", c.threads), field("seed", c.seed),
+         field("batch_size", c.batch_size), field("steps", c.steps),
+         field("rows_per_sample", c.rows_per_sample));
   {
     ConfigReader o = r.child("optimizer");
-    c.optimizer.type = o.get<std::string>("type", c.optimizer.type);
-    c.optimizer.lr = o.get<double>("lr", c.optimizer.lr);
-    c.optimizer.momentum = o.get<double>("momentum", c.optimizer.momentum);
-    c.optimizer.nesterov = o.get<bool>("nesterov", c.optimizer.nesterov);
-    c.optimizer.weight_decay = o.get<double>("weight_decay", c.optimizer.weight_decay);
-    c.optimizer.beta1 = o.get<double>("beta1", c.optimizer.beta1);
-    c.optimizer.beta2 = o.get<double>("beta2", c.optimizer.beta2);
+    TrainConfig::Optimizer& opt = c.optimizer;
+    o.read(field("type", opt.type), field("lr", opt.lr), field("momentum", opt.momentum),
+           field("nesterov", opt.nesterov), field("weight_decay", opt.weight_decay),
+           field("beta1", opt.beta1), field("beta2", opt.beta2));
     o.finish();
   }
   {
     ConfigReader s = r.child("lr_schedule");
-    c.lr_schedule.type = s.get<std::string>("type", c.lr_schedule.type);
-    c.lr_schedule.warmup_steps = s.get<int64_t>("warmup_steps", c.lr_schedule.warmup_steps);
-    c.lr_schedule.step_every = s.get<int64_t>("step_every", c.lr_schedule.step_every);
-    c.lr_schedule.gamma = s.get<double>("gamma", c.lr_schedule.gamma);
-    c.lr_schedule.min_lr = s.get<double>("min_lr", c.lr_schedule.min_lr);
+    TrainConfig::Schedule& lr = c.lr_schedule;
+    s.read(field("type", lr.type), field("warmup_steps", lr.warmup_steps), field("step_every", lr.step_every),
+           field("gamma", lr.gamma), field("min_lr", lr.min_lr));
     s.finish();
   }
   {
     ConfigReader w = r.child("window");
-    c.window.min_samples = w.get<int64_t>("min_samples", c.window.min_samples);
-    c.window.max_samples = w.get<int64_t>("max_samples", c.window.max_samples);
-    c.window.exponent = w.get<double>("exponent", c.window.exponent);
-    c.window.scale = w.get<double>("scale", c.window.scale);
+    w.read(field("min_samples", c.window.min_samples), field("max_samples", c.window.max_samples),
+           field("exponent", c.window.exponent), field("scale", c.window.scale));
     w.finish();
   }
   {
     ConfigReader l = r.child("loss");
-    c.loss.policy = l.get<double>("policy", c.loss.policy);
-    c.loss.value = l.get<double>("value", c.loss.value);
-    c.loss.moves_left = l.get<double>("moves_left", c.loss.moves_left);
-    c.loss.cheap_value_weight = l.get<double>("cheap_value_weight", c.loss.cheap_value_weight);
-    c.loss.search_value_weight = l.get<double>("search_value_weight", c.loss.search_value_weight);
-    c.loss.value_loss = l.get<std::string>("value_loss", c.loss.value_loss);
+    l.read(field("policy", c.loss.policy), field("value", c.loss.value),
+           field("moves_left", c.loss.moves_left), field("cheap_value_weight", c.loss.cheap_value_weight),
+           field("search_value_weight", c.loss.search_value_weight), field("value_loss", c.loss.value_loss));
     l.finish();
   }
-  c.mirror = r.get<bool>("mirror", c.mirror);
-  c.deterministic = r.get<bool>("deterministic", c.deterministic);
-  c.checkpoint_interval = r.get<int64_t>("checkpoint_interval", c.checkpoint_interval);
-  c.log_interval = r.get<int64_t>("log_interval", c.log_interval);
+  r.read(field("mirror", c.mirror), field("deterministic", c.deterministic),
+         field("checkpoint_interval", c.checkpoint_interval), field("log_interval", c.log_interval));
   return r.finish_validated(c);
 }
 

@@ -166,34 +166,21 @@ ValueBaselines baselines_of(const Rows& data, const std::vector<uint32_t>& idx) 
   return b;
 }
 
-}  // namespace
-
-// Long (about 110 lines): the phases (rows, held-out split, model, steps, evaluation, file) share
-// the rows, the model and the optimizer; the rows and the evaluation are their own functions.
-ValueTrainResult train_value_net(const ValueTrainConfig& cfg, const std::string& data_dir,
-                                 const std::string& out_path, const ValueTrainProgress& progress) {
-  cfg.validate();
-  const auto t0 = std::chrono::steady_clock::now();
-  ValueTrainResult result;
-  TrainConfig::Window all;
-  all.min_samples = all.max_samples = cfg.max_samples;
-  TrainingWindow window = load_window(all, data_dir);
-  const GameData& newest = window.games.front();
-  const Pitch& pitch = Pitch::get(newest.width, newest.length, newest.goal);
-  const Variant variant = newest.variant;
-  result.pitch = pitch.name();
-  result.variant = variant_name(variant);
-  const int num_features = ValueNet::num_features(pitch);
-
-  // Split games, then replay each game once, collecting its samples' positions.
-  std::vector<uint32_t> game_order(window.games.size());
-  std::iota(game_order.begin(), game_order.end(), 0u);
-  std::mt19937_64 rng(cfg.seed);
-  std::shuffle(game_order.begin(), game_order.end(), rng);
-  const size_t held_games =
-      window.games.size() >= 2 ? size_t(std::ceil(cfg.holdout * double(window.games.size()))) : 0;
+// The samples of the window's games on the newest game's pitch and variant (others are counted
+// in result.skipped_games), split by game: a share cfg.holdout of the games, drawn with rng, is
+// held out. Each game is replayed once.
+struct SplitRows {
   Rows data;
   std::vector<uint32_t> train_idx, held_idx;
+};
+SplitRows split_rows(const TrainingWindow& window, const Pitch& pitch, Variant variant, double holdout,
+                     std::mt19937_64& rng, ValueTrainResult& result) {
+  std::vector<uint32_t> game_order(window.games.size());
+  std::iota(game_order.begin(), game_order.end(), 0u);
+  std::shuffle(game_order.begin(), game_order.end(), rng);
+  const size_t held_games =
+      window.games.size() >= 2 ? size_t(std::ceil(holdout * double(window.games.size()))) : 0;
+  SplitRows out;
   std::vector<int> buf;
   for (size_t gi = 0; gi < game_order.size(); ++gi) {
     const GameData& gd = window.games[game_order[gi]];
@@ -212,17 +199,59 @@ ValueTrainResult train_value_net(const ValueTrainConfig& cfg, const std::string&
     for (const TrainingSample* s : samples) {
       while (at < size_t(s->turn_index) && at < full.turns().size()) g.play_turn(full.turns()[at++]);
       if (g.position().game_over() || !g.position().turn_start()) continue;
-      (gi < held_games ? held_idx : train_idx).push_back(uint32_t(data.rows.size()));
-      data.add(g.position(), *s, buf);
+      (gi < held_games ? out.held_idx : out.train_idx).push_back(uint32_t(out.data.rows.size()));
+      out.data.add(g.position(), *s, buf);
     }
     ++result.games;
   }
-  if (train_idx.empty())
-    throw std::runtime_error(data_dir + ": no training samples on " + result.pitch + " " +
-                             result.variant + " outside the held-out slice");
-  result.train_samples = int64_t(train_idx.size());
-  result.holdout_samples = int64_t(held_idx.size());
+  return out;
+}
 
+// The trained layers as a value-net file's contents.
+ValueNet value_net_of(Mlp& net, const Pitch& pitch, Variant variant, float value_scale) {
+  ValueNet out;
+  out.width = pitch.width();
+  out.length = pitch.length();
+  out.goal = pitch.goal();
+  out.variant = variant;
+  out.value_scale = value_scale;
+  for (const torch::nn::Linear& l : net->layers) {
+    DenseLayer d;
+    const torch::Tensor w = l->weight.detach().contiguous();
+    const torch::Tensor b = l->bias.detach().contiguous();
+    d.out = int(w.size(0));
+    d.in = int(w.size(1));
+    d.weight.assign(w.data_ptr<float>(), w.data_ptr<float>() + w.numel());
+    d.bias.assign(b.data_ptr<float>(), b.data_ptr<float>() + b.numel());
+    out.layers.push_back(std::move(d));
+  }
+  return out;
+}
+
+}  // namespace
+
+// Long (about 85 lines): the phases (rows, model, steps with early stopping, file) share the rows,
+// the model and the optimizer; the rows, the evaluation and the file's contents are their own functions.
+ValueTrainResult train_value_net(const ValueTrainConfig& cfg, const std::string& data_dir,
+                                 const std::string& out_path, const ValueTrainProgress& progress) {
+  cfg.validate();
+  const auto t0 = std::chrono::steady_clock::now();
+  ValueTrainResult result;
+  TrainConfig::Window all;
+  all.min_samples = all.max_samples = cfg.max_samples;
+  TrainingWindow window = load_window(all, data_dir);
+  const GameData& newest = window.games.front();
+  const Pitch& pitch = Pitch::get(newest.width, newest.length, newest.goal);
+  const Variant variant = newest.variant;
+  result.pitch = pitch.name();
+  result.variant = variant_name(variant);
+  const int num_features = ValueNet::num_features(pitch);
+
+  std::mt19937_64 rng(cfg.seed);
+  SplitRows split = split_rows(window, pitch, variant, cfg.holdout, rng, result);
+  const Rows& data = split.data;
+  const std::vector<uint32_t>& train_idx = split.train_idx;
+  const std::vector<uint32_t>& held_idx = split.held_idx;
   if (cfg.threads > 0) torch::set_num_threads(cfg.threads);
   torch::manual_seed(cfg.seed);
   Mlp net(num_features, cfg.hidden);
@@ -281,22 +310,7 @@ ValueTrainResult train_value_net(const ValueTrainConfig& cfg, const std::string&
     for (size_t i = 0; i < params.size(); ++i) params[i].copy_(best_params[i]);
   }
 
-  ValueNet out;
-  out.width = pitch.width();
-  out.length = pitch.length();
-  out.goal = pitch.goal();
-  out.variant = variant;
-  out.value_scale = cfg.value_scale;
-  for (const torch::nn::Linear& l : net->layers) {
-    DenseLayer d;
-    const torch::Tensor w = l->weight.detach().contiguous();
-    const torch::Tensor b = l->bias.detach().contiguous();
-    d.out = int(w.size(0));
-    d.in = int(w.size(1));
-    d.weight.assign(w.data_ptr<float>(), w.data_ptr<float>() + w.numel());
-    d.bias.assign(b.data_ptr<float>(), b.data_ptr<float>() + b.numel());
-    out.layers.push_back(std::move(d));
-  }
+  const ValueNet out = value_net_of(net, pitch, variant, cfg.value_scale);
   save_value_net(out, out_path);
   result.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -80,3 +80,52 @@ TEST_CASE("fail_key: a dotted key finds its line without changing the config", "
   CHECK(r.node()["a"]["b"]["c"].as<int>() == 1);
   CHECK(r.node()["a"].size() == 1);
 }
+
+TEST_CASE("read: a field table sets the keys given and leaves the others at their value", "[core]") {
+  auto r = ConfigReader::from_string("games: 7\nrate: 0.5\nname: x\nflag: true\nseed: 18446744073709551615\n",
+                                     "t.yaml");
+  int games = 1, absent = 3;
+  double rate = 0.25;
+  std::string name = "n";
+  bool flag = false;
+  uint64_t seed = 1;
+  int64_t big = -1;
+  r.read(field("games", games), field("rate", rate), field("name", name), field("flag", flag),
+         field("seed", seed), field("absent", absent), field("big", big));
+  r.finish();  // every key of the table counts as read
+  CHECK(games == 7);
+  CHECK(rate == 0.5);
+  CHECK(name == "x");
+  CHECK(flag);
+  CHECK(seed == 18446744073709551615ULL);
+  CHECK(absent == 3);
+  CHECK(big == -1);
+  // A wrong type names the key and its line, as get() does.
+  auto bad = ConfigReader::from_string("games: 2\nrate: fast\n", "b.yaml");
+  CHECK_THROWS_WITH(bad.read(field("games", games), field("rate", rate)),
+                    "b.yaml: rate (line 2): wrong type: cannot read 'fast' as the expected type");
+}
+
+TEST_CASE("get_parsed, get_parsed_list: the converter's error names file, key and line", "[core]") {
+  auto parse_even = [](const std::string& s) {
+    const int v = std::stoi(s);
+    if (v % 2) throw std::invalid_argument("'" + s + "' is odd");
+    return v;
+  };
+  auto r = ConfigReader::from_string("one: 4\nlist: [2, 6]\nodd: 3\nodds: [2, 5]\nnull_list:\n", "p.yaml");
+  CHECK(r.get_parsed("one", "0", parse_even) == 4);
+  CHECK(r.get_parsed("absent", "8", parse_even) == 8);  // the default is converted too
+  CHECK(r.get_parsed_list("list", std::vector<int>{0}, parse_even) == std::vector<int>{2, 6});
+  CHECK(r.get_parsed_list("absent_list", std::vector<int>{0}, parse_even) == std::vector<int>{0});
+  // A null list keeps the default and counts as read (as a null scalar does with get()).
+  CHECK(r.get_parsed_list("null_list", std::vector<int>{0}, parse_even) == std::vector<int>{0});
+  CHECK_THROWS_WITH(r.get_parsed("odd", "0", parse_even), "p.yaml: odd (line 3): '3' is odd");
+  CHECK_THROWS_WITH(r.get_parsed_list("odds", std::vector<int>{}, parse_even),
+                    "p.yaml: odds (line 4): '5' is odd");
+  // A value of the wrong type is the reader's error, not the converter's, and is said once.
+  auto typed = ConfigReader::from_string("one: [1, 2]\nlist: 4\n", "w.yaml");
+  CHECK_THROWS_WITH(typed.get_parsed("one", "0", parse_even),
+                    "w.yaml: one (line 1): wrong type: cannot read a non-scalar value as the expected type");
+  CHECK_THROWS_WITH(typed.get_parsed_list("list", std::vector<int>{}, parse_even),
+                    "w.yaml: list (line 2): wrong type: cannot read '4' as the expected type");
+}

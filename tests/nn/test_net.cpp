@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "core/checksum.h"
 #include "core/fileutil.h"
 #include "engine/record.h"
 #include "nn/checkpoint.h"
@@ -105,6 +106,26 @@ TEST_CASE("net config from YAML", "[nn]") {
   CHECK_THROWS_WITH(parse_net_config(bad), Catch::Contains("chanels"));
   auto bad2 = ConfigReader::from_string("channels: 8\nglobal_pool_channels: 8\n", "net.yaml");
   CHECK_THROWS_WITH(parse_net_config(bad2), Catch::Contains("global_pool_channels"));
+  // An unknown preset names the key's line too, as every other key's error does.
+  auto preset = ConfigReader::from_string("blocks: 2\npreset: huge\n", "net.yaml");
+  CHECK_THROWS_WITH(parse_net_config(preset),
+                    "net.yaml: preset (line 2): unknown net preset 'huge' (expected tiny or medium)");
+  // Every key of the field table is read and compared.
+  auto all = ConfigReader::from_string(
+      "preset: tiny\nblocks: 3\nchannels: 20\nglobal_pool_every: 3\nglobal_pool_channels: 5\n"
+      "policy_channels: 6\nvalue_channels: 7\nvalue_hidden: 9\nmoves_left_head: false\n",
+      "net.yaml");
+  const NetConfig a = parse_net_config(all);
+  CHECK(a.summary() == "3x20 gp3/5 p6 v7/9");
+  for (const auto& [key, field] : NetConfig::kIntFields) {
+    NetConfig b = a;
+    b.*field += 1;
+    CHECK_FALSE(b == a);
+  }
+  NetConfig b = a;
+  CHECK(b == a);
+  b.moves_left_head = true;
+  CHECK(b != a);
   for (const char* f : {"net-tiny.yaml", "net-medium.yaml"}) {
     auto rf = ConfigReader::from_file(std::string(PS_SOURCE_DIR) + "/configs/" + f);
     CHECK_NOTHROW(parse_net_config(rf));
@@ -314,19 +335,19 @@ TEST_CASE("a crafted checkpoint (one archive byte changed, checksum recomputed) 
 TEST_CASE("checkpoint checksum is standard FNV-1a 64; files with the old basis still load", "[nn]") {
   // Regression: the offset basis lacked a digit (1469598103934665603, not
   // 14695981039346656037), so standard tools could not verify the checksum.
-  CHECK(fnv1a64("a", 1) == 0xaf63dc4c8601ec8cull);     // the published FNV-1a 64 test vector
-  CHECK(fnv1a64("", 0) == 0xcbf29ce484222325ull);      // = the standard offset basis
+  CHECK(fnv1a64_bytes("a", 1) == 0xaf63dc4c8601ec8cull);  // the published FNV-1a 64 test vector
+  CHECK(fnv1a64_bytes("", 0) == 0xcbf29ce484222325ull);   // = the standard offset basis
   PolicyValueNet net = trained_tiny(9);
   CheckpointMeta meta;
   meta.net = net->config();
   const std::string path = temp_path("fnv.psnet");
   save_checkpoint(path, net, meta);
   std::string file = read_file(path);
-  CHECK(header_u64(file, 16) == fnv1a64(file.data() + 24, file.size() - 24, 14695981039346656037ull));
+  CHECK(header_u64(file, 16) == fnv1a64_bytes(file.data() + 24, file.size() - 24, 14695981039346656037ull));
   CHECK_NOTHROW(load_checkpoint(path));
 
   // The same payload under the old basis (every file written before the fix) loads too.
-  const uint64_t legacy = fnv1a64(file.data() + 24, file.size() - 24, 1469598103934665603ull);
+  const uint64_t legacy = fnv1a64_bytes(file.data() + 24, file.size() - 24, 1469598103934665603ull);
   for (int i = 0; i < 8; ++i) file[16 + size_t(i)] = char((legacy >> (8 * i)) & 0xFF);
   write_file_atomic(path, file);
   CHECK(load_checkpoint(path).meta.net == net->config());

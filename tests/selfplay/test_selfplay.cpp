@@ -112,4 +112,12 @@ TEST_CASE("self-play config: keys parse, bad keys and values are named") {
   CHECK_THROWS_WITH(parse_selfplay_config(type), Catch::Contains("visits") && Catch::Contains("line 1"));
   auto pitch = ConfigReader::from_string("pitches: [8x9]\n", "sp.yaml");
   CHECK_THROWS_WITH(parse_selfplay_config(pitch), Catch::Contains("length must be even"));
+  auto variant = ConfigReader::from_string("variants: [standard, bouncy]\n", "sp.yaml");
+  CHECK_THROWS_WITH(parse_selfplay_config(variant), Catch::StartsWith("sp.yaml: variants (line 1): "));
+  // An empty value keeps the defaults, as for every other key (before, `pitches:` with no value
+  // was an "unknown key").
+  auto empty = ConfigReader::from_string("pitches:\nvariants:\n", "sp.yaml");
+  const SelfplayConfig defaults = parse_selfplay_config(empty);
+  CHECK((defaults.pitches.size() == 1 && defaults.pitches[0].length == 10));
+  CHECK((defaults.variants.size() == 1 && defaults.variants[0] == Variant::kStandard));
 }

@@ -252,7 +252,15 @@ TEST_CASE("bad specs and configs fail with clear messages", "[tournament]") {
   CHECK(c.players.size() == 2);
   CHECK(c.players[1].where == "players[1]");
   CHECK_THROWS_WITH(load("gamez_per_pairing: 4\n" + players), Catch::Contains("t.yaml: gamez_per_pairing (line 1): unknown key"));
-  CHECK_THROWS_WITH(load("format: swiss\n" + players), Catch::Contains("format"));
+  CHECK_THROWS_WITH(
+      load("format: swiss\n" + players),
+      "t.yaml: format (line 1): unknown tournament format 'swiss' (expected round-robin or gauntlet)");
+  CHECK_THROWS_WITH(load("variant: bouncy\n" + players), Catch::StartsWith("t.yaml: variant (line 1): "));
+  // Regression: a variant of the wrong type was said twice ("t.yaml: variant (line 1): t.yaml:
+  // variant (line 1): wrong type ..."), the reader's error caught as the converter's.
+  CHECK_THROWS_WITH(
+      load("variant: [standard]\n" + players),
+      "t.yaml: variant (line 1): wrong type: cannot read a non-scalar value as the expected type");
   CHECK_THROWS_WITH(load("players:\n  - {name: a, type: test-first}\n  - {name: b, type: nope}\n"),
                     Catch::Contains("t.yaml: players[1].type (line 3): unknown player type 'nope'"));
   CHECK_THROWS_WITH(load("players:\n  - {name: a, type: test-first}\n"), Catch::Contains("at least 2"));
