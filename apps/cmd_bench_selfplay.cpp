@@ -132,6 +132,10 @@ void bench_one(const Options& o, const std::string& label, nn::PolicyValueNet ne
               "batch %.1f\n",
               double(st.samples) / wall, double(ss.positions) / wall,
               st.samples > 0 ? double(ss.positions) / double(st.samples) : 0.0, ss.mean_batch());
+  std::printf("  searches: %lld, %.1f network evaluations per search, %.2f per new visit "
+              "(%lld evaluations asked, %llu service cache hits)\n",
+              (long long)st.searches, st.evaluations_per_search(), st.evaluations_per_visit(),
+              (long long)st.evaluations, (unsigned long long)ss.cache_hits);
   std::printf("  cores: %.2f busy of %u (process CPU %.1f s over %.1f s wall): search threads "
               "%.2f cores (%.0f%%), service + data %.2f cores (%.0f%%)\n",
               cpu / wall, std::thread::hardware_concurrency(), cpu, wall, search_cpu / wall,

@@ -64,7 +64,7 @@ void exit_if_stopped() {
 struct FollowOptions {
   std::string run_dir;
   int generations = 0;
-  double poll_seconds = 1.0;
+  RoleOptions role;
 };
 
 void add_follow_options(CLI::App* cmd, FollowOptions& f) {
@@ -72,11 +72,25 @@ void add_follow_options(CLI::App* cmd, FollowOptions& f) {
                   "number of generations of the run (overrides run.generations; >= 1): the role ends "
                   "when they are done")
       ->check(integer_at_least(1));
-  cmd->add_option("--poll", f.poll_seconds, "seconds between looks at the run directory while waiting")
+  cmd->add_option("--poll", f.role.poll_seconds, "seconds between looks at the run directory while waiting")
+      ->capture_default_str()
+      ->check(CLI::Range(0.1, 3600.0));
+  cmd->add_option("--heartbeat", f.role.claim.heartbeat_s,
+                  "seconds between heartbeats of the role's claim in RUNDIR/claims/ (another "
+                  "machine takes the claim of a dead process over after 3 unchanged ones)")
       ->capture_default_str()
       ->check(CLI::Range(0.1, 3600.0));
 }
 
+// The role's config (RUNDIR/config.yaml, started from `config` when given; waits for it
+// otherwise); after a stop request while waiting, exits as stopped.
+RunConfig follow_config(const FollowOptions& f, const std::string& config) {
+  install_signal_handlers();
+  std::optional<RunConfig> cfg =
+      load_shared_run_config(f.run_dir, config, f.generations, f.role.poll_seconds, &g_cancel);
+  exit_if_stopped();
+  return *cfg;
+}
 
 void register_run(CLI::App& app) {
   static std::string run_config;
@@ -103,14 +117,14 @@ void register_run(CLI::App& app) {
 // `selfplay CONFIG --net CKPT`: games into a folder; `selfplay --follow RUNDIR`: the worker role.
 void register_selfplay(CLI::App& app) {
   static std::string sp_config, sp_net, sp_out = "selfplay-data", sp_prefix = "selfplay", sp_worker;
-  static int64_t sp_max_games = 0;
   static FollowOptions follow;
   auto* sp = app.add_subcommand(
       "selfplay", "Play self-play games with a network, write training data; with --follow RUNDIR, "
                   "a self-play worker of a shared run directory (docs/SCALING.md)");
-  sp->add_option("config", sp_config,
-                 "YAML with selfplay: and service: maps; with --follow, a run config that starts "
-                 "RUNDIR/config.yaml when it is missing (and must equal it otherwise)");
+  sp->add_option(
+      "config", sp_config,
+      "YAML with selfplay: and service: maps; with --follow, a run config that starts "
+      "RUNDIR/config.yaml when it is missing (and must match its keys otherwise; comments do not count)");
   auto* net = sp->add_option("--net", sp_net, "network checkpoint (not with --follow)");
   auto* out = sp->add_option("--out", sp_out, "output directory (not with --follow)")->capture_default_str();
   auto* prefix = sp->add_option("--prefix", sp_prefix, "chunk file prefix (not with --follow)")->capture_default_str();
@@ -122,17 +136,24 @@ void register_selfplay(CLI::App& app) {
                  "with --follow: this worker's id in chunk names (letters, digits, '_', '.'); the "
                  "same id after a restart continues its chunk sequence [default: HOST_PID]")
       ->needs(f);
-  sp->add_option("--max-games", sp_max_games, "with --follow: stop after this many games (0: no cap)")
+  sp->add_option("--max-games", follow.role.max_games,
+                 "with --follow: store exactly this many games, then end (0: no cap)")
       ->needs(f)
+      ->check(integer_at_least(0));
+  sp->add_option("--max-ahead", follow.role.max_ahead,
+                 "with --follow: wait while this worker's own stored self-play would let the trainer "
+                 "train this many times its trained generations + 1 (a worker without a trainer "
+                 "stops filling data/; 0: never wait)")
+      ->needs(f)
+      ->capture_default_str()
       ->check(integer_at_least(0));
   add_follow_options(sp, follow);
   sp->callback([] {
     if (!follow.run_dir.empty()) {
-      const RunConfig cfg = load_shared_run_config(follow.run_dir, sp_config, follow.generations);
       const std::string id = sp_worker.empty() ? default_worker_id() : sp_worker;
       check_worker_id(id);
-      install_signal_handlers();
-      run_selfplay_worker(cfg, id, sp_max_games, &g_cancel, follow.poll_seconds);
+      const RunConfig cfg = follow_config(follow, sp_config);
+      run_selfplay_worker(cfg, id, &g_cancel, follow.role);
       exit_if_stopped();
       return;
     }
@@ -168,7 +189,7 @@ void register_train(CLI::App& app) {
                "run directory (docs/SCALING.md)");
   tr->add_option("config", tr_config,
                  "YAML with a train: map; with --follow, a run config that starts RUNDIR/config.yaml "
-                 "when it is missing (and must equal it otherwise)");
+                 "when it is missing (and must match its keys otherwise; comments do not count)");
   auto* data = tr->add_option("--data", tr_data, "training data directory (*.psd chunks; not with --follow)");
   auto* from = tr->add_option("--from", tr_from, "checkpoint to start from (default: a new net)");
   auto* out = tr->add_option("--out", tr_out, "checkpoint to write (not with --follow)");
@@ -183,9 +204,8 @@ void register_train(CLI::App& app) {
   add_follow_options(tr, follow);
   tr->callback([] {
     if (!follow.run_dir.empty()) {
-      const RunConfig cfg = load_shared_run_config(follow.run_dir, tr_config, follow.generations);
-      install_signal_handlers();
-      run_trainer(cfg, &g_cancel, follow.poll_seconds);
+      const RunConfig cfg = follow_config(follow, tr_config);
+      run_trainer(cfg, &g_cancel, follow.role);
       exit_if_stopped();
       return;
     }
@@ -223,13 +243,13 @@ void register_gatekeeper(CLI::App& app) {
                     "the baselines, keep the ratings, promote by the gating rule, export best.model "
                     "(docs/SCALING.md)");
   gk->add_option("rundir", follow.run_dir, "run directory")->required();
-  gk->add_option("--config", gk_config,
-                 "run config that starts RUNDIR/config.yaml when it is missing (and must equal it otherwise)");
+  gk->add_option(
+      "--config", gk_config,
+      "run config that starts RUNDIR/config.yaml when it is missing (and must match its keys otherwise; comments do not count)");
   add_follow_options(gk, follow);
   gk->callback([] {
-    const RunConfig cfg = load_shared_run_config(follow.run_dir, gk_config, follow.generations);
-    install_signal_handlers();
-    run_gatekeeper(cfg, &g_cancel, follow.poll_seconds);
+    const RunConfig cfg = follow_config(follow, gk_config);
+    run_gatekeeper(cfg, &g_cancel, follow.role);
     exit_if_stopped();
   });
 }

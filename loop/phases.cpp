@@ -37,6 +37,7 @@ double RunContext::elapsed() const {
 
 void RunContext::save_state(const std::string& phase) {
   if (!owns_state) return;
+  verify_claims();
   state.seconds = elapsed();
   write_run_state(state, paths.state, phase);
 }
@@ -88,6 +89,8 @@ bool play_generation(RunContext& ctx, int g) {
                       s.samples_per_s(), s.mean_game_turns(),
                       format_duration(rate > 0 ? (target - s.games) / rate : 0).c_str());
         line.update(buf);
+        // Under the chunk writer's lock, between this game's chunk write and the next one's.
+        ctx.verify_claims_or_exit();
         if (s.games % cfg.selfplay.games_per_chunk == 0 && s.games < target) log_selfplay(s, false);
       },
       ctx.cancel);
@@ -122,6 +125,7 @@ bool train_generation(RunContext& ctx, int g, int64_t steps) {
   ProgressLine line;
   TrainConfig tcfg = ctx.cfg.train;
   tcfg.steps = steps;
+  ctx.verify_claims();
   TrainResult tr = train_network(
       tcfg, ctx.paths.data, ctx.paths.checkpoint(g - 1), ctx.paths.checkpoint(g),
       ctx.paths.logs + "/train.jsonl", ctx.cfg.name + " " + net,
@@ -133,6 +137,7 @@ bool train_generation(RunContext& ctx, int g, int64_t steps) {
                       g, (long long)m.step, (long long)target, m.policy_loss, m.value_loss,
                       100 * m.policy_accuracy, m.samples_per_s, (long long)m.window);
         line.update(buf);
+        ctx.verify_claims_or_exit();
       },
       ctx.cancel);
   line.finish();
@@ -235,6 +240,7 @@ bool evaluate_generation(RunContext& ctx, int g) {
   }
   json scores = json::object();
   for (auto& [opp, s] : score) scores[opp] = {{"wins", s.first}, {"games", s.second}};
+  ctx.verify_claims();
   json j = {{"generation", g}, {"network", net}, {"promoted", promoted}, {"scores", scores}, {"games", games}};
   if (e.gating) j["gated_against"] = ctx.state.best;
   write_file_atomic(outcomes_path, j.dump(1) + "\n");
@@ -268,6 +274,7 @@ void promote_and_export(RunContext& ctx, int g) {
   const json outcome = read_json_file(ctx.paths.outcomes(g));
   const bool promoted = outcome.value("promoted", true);
   if (promoted) ctx.state.best = net;
+  ctx.verify_claims();
   const Ratings ratings = rate_all(load_outcomes(ctx.paths.eval));
   write_ratings_json(ratings, ctx.paths.ratings);
   const auto [elo, ci] = ratings.elo(net);
@@ -284,6 +291,7 @@ void promote_and_export(RunContext& ctx, int g) {
                    {"peak_rss_mib", peak_rss_mib()}};
   append_line(ctx.paths.logs + "/generations.jsonl", gen_line.dump());
   const auto [best_elo, best_ci] = ratings.elo(ctx.state.best);
+  ctx.verify_claims();
   export_run_model(ctx.paths.checkpoint_of(ctx.state.best), ctx.paths.best_model, ctx.cfg, best_elo, best_ci);
   ctx.state.generation = g;
   ctx.save_state("generation " + std::to_string(g) + " done");

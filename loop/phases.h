@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "loop/role_claim.h"
 #include "loop/run_config.h"
 #include "loop/run_dir.h"
 
@@ -28,12 +29,23 @@ struct RunContext {
   RunState state;
   const std::atomic<bool>* cancel = nullptr;
   bool owns_state = false;  ///< `run` and the gatekeeper write state.json; the others read it
+  /// The process's claims (loop/role_claim.h), checked before each file a phase writes (and
+  /// after each game and training log line, inside the library loops); null: none held.
+  const RoleClaims* claims = nullptr;
 
   RunContext(const RunConfig& config, const std::atomic<bool>* cancel_flag, bool writes_state);
   /// Wall time of the run so far: state.seconds at the start of this process plus this call's.
   double elapsed() const;
   bool stopped() const { return cancel && cancel->load(); }
-  /// state.json with `phase` (a no-op when the process does not own it).
+  /// Throws ClaimLost when another process took one of `claims` over.
+  void verify_claims() const {
+    if (claims) claims->verify();
+  }
+  /// verify_claims(), ending the process at once on ClaimLost (for callbacks of library loops).
+  void verify_claims_or_exit() const {
+    if (claims) claims->verify_or_exit();
+  }
+  /// state.json with `phase` (a no-op when the process does not own it), after verify_claims().
   void save_state(const std::string& phase);
 
  private:

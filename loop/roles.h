@@ -9,6 +9,7 @@
 //     chunk after every game, so a killed worker loses only its games in flight; when state.json
 //     moves to a new generation it finishes its games in flight and starts new ones with the
 //     then best network. Ends when state.json says the run is finished (or after max_games).
+//     Waits while its own stored self-play is far ahead of the trainer (max_ahead).
 //   trainer (`train --follow RUNDIR`): trains generation g from g-1 (train.steps steps,
 //     loop/phases.h) -> checkpoints/gen-g.ckpt and models/gen-g.model as soon as the data holds
 //     enough new self-play (trainer_ready), else waits. Ends after run.generations candidates.
@@ -17,6 +18,9 @@
 //     and writes state.json. Ends after run.generations generations ("finished").
 // Every role stops between games or steps when *cancel becomes true (the commands set it on
 // SIGINT and SIGTERM, as Slurm's scancel sends); starting it again resumes.
+// One process per identity: each role first claims `worker-ID`, `trainer` or `gatekeeper` in
+// RUNDIR/claims/ (loop/role_claim.h; `run` claims trainer, gatekeeper and selfplay) and throws
+// ClaimTaken when a live process holds it; it releases the claim when it ends.
 #pragma once
 
 #include <atomic>
@@ -24,6 +28,7 @@
 #include <functional>
 #include <string>
 
+#include "loop/role_claim.h"
 #include "loop/run_config.h"
 
 namespace ps {
@@ -35,12 +40,26 @@ void check_worker_id(const std::string& id);
 /// it starts new chunks rather than continuing its sequence (give --worker for that).
 std::string default_worker_id();
 
-/// Runs a self-play worker until the run is finished, max_games games were played by this
-/// process (0: no cap), or *cancel. Prints one line per stored game to stdout ("worker ID: game
-/// N stored ...") and its session totals to logs/selfplay-ID.jsonl. poll_seconds: how often
-/// state.json is read for a new generation.
-void run_selfplay_worker(const RunConfig& cfg, const std::string& worker_id, int64_t max_games,
-                         const std::atomic<bool>* cancel, double poll_seconds = 1.0);
+/// Options of the role commands.
+struct RoleOptions {
+  double poll_seconds = 1.0;  ///< seconds between looks at the run directory while waiting
+  ClaimOptions claim;         ///< the role's claim: heartbeat interval, stale period
+  /// Self-play worker: games this process stores, then it ends (0: no cap). Exact: no new game
+  /// starts once max_games are stored or in flight.
+  int64_t max_games = 0;
+  /// Self-play worker: it waits while its own stored games and samples alone would let the
+  /// trainer train max_ahead x (G + 1) generations (trainer_ready), G the newest checkpoint: a
+  /// worker without a trainer stores at most max_ahead generations' worth, and one whose
+  /// trainer has trained G generations at most max_ahead x (G + 1). 0: never waits.
+  int max_ahead = 20;
+};
+
+/// Runs a self-play worker until the run is finished, options.max_games games were stored by
+/// this process, or *cancel. Prints one line per stored game to stdout ("worker ID: game N
+/// stored ...") and its session totals to logs/selfplay-ID.jsonl. Throws ClaimTaken when
+/// another live process is worker ID of this run directory.
+void run_selfplay_worker(const RunConfig& cfg, const std::string& worker_id, const std::atomic<bool>* cancel,
+                         const RoleOptions& options = {});
 
 /// Whether generation g may be trained with `games` games and `samples` samples stored: with
 /// train.rows_per_sample r > 0, when r * samples >= g * train.steps * train.batch_size (at most r
@@ -48,11 +67,13 @@ void run_selfplay_worker(const RunConfig& cfg, const std::string& worker_id, int
 /// with r = 0, when games >= g * selfplay.games (the cadence of `run`).
 bool trainer_ready(const RunConfig& cfg, int g, int64_t games, int64_t samples);
 
-/// Runs the trainer until checkpoints/gen-<run.generations>.ckpt exists or *cancel.
-void run_trainer(const RunConfig& cfg, const std::atomic<bool>* cancel, double poll_seconds = 1.0);
+/// Runs the trainer until checkpoints/gen-<run.generations>.ckpt exists or *cancel. Throws
+/// ClaimTaken when another live process is the run directory's trainer.
+void run_trainer(const RunConfig& cfg, const std::atomic<bool>* cancel, const RoleOptions& options = {});
 
-/// Runs the gatekeeper until generation run.generations is finished or *cancel.
-void run_gatekeeper(const RunConfig& cfg, const std::atomic<bool>* cancel, double poll_seconds = 1.0);
+/// Runs the gatekeeper until generation run.generations is finished or *cancel. Throws
+/// ClaimTaken when another live process is the run directory's gatekeeper.
+void run_gatekeeper(const RunConfig& cfg, const std::atomic<bool>* cancel, const RoleOptions& options = {});
 
 /// Sleeps in slices of at most 100 ms until ready() (checked every poll_seconds) or *cancel;
 /// returns ready().

@@ -30,7 +30,13 @@ void print_run_header(const RunContext& ctx) {
 
 void run_training_loop(const RunConfig& cfg, const std::atomic<bool>* cancel) {
   register_builtin_players();
+  // One `run` per directory, and no trainer or gatekeeper role beside it (loop/role_claim.h);
+  // claimed before anything is written (open_run_directory clears temporaries).
+  RoleClaims claims;
+  for (const char* identity : {"trainer", "gatekeeper", "selfplay"})
+    if (!claims.add(cfg.dir, identity, {}, cancel)) return;
   RunContext ctx(cfg, cancel, /*writes_state=*/true);
+  ctx.claims = &claims;
   open_run_directory(cfg, /*single_process=*/true, ctx.state.generation);
   print_run_header(ctx);
   for (int g = ctx.state.generation + 1; g <= cfg.generations && !ctx.stopped(); ++g) {

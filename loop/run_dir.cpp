@@ -6,6 +6,8 @@
 #include <iostream>
 
 #include "core/fileutil.h"
+#include "loop/role_claim.h"
+#include "loop/roles.h"
 #include "train/trainer.h"
 
 namespace ps {
@@ -118,20 +120,46 @@ void open_run_directory(const RunConfig& cfg, bool single_process, int resumed_g
     write_initial_checkpoint(cfg.train, paths.checkpoint(0), cfg.name + " " + gen_name(0));
 }
 
-RunConfig load_shared_run_config(const std::string& run_dir, const std::string& config_path,
-                                 int generations) {
+namespace {
+
+// How a role is given the run config (the hints of load_shared_run_config's messages).
+const char* const kHowToGiveConfig =
+    "the first role started in a run directory brings the run config: `selfplay CONFIG --follow "
+    "RUNDIR`, `train CONFIG --follow RUNDIR` or `gatekeeper RUNDIR --config CONFIG`";
+
+}  // namespace
+
+std::optional<RunConfig> load_shared_run_config(const std::string& run_dir, const std::string& config_path,
+                                                int generations, double poll_seconds,
+                                                const std::atomic<bool>* cancel) {
   const RunPaths paths(run_dir);
   if (!config_path.empty()) {
     const RunConfig given = load_run_config(config_path);
     fs::create_directories(run_dir);
-    if (!fs::exists(paths.config)) write_file_atomic(paths.config, given.source);
-    else if (read_file(paths.config) != given.source)
-      throw ConfigError(config_path + " differs from " + paths.config +
-                        ", the config the run's roles share: start the role without --config, or "
-                        "put the run directory's copy right");
+    if (!create_file_exclusive(paths.config, given.source)) {
+      const std::string shared = read_file(paths.config);
+      std::vector<ConfigChange> changes;
+      try {
+        if (shared != given.source) changes = compare_run_configs(shared, given.source, paths.config);
+      } catch (const ConfigError& e) {
+        throw ConfigError(config_path + " differs from " + paths.config + ": " + e.what());
+      }
+      if (!changes.empty()) {
+        const ConfigChange& c = changes.front();
+        throw ConfigError(
+            config_path + " differs from " + paths.config + ", the config the run's roles share, at " +
+            c.key + " (" + c.old_value + " there, " + c.new_value + " here)" +
+            (changes.size() > 1 ? " and " + std::to_string(changes.size() - 1) + " more key(s)" : "") +
+            ": start the role without a config (selfplay and train: no CONFIG argument; "
+            "gatekeeper: no --config) to use the run directory's, or put one of the two right");
+      }
+    }
   } else if (!fs::exists(paths.config)) {
-    throw ConfigError(paths.config + ": no such file; the first role started in a run directory "
-                      "needs --config CONFIG");
+    if (poll_seconds <= 0) throw ConfigError(paths.config + ": no such file; " + kHowToGiveConfig);
+    std::printf("waiting for %s (%s)\n", paths.config.c_str(), kHowToGiveConfig);
+    std::fflush(stdout);
+    if (!wait_until_ready([&] { return fs::exists(paths.config); }, poll_seconds, cancel))
+      return std::nullopt;
   }
   RunConfig cfg = load_run_config(paths.config);
   cfg.dir = run_dir;

@@ -15,8 +15,11 @@
 //   models/gen-NNNN.model        candidates as exported by the trainer role
 //   eval/gen-NNNN/outcomes.json  a candidate's evaluation games, scores and promotion
 //   ratings.json, best.model, report.html, logs/*.jsonl (one writer per file)
+//   claims/<identity>.claim      which process is each role (loop/role_claim.h)
 #pragma once
 
+#include <atomic>
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -60,11 +63,16 @@ void write_run_state(const RunState& s, const std::string& path, const std::stri
 void open_run_directory(const RunConfig& cfg, bool single_process, int resumed_generation);
 
 /// The config of a shared run directory for a role: RUNDIR/config.yaml. With `config_path`
-/// (the first role started may bring the config) a missing RUNDIR/config.yaml is written from
-/// it, and one that differs is refused (ConfigError naming both files: every role must play by
-/// the same config). cfg.dir is set to run_dir; generations > 0 overrides run.generations.
-/// Throws ConfigError when there is no config at all.
-RunConfig load_shared_run_config(const std::string& run_dir, const std::string& config_path,
-                                 int generations);
+/// (the first role started brings the config) a missing RUNDIR/config.yaml is created from it
+/// (exclusively: of two roles starting at once, one writes it and the other compares), and one
+/// whose parsed configuration differs is refused (ConfigError naming both files and the first
+/// differing key; comments and layout do not count: compare_run_configs). Without it, waits for
+/// RUNDIR/config.yaml to appear, saying so on stdout and looking every poll_seconds, until it
+/// does or *cancel (then nullopt); with poll_seconds <= 0 a missing file is a ConfigError. Both
+/// messages say how to give the config. cfg.dir is set to run_dir; generations > 0 overrides
+/// run.generations.
+std::optional<RunConfig> load_shared_run_config(const std::string& run_dir, const std::string& config_path,
+                                                int generations, double poll_seconds = 0,
+                                                const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace ps

@@ -69,9 +69,12 @@ class DataTally {
 
 }  // namespace
 
-void run_trainer(const RunConfig& cfg, const std::atomic<bool>* cancel, double poll_seconds) {
+void run_trainer(const RunConfig& cfg, const std::atomic<bool>* cancel, const RoleOptions& opt) {
+  RoleClaims claims;
+  if (!claims.add(cfg.dir, "trainer", opt.claim, cancel)) return;
   open_run_directory(cfg, /*single_process=*/false, 0);
   RunContext ctx(cfg, cancel, /*writes_state=*/false);
+  ctx.claims = &claims;
   int g = 1;
   while (g <= cfg.generations && fs::exists(ctx.paths.checkpoint(g))) ++g;  // resume
   std::printf("trainer in %s: generations %d..%d, %lld steps x %d each\n", cfg.dir.c_str(), g,
@@ -91,9 +94,10 @@ void run_trainer(const RunConfig& cfg, const std::atomic<bool>* cancel, double p
       std::fflush(stdout);
       return ok;
     };
-    if (!wait_until_ready(ready, poll_seconds, cancel)) break;
+    if (!wait_until_ready(ready, opt.poll_seconds, cancel)) break;
     std::printf("trainer: gen %d on %lld games, %lld samples\n", g, (long long)games, (long long)samples);
     if (!train_generation(ctx, g, cfg.train.steps)) break;
+    ctx.verify_claims();
     export_run_model(ctx.paths.checkpoint(g), ctx.paths.models + "/" + gen_name(g) + ".model", cfg, NAN, NAN);
   }
   std::printf("trainer: %s\n", g > cfg.generations ? "every generation trained" : "stopped");

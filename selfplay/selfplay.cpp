@@ -153,7 +153,7 @@ GameData play_selfplay_game(const SelfplayConfig& cfg, Evaluator& evaluator, uin
   std::vector<int> sample_side;
   int low_value_streak[2] = {0, 0};
   int resigner = -1;  // who resigned (or would have, in a playthrough game)
-  int64_t searches = 0, root_turns = 0;
+  int64_t searches = 0, root_turns = 0, visits = 0, evaluations = 0;
 
   while (!game.position().game_over() && game.num_complete_turns() < cfg.max_turns) {
     const Position& pos = game.position();
@@ -165,6 +165,8 @@ GameData play_selfplay_game(const SelfplayConfig& cfg, Evaluator& evaluator, uin
     SearchResult res = search.run(pos, limits);
     ++searches;
     root_turns += int64_t(res.children.size());
+    visits += res.new_visits;
+    evaluations += res.evaluations;
 
     data.samples.push_back(search_sample(res, turn_index, is_full));
     sample_side.push_back(pos.side_to_move());
@@ -198,6 +200,8 @@ GameData play_selfplay_game(const SelfplayConfig& cfg, Evaluator& evaluator, uin
   if (stats) {
     stats->searches += searches;
     stats->root_turns += root_turns;
+    stats->visits += visits;
+    stats->evaluations += evaluations;
     count_game(data, end, total_turns, resigner, playthrough, *stats);
   }
   return data;
@@ -306,6 +310,8 @@ SelfplayStats run_selfplay(const SelfplayConfig& cfg, Evaluator& evaluator,
         stats.kicks += local.kicks;
         stats.searches += local.searches;
         stats.root_turns += local.root_turns;
+        stats.visits += local.visits;
+        stats.evaluations += local.evaluations;
         stats.wins[0] += local.wins[0];
         stats.wins[1] += local.wins[1];
         stats.resigned += local.resigned;

@@ -79,6 +79,9 @@ struct SelfplayStats {
   int64_t kicks = 0;
   int64_t searches = 0;
   int64_t root_turns = 0;       ///< sum over searches of root children generated
+  int64_t visits = 0;           ///< new simulations over all searches (reused ones excluded)
+  int64_t evaluations = 0;      ///< positions the searches sent to the evaluator (cache hits of
+                                ///< a caching evaluator included)
   int64_t wins[2] = {0, 0};     ///< games won by player 0 / player 1
   int64_t resigned = 0, playthroughs = 0, false_resignations = 0;
   double seconds = 0;
@@ -87,6 +90,8 @@ struct SelfplayStats {
   double samples_per_s() const { return seconds > 0 ? samples / seconds : 0; }
   double mean_game_turns() const { return games ? double(turns) / games : 0; }
   double mean_root_turns() const { return searches ? double(root_turns) / searches : 0; }
+  double evaluations_per_search() const { return searches ? double(evaluations) / searches : 0; }
+  double evaluations_per_visit() const { return visits ? double(evaluations) / visits : 0; }
   /// "games 12 (0.5/s), positions 340 (14.1/s), 28.3 turns/game, 17.5 root turns/search"
   std::string summary() const;
 };

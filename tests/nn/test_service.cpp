@@ -4,6 +4,10 @@
 #include <random>
 #include <thread>
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 #include "engine/record.h"
 #include "engine/turns.h"
 #include "nn/checkpoint.h"
@@ -124,3 +128,31 @@ TEST_CASE("service cache, restrictions and errors", "[nn]") {
   auto cfg = ConfigReader::from_string("device: cpu\nmax_batch: 0\n", "svc.yaml");
   CHECK_THROWS_WITH(parse_service_options(cfg), Catch::Contains("max_batch"));
 }
+
+#if defined(__GLIBC__)
+TEST_CASE("a CPU service keeps freed memory mapped: a 16 MiB block comes from the heap", "[nn]") {
+  // glibc maps blocks of 128 KiB or more separately by default and unmaps them when freed, so
+  // each forward pass faulted its activation tensors in again (docs/BENCHMARKS.md). A CPU
+  // service raises the mmap threshold (and the trim threshold) for the whole process.
+  const size_t bytes = size_t(16) << 20;
+  auto touch = [](void* p) { static_cast<volatile char*>(p)[0] = 1; };
+  // Control (when this process has not raised the thresholds yet, as under ctest, which runs
+  // each test case alone): before any service, such a block is a mapping of its own.
+  const size_t mapped0 = mallinfo2().hblkhd;
+  void* before = std::malloc(bytes);
+  REQUIRE(before != nullptr);
+  touch(before);
+  const bool defaults = mallinfo2().hblkhd > mapped0;
+  ServiceOptions so;
+  so.device = "cpu";
+  auto service = make_net_evaluator(random_tiny(), CheckpointMeta{}, so, "test");
+  const size_t mapped1 = mallinfo2().hblkhd;
+  void* during = std::malloc(bytes);
+  REQUIRE(during != nullptr);
+  touch(during);
+  CHECK(mallinfo2().hblkhd == mapped1);  // from the heap, not a mapping of its own
+  std::free(during);
+  std::free(before);
+  if (!defaults) WARN("this process had raised malloc's mmap threshold before the test");
+}
+#endif

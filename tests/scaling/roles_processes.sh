@@ -10,7 +10,12 @@
 #   - every game each worker reported stored is in the data (records counted per worker): the
 #     killed worker lost at most its games in flight, the other none;
 #   - every chunk reads back (`train` over the whole data folder names any bad one);
-#   - no temporary file is left but the killed processes' own.
+#   - no temporary file is left but the killed processes' own;
+#   - one process per identity (loop/role_claim.h): a second worker with worker A's id, a second
+#     gatekeeper and a `run` of the directory are refused at once (exit 1, naming the holder);
+#     worker B, SIGKILLed, started again with its id takes its claim over at once and stores
+#     exactly its --max-games; the restarted trainer and gatekeeper take theirs over too; every
+#     claim is released at the end.
 #   roles_processes.sh EXE WORKDIR
 set -u
 EXE=$1
@@ -25,9 +30,11 @@ cp "$(dirname "$0")/tiny.yaml" "$CFG"  # generations 2, selfplay.concurrent_game
 fail() {
   echo "FAIL: $*"
   for f in "$WORK"/*.log; do echo "--- $f"; tail -5 "$f"; done
-  kill -9 $gk $tr $wa $wb 2>/dev/null
+  kill -9 $gk $tr $wa $wb $wb2 2>/dev/null
+  kill -9 $a2 $gk2 $run2 2>/dev/null
   exit 1
 }
+wb2="" a2="" gk2="" run2=""
 T0=$(date +%s)
 "$EXE" gatekeeper "$RUN" --config "$CFG" --poll 0.2 > "$WORK/gatekeeper.log" 2>&1 &
 gk=$!
@@ -46,18 +53,48 @@ while [ "$(grep -c 'stored in' "$WORK/B.log" 2>/dev/null)" -lt 3 ]; do
   [ $t -gt 600 ] && fail "worker B stored no 3 games in 60 s"
   sleep 0.1
 done
+# One process per identity, while all four run: a second worker A (the probe's case: two
+# workers of one id lost 129 of 262 games), a second gatekeeper, a `run` of the same directory,
+# started at once; each must exit 1 naming the holder.
+"$EXE" selfplay --follow "$RUN" --worker A --poll 0.2 > "$WORK/A2.log" 2>&1 &
+a2=$!
+"$EXE" gatekeeper "$RUN" --poll 0.2 > "$WORK/gatekeeper2.log" 2>&1 &
+gk2=$!
+"$EXE" run "$CFG" --dir "$RUN" > "$WORK/run2.log" 2>&1 &
+run2=$!
+wait $a2; rc_a2=$?
+wait $gk2; rc_gk2=$?
+wait $run2; rc_run2=$?
+# (the trainer may have trained every generation meanwhile; worker A and the gatekeeper run on)
+for p in $wa $gk; do kill -0 $p 2>/dev/null || fail "worker A or the gatekeeper ended during the identity checks"; done
+[ $rc_a2 -eq 1 ] || fail "a second worker A: exit status $rc_a2, expected 1"
+grep -q "worker-A is held by pid $wa on host" "$WORK/A2.log" || fail "second worker A: $(cat "$WORK/A2.log")"
+grep -q "another --worker id" "$WORK/A2.log" || fail "second worker A: no advice: $(cat "$WORK/A2.log")"
+[ $rc_gk2 -eq 1 ] || fail "a second gatekeeper: exit status $rc_gk2, expected 1"
+grep -q "gatekeeper is held by pid $gk" "$WORK/gatekeeper2.log" || fail "second gatekeeper: $(cat "$WORK/gatekeeper2.log")"
+[ $rc_run2 -eq 1 ] || fail "a run of the directory: exit status $rc_run2, expected 1"
+grep -q -e "trainer is held by pid $tr" -e "gatekeeper is held by pid $gk" "$WORK/run2.log" ||
+  fail "run of the directory: $(cat "$WORK/run2.log")"
+echo "a second worker A, a second gatekeeper and a run of the directory were refused"
+
 kill -9 $wb
 wait $wb 2>/dev/null
 b_reported=$(grep -c 'stored in' "$WORK/B.log")
 echo "killed worker B after it reported $b_reported games stored"
 # Kill the trainer and the gatekeeper too, and start them again.
-kill -9 $tr $gk
+tr_killed=0
+kill -0 $tr 2>/dev/null && tr_killed=1
+kill -9 $tr $gk 2>/dev/null
 wait $tr $gk 2>/dev/null
 killed="$wb $tr $gk"
 "$EXE" gatekeeper "$RUN" --poll 0.2 >> "$WORK/gatekeeper.log" 2>&1 &
 gk=$!
 "$EXE" train --follow "$RUN" --poll 0.2 >> "$WORK/trainer.log" 2>&1 &
 tr=$!
+# Worker B again under its id: takes its claim over at once, stores exactly 2 games.
+"$EXE" selfplay --follow "$RUN" --worker B --poll 0.2 --max-games 2 > "$WORK/B2.log" 2>&1 &
+wb2=$!
+
 
 # The others end by themselves once the last generation is done.
 t=0
@@ -69,6 +106,12 @@ done
 wait $gk || fail "gatekeeper exit status $?"
 wait $tr || fail "trainer exit status $?"
 wait $wa || fail "worker A exit status $?"
+wait $wb2 || fail "worker B (restarted) exit status $?"
+grep -q "worker-B: took over the claim of pid $wb" "$WORK/B2.log" || fail "worker B's claim: $(head -3 "$WORK/B2.log")"
+[ $tr_killed = 0 ] || grep -q "trainer: took over the claim of pid" "$WORK/trainer.log" ||
+  fail "the trainer's claim was not taken over"
+grep -q "gatekeeper: took over the claim of pid" "$WORK/gatekeeper.log" || fail "the gatekeeper's claim was not taken over"
+[ -z "$(ls "$RUN/claims")" ] || fail "claims not released: $(ls "$RUN/claims")"
 echo "run finished in $(( $(date +%s) - T0 )) s"
 
 grep -q '"phase": *"finished"' "$RUN/state.json" || fail "state.json: $(cat "$RUN/state.json")"
@@ -84,8 +127,13 @@ records() { cat "$RUN"/data/gen*-"$1"-*.tsv 2>/dev/null | grep -c .; }
 a_reported=$(grep -c 'stored in' "$WORK/A.log")
 a_stored=$(records A)
 b_stored=$(records B)
-echo "worker A: $a_reported reported, $a_stored stored; worker B: $b_reported reported, $b_stored stored"
+b2_reported=$(grep -c 'stored in' "$WORK/B2.log")
+echo "worker A: $a_reported reported, $a_stored stored; worker B: $b_reported + $b2_reported (restarted) reported, $b_stored stored"
 [ "$a_stored" -eq "$a_reported" ] || fail "worker A: $a_reported games reported, $a_stored stored"
+[ "$b2_reported" -le 2 ] || fail "worker B restarted with --max-games 2 stored $b2_reported"
+grep -q "the run is finished" "$WORK/B2.log" || [ "$b2_reported" -eq 2 ] ||
+  fail "worker B (restarted) ended before its 2 games and before the run"
+b_reported=$((b_reported + b2_reported))
 [ "$b_stored" -ge "$b_reported" ] || fail "worker B lost stored games: $b_reported reported, $b_stored stored"
 [ "$b_stored" -le $((b_reported + CONCURRENT)) ] || fail "worker B: more games stored than it played"
 ls "$RUN"/data/ | grep -q -- "-B-" || fail "no chunks named by worker B"

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <map>
+#include <random>
 #include <stdexcept>
 
 #include "engine/render.h"
@@ -341,6 +342,15 @@ class CountingEvaluator final : public Evaluator {
     for (size_t i = 0; i < n; ++i) inner_.evaluate(*positions[i], out[i]);
   }
   std::string name() const override { return "counting"; }
+  /// Checks that no position was evaluated twice; returns the number of positions evaluated.
+  int64_t require_each_once() const {
+    int64_t total = 0;
+    for (const auto& [hash, n] : calls) {
+      CHECK(n == 1);
+      total += n;
+    }
+    return total;
+  }
   std::map<uint64_t, int> calls;
   std::map<size_t, int> batch_sizes;  // calls by number of positions
 
@@ -368,12 +378,7 @@ TEST_CASE("mcts: widening reuses the node's stored network output (one evaluatio
   Game g = parse_kicks(Pitch::standard(), Variant::kStandard, kHeavyKicks);
   const SearchResult r1 = search.run(g.position(), SearchLimits{400, -1});
   REQUIRE(r1.children.size() > size_t(sp.root_initial_turns));  // the root widened
-  int64_t total = 0;
-  for (const auto& [hash, n] : ev.calls) {
-    CHECK(n == 1);
-    total += n;
-  }
-  REQUIRE(total == r1.evaluations);
+  REQUIRE(ev.require_each_once() == r1.evaluations);
   REQUIRE(r1.evaluations <= r1.new_visits);
   REQUIRE(r1.new_visits == 400);  // gathering keeps the visit budget exact
   if (leaf_batch > 1) {
@@ -392,7 +397,7 @@ TEST_CASE("mcts: widening reuses the node's stored network output (one evaluatio
   ev.calls.clear();
   const SearchResult r2 = search.run(g.position(), SearchLimits{200, -1});
   CHECK(ev.calls.count(g.position().hash()) == 0);
-  for (const auto& [hash, n] : ev.calls) CHECK(n == 1);
+  ev.require_each_once();
 }
 
 TEST_CASE("mcts: every root turn gets the win checks, lazily checked interior turns included",
@@ -448,4 +453,34 @@ TEST_CASE("mcts: a search without root noise uses the plain priors on a noisy se
   for (size_t i = 0; i < rc.children.size() && i < rb.children.size(); ++i)
     differ = differ || rc.children[i].visits != rb.children[i].visits;
   CHECK(differ);
+}
+
+TEST_CASE("mcts: a game of full and cheap searches on one reused tree evaluates no position twice",
+          "[search]") {
+  // Self-play's layout (selfplay/selfplay.cpp): one Search per game, full searches with root
+  // noise and cheap ones without, each turn reusing the tree of the one before. A root that
+  // was a node of the previous tree, or a leaf evaluated there, must not go to the network
+  // again; every call a search makes is counted in its SearchResult::evaluations.
+  SearchParams sp;
+  sp.root_noise = true;
+  sp.leaf_batch = GENERATE(1, 8);
+  INFO("leaf_batch " << sp.leaf_batch);
+  FixedCostEvaluator inner(0, 0.5f, 1.0f, 11);
+  CountingEvaluator ev(inner);
+  Search search(ev, sp, 5);
+  Game g(Pitch::standard(), Variant::kStandard);
+  std::mt19937_64 rng(9);
+  int64_t reported = 0;
+  int searches = 0;
+  for (; searches < 24 && !g.position().game_over(); ++searches) {
+    SearchLimits lim;
+    const bool full = searches % 4 == 0;
+    lim.visits = full ? 64 : 16;
+    lim.root_noise = full;
+    const SearchResult r = search.run(g.position(), lim);
+    reported += r.evaluations;
+    g.play_turn(sample_turn(r, full ? 1.0 : 0.0, rng));
+  }
+  REQUIRE(searches >= 10);
+  CHECK(ev.require_each_once() == reported);
 }

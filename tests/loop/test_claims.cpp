@@ -1,0 +1,211 @@
+// Claims of role identities (loop/role_claim.h): one process per identity, takeover of dead
+// owners at once on this host and after a stale period from another host, loss detection.
+// Two processes with one worker id: tests/scaling/roles_processes.sh.
+#include <catch2/catch.hpp>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "core/fileutil.h"
+#include "loop/role_claim.h"
+
+using namespace ps;
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+namespace {
+
+struct TempRunDir {
+  std::string path;
+  explicit TempRunDir(const std::string& name)
+      : path(
+            (fs::temp_directory_path() / ("ps_claims_" + name + "_" + std::to_string(::getpid()))).string()) {
+    remove_tree(path);
+  }
+  ~TempRunDir() { remove_tree(path); }
+  std::string claim(const std::string& identity) const { return path + "/claims/" + identity + ".claim"; }
+};
+
+std::string this_host() {
+  char host[256] = {0};
+  ::gethostname(host, sizeof host - 1);
+  return host;
+}
+
+int64_t start_ticks_of(long pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::istringstream rest(text.substr(text.rfind(')') + 1));
+  std::string field;
+  for (int i = 3; i <= 22 && rest >> field; ++i)
+    if (i == 22) return std::atoll(field.c_str());
+  return -1;
+}
+
+// A claim file as another process would have written it.
+void write_claim(const std::string& path, const std::string& host, long pid, int64_t start,
+                 const std::string& token, int64_t beat, double heartbeat_s) {
+  write_file_atomic(path, json({{"identity", "x"},
+                                {"host", host},
+                                {"pid", pid},
+                                {"start_ticks", start},
+                                {"token", token},
+                                {"since", "2026-12-01T10:00:00Z"},
+                                {"heartbeat", beat},
+                                {"heartbeat_s", heartbeat_s}})
+                              .dump());
+}
+
+std::string token_in(const std::string& path) {
+  return json::parse(read_file(path)).at("token").get<std::string>();
+}
+
+// The pid of a process that has ended.
+long dead_pid() {
+  const pid_t child = ::fork();
+  if (child == 0) ::_exit(0);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  return long(child);
+}
+
+}  // namespace
+
+TEST_CASE("create_file_exclusive creates a name once (link of a unique temporary file)") {
+  TempRunDir dir("excl");
+  fs::create_directories(dir.path);
+  const std::string path = dir.path + "/config.yaml";
+  CHECK(create_file_exclusive(path, "first\n"));
+  CHECK_FALSE(create_file_exclusive(path, "second\n"));
+  CHECK(read_file(path) == "first\n");
+  int files = 0;
+  for (const auto& e : fs::directory_iterator(dir.path)) files += e.is_regular_file();
+  CHECK(files == 1);  // no temporary left
+}
+
+TEST_CASE("a claim is held, its heartbeat counts, it is released on the end") {
+  TempRunDir dir("hold");
+  ClaimOptions opt;
+  opt.heartbeat_s = 0.1;
+  auto claim = RoleClaim::acquire(dir.path, "worker-A", opt);
+  REQUIRE(claim);
+  const json j = json::parse(read_file(dir.claim("worker-A")));
+  CHECK(j.at("host") == this_host());
+  CHECK(j.at("pid") == long(::getpid()));
+  CHECK(j.at("heartbeat") == 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(450));
+  CHECK(json::parse(read_file(dir.claim("worker-A"))).at("heartbeat").get<int64_t>() >= 2);
+  CHECK_NOTHROW(claim->verify());
+  claim.reset();
+  CHECK_FALSE(fs::exists(dir.claim("worker-A")));
+}
+
+TEST_CASE("a live process's claim of this host is refused, naming it") {
+  TempRunDir dir("live");
+  fs::create_directories(dir.path + "/claims");
+  const long parent = long(::getppid());  // alive while this test runs
+  write_claim(dir.claim("worker-A"), this_host(), parent, start_ticks_of(parent), "theirs", 4, 30);
+  CHECK_THROWS_AS(RoleClaim::acquire(dir.path, "worker-A"), ClaimTaken);
+  CHECK_THROWS_WITH(RoleClaim::acquire(dir.path, "worker-A"),
+                    Catch::Contains("pid " + std::to_string(parent)) && Catch::Contains(this_host()) &&
+                        Catch::Contains("since 2026-12-01T10:00:00Z") &&
+                        Catch::Contains("another --worker id"));
+  CHECK(RoleClaim::acquire(dir.path, "trainer"));  // another identity
+  write_claim(dir.claim("gatekeeper"), this_host(), parent, start_ticks_of(parent), "theirs", 4, 30);
+  CHECK_THROWS_WITH(RoleClaim::acquire(dir.path, "gatekeeper"), Catch::Contains("one gatekeeper"));
+  CHECK(token_in(dir.claim("worker-A")) == "theirs");  // untouched
+}
+
+TEST_CASE("a dead process's claim of this host is taken over at once (SIGKILL, then restart)") {
+  TempRunDir dir("dead");
+  fs::create_directories(dir.path + "/claims");
+  write_claim(dir.claim("worker-A"), this_host(), dead_pid(), 12345, "theirs", 9, 30);
+  const auto t0 = std::chrono::steady_clock::now();
+  auto claim = RoleClaim::acquire(dir.path, "worker-A");
+  CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(2));
+  REQUIRE(claim);
+  CHECK(token_in(dir.claim("worker-A")) != "theirs");
+  // A pid now used by another process (another start time) is dead too.
+  claim.reset();
+  const long parent = long(::getppid());
+  write_claim(dir.claim("worker-A"), this_host(), parent, start_ticks_of(parent) + 1, "reused", 0, 30);
+  CHECK(RoleClaim::acquire(dir.path, "worker-A"));
+}
+
+TEST_CASE("another host's claim: taken over after its heartbeat stood still, refused while it moves") {
+  TempRunDir dir("remote");
+  fs::create_directories(dir.path + "/claims");
+  ClaimOptions opt;
+  opt.poll_s = 0.05;
+  SECTION("stale: taken over after 3 of its heartbeats (0.1 s) without a change") {
+    write_claim(dir.claim("trainer"), "node-elsewhere", long(::getpid()), 1, "theirs", 7, 0.1);
+    const auto t0 = std::chrono::steady_clock::now();
+    auto claim = RoleClaim::acquire(dir.path, "trainer", opt);
+    const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    REQUIRE(claim);
+    CHECK(waited >= 0.3);
+    CHECK(token_in(dir.claim("trainer")) != "theirs");
+  }
+  SECTION("live: its counter moves while watched") {
+    write_claim(dir.claim("trainer"), "node-elsewhere", 77, 1, "theirs", 0, 0.2);
+    std::atomic<bool> stop{false};
+    std::thread owner([&] {
+      for (int beat = 1; !stop.load(); ++beat) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        write_claim(dir.claim("trainer"), "node-elsewhere", 77, 1, "theirs", beat, 0.2);
+      }
+    });
+    CHECK_THROWS_WITH(RoleClaim::acquire(dir.path, "trainer", opt),
+                      Catch::Contains("node-elsewhere") && Catch::Contains("heartbeat moves"));
+    stop = true;
+    owner.join();
+  }
+  SECTION("a stop request while watching returns no claim") {
+    write_claim(dir.claim("trainer"), "node-elsewhere", 77, 1, "theirs", 0, 30);
+    std::atomic<bool> cancel{true};
+    CHECK_FALSE(RoleClaim::acquire(dir.path, "trainer", opt, &cancel));
+  }
+}
+
+TEST_CASE(
+    "a claim taken over by another process: verify throws, the heartbeat reports it, release keeps it") {
+  TempRunDir dir("lost");
+  ClaimOptions opt;
+  opt.heartbeat_s = 0.1;
+  std::atomic<bool> lost{false};
+  std::string message;
+  opt.on_lost = [&](const std::string& m) {
+    message = m;
+    lost = true;
+  };
+  auto claim = RoleClaim::acquire(dir.path, "gatekeeper", opt);
+  REQUIRE(claim);
+  write_claim(dir.claim("gatekeeper"), "node-elsewhere", 4242, 1, "newer", 0, 30);
+  CHECK_THROWS_AS(claim->verify(), ClaimLost);
+  CHECK_THROWS_WITH(claim->verify(), Catch::Contains("taken over by pid 4242 on host node-elsewhere"));
+  for (int i = 0; i < 50 && !lost.load(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  CHECK(lost.load());
+  CHECK_THAT(message, Catch::Contains("gatekeeper"));
+  claim.reset();
+  CHECK(token_in(dir.claim("gatekeeper")) == "newer");  // not ours: not removed
+}
+
+TEST_CASE("RoleClaims holds several identities and releases them all") {
+  TempRunDir dir("several");
+  {
+    RoleClaims claims;
+    for (const char* id : {"trainer", "gatekeeper", "selfplay"}) REQUIRE(claims.add(dir.path, id));
+    CHECK_NOTHROW(claims.verify());
+    CHECK(fs::exists(dir.claim("selfplay")));
+    CHECK_THROWS(RoleClaim::acquire(dir.path, "bad/identity"));
+  }
+  CHECK(fs::is_empty(dir.path + "/claims"));
+}
