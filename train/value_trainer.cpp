@@ -253,8 +253,8 @@ ValueTrainResult train_value_net(const ValueTrainConfig& cfg, const std::string&
   const std::vector<uint32_t>& train_idx = split.train_idx;
   const std::vector<uint32_t>& held_idx = split.held_idx;
   if (train_idx.empty())
-    throw std::runtime_error(data_dir + ": no training samples on " + result.pitch + " " +
-                             result.variant + " outside the held-out slice");
+    throw std::runtime_error(data_dir + ": no training samples on " + result.pitch + " " + result.variant +
+                             " outside the held-out slice");
   result.train_samples = int64_t(train_idx.size());
   result.holdout_samples = int64_t(held_idx.size());
 
