@@ -8,6 +8,8 @@
 
 namespace ps {
 
+// single-file: omit begin (the exported bot's parameters are fixed in export/bot_template.cpp, and
+// its file must stay under 100,000 characters)
 void SearchParams::validate() const {
   const FieldCheck check("search params: ");
   const SearchParams& p = *this;
@@ -37,7 +39,6 @@ void SearchParams::validate() const {
   check(p.turn_gen_max_expansions >= 1, "turn_gen_max_expansions", "must be >= 1");
 }
 
-// single-file: omit begin (not needed by the exported bot; see export/single_file.h)
 SearchParams parse_search_params(ConfigReader& cfg, const SearchParams& defaults) {
   SearchParams p = defaults;
   cfg.read(field("algorithm", p.algorithm), field("visits", p.visits), field("time_ms", p.time_ms),
