@@ -160,9 +160,9 @@ struct Search::Impl {
 
   Impl(Evaluator& ev, const SearchParams& p, uint64_t seed)
       : evaluator(ev), params(p), rng(seed), root_pos(Pitch::standard(), Variant::kStandard) {
-// single-file: omit begin (the exported bot's parameters are fixed: see search/params.cpp)
+    // single-file: omit begin (the exported bot's parameters are fixed: see search/params.cpp)
     params.validate();
-// single-file: omit end
+    // single-file: omit end
   }
   ~Impl() { clear(); }
 
