@@ -201,86 +201,36 @@ struct NetEvaluator::Impl {
     w.wait();
   }
 
-  void worker_loop() {
+  // One worker's buffers, kept across batches.
+  struct WorkerBuffers {
     std::vector<Request> batch;
-    batch.reserve(size_t(options.max_batch));
     std::vector<const Position*> ptrs;
     std::vector<Evaluation> results;
     torch::Tensor input;  // [max_batch, C, H, GW] host buffer (pinned for CUDA)
     const Pitch* input_pitch = nullptr;
-    const auto timeout = std::chrono::microseconds(options.batch_timeout_us);
+  };
+
+  void worker_loop() {
+    WorkerBuffers b;
+    b.batch.reserve(size_t(options.max_batch));
     std::unique_lock<std::mutex> lk(mu);
     while (true) {
       queue_cv.wait(lk, [&] { return stop || !queue.empty(); });
       if (queue.empty()) return;  // stop and nothing left
-      const auto deadline = queue.front().enqueued + timeout;
-      while (!stop && !queue.empty() && queue.size() < size_t(options.max_batch) &&
-             Clock::now() < deadline)
-        queue_cv.wait_until(lk, deadline);
-      if (queue.empty()) continue;  // another worker took it
-      // One pitch per batch: take the oldest request's pitch, up to max_batch of it.
-      const Pitch* pitch = &queue.front().pos->pitch();
-      batch.clear();
-      for (auto it = queue.begin(); it != queue.end() && batch.size() < size_t(options.max_batch);) {
-        if (&it->pos->pitch() == pitch) {
-          batch.push_back(*it);
-          it = queue.erase(it);
-        } else {
-          ++it;
-        }
-      }
-      if (!queue.empty()) queue_cv.notify_one();
+      if (!take_batch(lk, b.batch)) continue;  // another worker took it
       lk.unlock();
       const auto busy_start = Clock::now();
       std::exception_ptr error;
       try {
-        ptrs.clear();
-        for (const auto& r : batch) ptrs.push_back(r.pos);
-        if (input_pitch != pitch || !input.defined()) {
-          input = torch::empty({options.max_batch, kNumPlanes, pitch->grid_height(),
-                                pitch->grid_width()},
-                               torch::TensorOptions().dtype(torch::kFloat32)
-                                   .pinned_memory(device.is_cuda()));
-          input_pitch = pitch;
-        }
-        const int64_t n = int64_t(batch.size());
-        encode_positions(ptrs.data(), ptrs.size(), input.data_ptr<float>());
-        torch::Tensor policy, value;
-        {
-          torch::InferenceMode guard;
-          torch::Tensor x = input.narrow(0, 0, n).to(device, /*non_blocking=*/true);
-          // On the CPU, forward passes run one at a time (encoding and result handling of the
-          // workers still overlap): two at once through LibTorch 1.13's CPU kernels gave wrong
-          // outputs now and then (the 16-submitter test failed about 1 run in 5 with 2 workers,
-          // also with a separate copy of the net per worker; 0 in 30 with 1 worker).
-          std::unique_lock<std::mutex> cpu_lock(cpu_forward_mu, std::defer_lock);
-          if (!device.is_cuda()) cpu_lock.lock();
-          const auto forward_start = Clock::now();
-          NetOutput o = net->forward(x);
-          policy = o.policy.to(torch::kCPU).contiguous();
-          value = o.value.to(torch::kCPU);
-          forward_ns.fetch_add(elapsed_ns(forward_start), std::memory_order_relaxed);
-        }
-        // Results go to a worker-local array (reusing the callers' vectors' capacity), then
-        // are moved into the callers' Evaluations.
-        results.resize(batch.size());
-        for (size_t i = 0; i < batch.size(); ++i) results[i].policy_logits.swap(batch[i].out->policy_logits);
-        outputs_to_evaluations(policy, value, ptrs.data(), ptrs.size(), results.data());
-        for (size_t i = 0; i < batch.size(); ++i) {
-          batch[i].out->value = results[i].value;
-          batch[i].out->policy_logits.swap(results[i].policy_logits);
-          if (cache.enabled()) cache.store(EvalCache::key(*batch[i].pos), *batch[i].out);
-        }
-        positions_done.fetch_add(batch.size(), std::memory_order_relaxed);
-        batches_done.fetch_add(1, std::memory_order_relaxed);
+        evaluate_batch(b);
       } catch (...) {
         error = std::current_exception();
       }
       // Group completions per waiter (one evaluate_many call may have many requests here).
-      for (size_t i = 0; i < batch.size();) {
+      for (size_t i = 0; i < b.batch.size();) {
         size_t j = i + 1;
-        while (j < batch.size() && batch[j].waiter == batch[i].waiter) ++j;
-        batch[i].waiter->finish(j - i, error);
+        while (j < b.batch.size() && b.batch[j].waiter == b.batch[i].waiter) ++j;
+        b.batch[i].waiter->finish(j - i, error);
         i = j;
       }
       busy_ns.fetch_add(elapsed_ns(busy_start), std::memory_order_relaxed);
@@ -288,8 +238,75 @@ struct NetEvaluator::Impl {
     }
   }
 
+  // Waits (holding lk) until the batch is full or the oldest request's timeout passed, then moves
+  // up to max_batch requests of the oldest request's pitch (one pitch per batch) into batch.
+  // False when the queue emptied meanwhile.
+  bool take_batch(std::unique_lock<std::mutex>& lk, std::vector<Request>& batch) {
+    const auto timeout = std::chrono::microseconds(options.batch_timeout_us);
+    const auto deadline = queue.front().enqueued + timeout;
+    while (!stop && !queue.empty() && queue.size() < size_t(options.max_batch) && Clock::now() < deadline)
+      queue_cv.wait_until(lk, deadline);
+    if (queue.empty()) return false;
+    const Pitch* pitch = &queue.front().pos->pitch();
+    batch.clear();
+    for (auto it = queue.begin(); it != queue.end() && batch.size() < size_t(options.max_batch);) {
+      if (&it->pos->pitch() == pitch) {
+        batch.push_back(*it);
+        it = queue.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    if (!queue.empty()) queue_cv.notify_one();
+    return true;
+  }
+
+  // Encodes the batch, runs the forward pass and fills the callers' Evaluations (and the cache).
+  // Throws what the net throws; the caller passes it to the waiters.
+  void evaluate_batch(WorkerBuffers& b) {
+    const Pitch* pitch = &b.batch.front().pos->pitch();
+    b.ptrs.clear();
+    for (const auto& r : b.batch) b.ptrs.push_back(r.pos);
+    if (b.input_pitch != pitch || !b.input.defined()) {
+      b.input = torch::empty({options.max_batch, kNumPlanes, pitch->grid_height(), pitch->grid_width()},
+                             torch::TensorOptions().dtype(torch::kFloat32).pinned_memory(device.is_cuda()));
+      b.input_pitch = pitch;
+    }
+    const int64_t n = int64_t(b.batch.size());
+    encode_positions(b.ptrs.data(), b.ptrs.size(), b.input.data_ptr<float>());
+    torch::Tensor policy, value;
+    {
+      torch::InferenceMode guard;
+      torch::Tensor x = b.input.narrow(0, 0, n).to(device, /*non_blocking=*/true);
+      // On the CPU, forward passes run one at a time (encoding and result handling of the
+      // workers still overlap): two at once through LibTorch 1.13's CPU kernels gave wrong
+      // outputs now and then (the 16-submitter test failed about 1 run in 5 with 2 workers,
+      // also with a separate copy of the net per worker; 0 in 30 with 1 worker).
+      std::unique_lock<std::mutex> cpu_lock(cpu_forward_mu, std::defer_lock);
+      if (!device.is_cuda()) cpu_lock.lock();
+      const auto forward_start = Clock::now();
+      NetOutput o = net->forward(x);
+      policy = o.policy.to(torch::kCPU).contiguous();
+      value = o.value.to(torch::kCPU);
+      forward_ns.fetch_add(elapsed_ns(forward_start), std::memory_order_relaxed);
+    }
+    // Results go to a worker-local array (reusing the callers' vectors' capacity), then are
+    // moved into the callers' Evaluations.
+    auto& batch = b.batch;
+    b.results.resize(batch.size());
+    for (size_t i = 0; i < batch.size(); ++i) b.results[i].policy_logits.swap(batch[i].out->policy_logits);
+    outputs_to_evaluations(policy, value, b.ptrs.data(), b.ptrs.size(), b.results.data());
+    for (size_t i = 0; i < batch.size(); ++i) {
+      batch[i].out->value = b.results[i].value;
+      batch[i].out->policy_logits.swap(b.results[i].policy_logits);
+      if (cache.enabled()) cache.store(EvalCache::key(*batch[i].pos), *batch[i].out);
+    }
+    positions_done.fetch_add(batch.size(), std::memory_order_relaxed);
+    batches_done.fetch_add(1, std::memory_order_relaxed);
+  }
+
   PolicyValueNet net;
-  std::mutex cpu_forward_mu;  // serialises CPU forward passes (see worker_loop)
+  std::mutex cpu_forward_mu;  // serialises CPU forward passes (see evaluate_batch)
   CheckpointMeta meta;
   ServiceOptions options;
   std::string name;

@@ -893,75 +893,13 @@ struct Search::Impl {
     stop = false;
     try {
       prepare_root(pos);
-      Node* rt = root.get();
-      if (rt->state.load() == kExpanded && rt->num_children.load() == 0) {
-        // A reused node proven at its creation (the side to move could score at once, or every
-        // turn lost) was never expanded and stores no turns, not even its winning one. Expand
-        // it as a fresh root: the win check then adds the scoring turn, which best_child plays
-        // (listing turns by prior alone played a non-scoring turn of a won position).
-        rt->state.store(kUnexpanded);
-        rt->complete.store(0);
-        rt->exhausted.store(0);
-        rt->checked.store(0);  // expand must run the win check again to list the scoring turn
-      }
-      if (rt->state.load() == kUnexpanded) {
-        rt->state.store(kExpanding);
-        w_path_root(main_worker);
-        const double v = expand(rt, root_pos, true, main_worker);
-        backup(main_worker.path, v);
-      } else if (rt->num_children.load() == 0 ||
-                 (rt->proven.load() == 0 && !rt->complete.load() &&
-                  int(rt->num_children.load()) < params.root_initial_turns &&
-                  !rt->exhausted.load())) {
-        // A reused root (or a proven one without children) gets its root-sized turn list,
-        // from the logits kept at its expansion when there are some.
-        const float* logits = rt->logits.get();
-        if (!logits) {
-          evaluator.evaluate(root_pos, main_worker.eval);
-          evaluations.fetch_add(1);
-          check_eval(root_pos, main_worker.eval);
-          logits = main_worker.eval.policy_logits.data();
-        }
-        generate_children(rt, root_pos, logits, std::max(params.root_initial_turns, 1), 0.0,
-                          main_worker, true);
-        release_logits_if_done(rt);
-      }
-      if (rt->num_children.load() == 0) {
-        // A root proven lost by the win check has no children: list some turns to play.
-        main_worker.zero_logits.assign(size_t(root_pos.pitch().num_points()) * 8, 0.0f);
-        generate_children(rt, root_pos, main_worker.zero_logits.data(), params.initial_turns, 0.0,
-                          main_worker, true);
-      }
+      ensure_root_children(root.get());
       if (limits.root_noise) {
         add_root_noise();
       } else {
         root_noise.clear();
       }
-      const bool root_proven = rt->proven.load() != 0;
-      if (!(root_proven && (params.solver || rt->proven.load() == -1))) {
-        const int threads = params.num_threads;
-        if (threads == 1) {
-          work(main_worker);
-        } else {
-          std::vector<std::thread> pool;
-          std::exception_ptr error;
-          std::mutex error_mutex;
-          for (int t = 0; t < threads; ++t) {
-            pool.emplace_back([&] {
-              Worker w;
-              try {
-                work(w);
-              } catch (...) {
-                std::lock_guard<std::mutex> lock(error_mutex);
-                if (!error) error = std::current_exception();
-                stop = true;
-              }
-            });
-          }
-          for (auto& th : pool) th.join();
-          if (error) std::rethrow_exception(error);
-        }
-      }
+      run_workers(root.get());
     } catch (...) {
       clear();
       throw;
@@ -972,6 +910,78 @@ struct Search::Impl {
     r.collisions = collisions.load();
     r.elapsed_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
     return r;
+  }
+
+  // The root's turn list before the descents: a fresh root is expanded; a reused one gets its
+  // root-sized list (from the logits kept at its expansion when there are some); a root proven
+  // lost lists some turns to play.
+  void ensure_root_children(Node* rt) {
+    if (rt->state.load() == kExpanded && rt->num_children.load() == 0) {
+      // A reused node proven at its creation (the side to move could score at once, or every
+      // turn lost) was never expanded and stores no turns, not even its winning one. Expand
+      // it as a fresh root: the win check then adds the scoring turn, which best_child plays
+      // (listing turns by prior alone played a non-scoring turn of a won position).
+      rt->state.store(kUnexpanded);
+      rt->complete.store(0);
+      rt->exhausted.store(0);
+      rt->checked.store(0);  // expand must run the win check again to list the scoring turn
+    }
+    if (rt->state.load() == kUnexpanded) {
+      rt->state.store(kExpanding);
+      w_path_root(main_worker);
+      const double v = expand(rt, root_pos, true, main_worker);
+      backup(main_worker.path, v);
+    } else if (rt->num_children.load() == 0 ||
+               (rt->proven.load() == 0 && !rt->complete.load() &&
+                int(rt->num_children.load()) < params.root_initial_turns && !rt->exhausted.load())) {
+      // A reused root (or a proven one without children) gets its root-sized turn list,
+      // from the logits kept at its expansion when there are some.
+      const float* logits = rt->logits.get();
+      if (!logits) {
+        evaluator.evaluate(root_pos, main_worker.eval);
+        evaluations.fetch_add(1);
+        check_eval(root_pos, main_worker.eval);
+        logits = main_worker.eval.policy_logits.data();
+      }
+      generate_children(rt, root_pos, logits, std::max(params.root_initial_turns, 1), 0.0, main_worker, true);
+      release_logits_if_done(rt);
+    }
+    if (rt->num_children.load() == 0) {
+      // A root proven lost by the win check has no children: list some turns to play.
+      main_worker.zero_logits.assign(size_t(root_pos.pitch().num_points()) * 8, 0.0f);
+      generate_children(rt, root_pos, main_worker.zero_logits.data(), params.initial_turns, 0.0, main_worker,
+                        true);
+    }
+  }
+
+  // The descents of one search: on the calling thread, or on num_threads threads (the first
+  // error stops them all and is rethrown). Nothing to do at a proven root the solver settles.
+  void run_workers(Node* rt) {
+    const bool root_proven = rt->proven.load() != 0;
+    if (!(root_proven && (params.solver || rt->proven.load() == -1))) {
+      const int threads = params.num_threads;
+      if (threads == 1) {
+        work(main_worker);
+      } else {
+        std::vector<std::thread> pool;
+        std::exception_ptr error;
+        std::mutex error_mutex;
+        for (int t = 0; t < threads; ++t) {
+          pool.emplace_back([&] {
+            Worker w;
+            try {
+              work(w);
+            } catch (...) {
+              std::lock_guard<std::mutex> lock(error_mutex);
+              if (!error) error = std::current_exception();
+              stop = true;
+            }
+          });
+        }
+        for (auto& th : pool) th.join();
+        if (error) std::rethrow_exception(error);
+      }
+    }
   }
 
   void w_path_root(Worker& w) {
