@@ -70,6 +70,23 @@ SelfplayConfig parse_selfplay_config(ConfigReader& r) {
   return r.finish_validated(c);
 }
 
+void SelfplayStats::add_counts(const SelfplayStats& o) {
+  games += o.games;
+  samples += o.samples;
+  full_samples += o.full_samples;
+  turns += o.turns;
+  kicks += o.kicks;
+  searches += o.searches;
+  root_turns += o.root_turns;
+  visits += o.visits;
+  evaluations += o.evaluations;
+  wins[0] += o.wins[0];
+  wins[1] += o.wins[1];
+  resigned += o.resigned;
+  playthroughs += o.playthroughs;
+  false_resignations += o.false_resignations;
+}
+
 std::string SelfplayStats::summary() const {
   char buf[320];
   std::snprintf(buf, sizeof buf,
@@ -303,20 +320,7 @@ SelfplayStats run_selfplay(const SelfplayConfig& cfg, Evaluator& evaluator,
         g.game_id = game_id;
         std::lock_guard<std::mutex> lock(mu);
         sink.add(std::move(g));
-        stats.games += local.games;
-        stats.samples += local.samples;
-        stats.full_samples += local.full_samples;
-        stats.turns += local.turns;
-        stats.kicks += local.kicks;
-        stats.searches += local.searches;
-        stats.root_turns += local.root_turns;
-        stats.visits += local.visits;
-        stats.evaluations += local.evaluations;
-        stats.wins[0] += local.wins[0];
-        stats.wins[1] += local.wins[1];
-        stats.resigned += local.resigned;
-        stats.playthroughs += local.playthroughs;
-        stats.false_resignations += local.false_resignations;
+        stats.add_counts(local);
         stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         if (progress) progress(stats, todo);
       } catch (...) {

@@ -86,6 +86,8 @@ struct SelfplayStats {
   int64_t resigned = 0, playthroughs = 0, false_resignations = 0;
   double seconds = 0;
 
+  /// Adds o's counts (every field but seconds) to these: one game's stats into a run's.
+  void add_counts(const SelfplayStats& o);
   double games_per_s() const { return seconds > 0 ? games / seconds : 0; }
   double samples_per_s() const { return seconds > 0 ? samples / seconds : 0; }
   double mean_game_turns() const { return games ? double(turns) / games : 0; }
