@@ -45,13 +45,15 @@ wa=$!
 "$EXE" selfplay "$CFG" --follow "$RUN" --worker B --poll 0.2 > "$WORK/B.log" 2>&1 &
 wb=$!
 
-# Kill worker B once it has stored 3 games (its games in flight are lost).
+# Wait until all four hold their claims: the identity checks below must run while they run (on
+# an idle machine the tiny run can finish before worker B stores 3 games).
 t=0
-while [ "$(grep -c 'stored in' "$WORK/B.log" 2>/dev/null)" -lt 3 ]; do
-  kill -0 $wb 2>/dev/null || fail "worker B ended before it was killed"
-  t=$((t + 1))
-  [ $t -gt 600 ] && fail "worker B stored no 3 games in 60 s"
-  sleep 0.1
+for c in worker-A worker-B trainer gatekeeper; do
+  while [ ! -f "$RUN/claims/$c.claim" ]; do
+    t=$((t + 1))
+    [ $t -gt 600 ] && fail "no claim $c after 60 s"
+    sleep 0.1
+  done
 done
 # One process per identity, while all four run: a second worker A (the probe's case: two
 # workers of one id lost 129 of 262 games), a second gatekeeper, a `run` of the same directory,
@@ -76,6 +78,15 @@ grep -q "gatekeeper is held by pid $gk" "$WORK/gatekeeper2.log" || fail "second 
 grep -q -e "trainer is held by pid $tr" -e "gatekeeper is held by pid $gk" "$WORK/run2.log" ||
   fail "run of the directory: $(cat "$WORK/run2.log")"
 echo "a second worker A, a second gatekeeper and a run of the directory were refused"
+
+# Kill worker B once it has stored 3 games (its games in flight are lost).
+t=0
+while [ "$(grep -c 'stored in' "$WORK/B.log" 2>/dev/null)" -lt 3 ]; do
+  kill -0 $wb 2>/dev/null || fail "worker B ended before it was killed"
+  t=$((t + 1))
+  [ $t -gt 600 ] && fail "worker B stored no 3 games in 60 s"
+  sleep 0.1
+done
 
 kill -9 $wb
 wait $wb 2>/dev/null
