@@ -1,7 +1,8 @@
 #!/bin/sh
 # The roles of a shared run directory as plain processes (no scheduler; loop/roles.h): a tiny
 # run with a gatekeeper, a trainer and two self-play workers, one of which is killed with
-# SIGKILL after it has stored a few games; the trainer and the gatekeeper are killed with SIGKILL
+# SIGKILL after it has stored a few games (the gatekeeper held stopped until then, so the run
+# cannot finish first); the trainer and the gatekeeper are killed with SIGKILL
 # at the same moment and started again (they resume from the directory alone). Checks:
 #   - the gatekeeper, the trainer (both restarted) and the surviving worker end by themselves,
 #     exit status 0;
@@ -55,6 +56,10 @@ for c in worker-A worker-B trainer gatekeeper; do
     sleep 0.1
   done
 done
+# The gatekeeper is stopped (SIGSTOP) until it is killed below: it alone advances the generation,
+# so the run cannot finish before worker B is killed (in CI the whole tiny run once finished
+# during the identity checks, worker B ended by itself and its restart had no claim to take over).
+kill -STOP $gk
 # One process per identity, while all four run: a second worker A (the probe's case: two
 # workers of one id lost 129 of 262 games), a second gatekeeper, a `run` of the same directory,
 # started at once; each must exit 1 naming the holder.
@@ -67,7 +72,7 @@ run2=$!
 wait $a2; rc_a2=$?
 wait $gk2; rc_gk2=$?
 wait $run2; rc_run2=$?
-# (the trainer may have trained every generation meanwhile; worker A and the gatekeeper run on)
+# (the trainer may have trained every generation meanwhile; worker A and the gatekeeper live on)
 for p in $wa $gk; do kill -0 $p 2>/dev/null || fail "worker A or the gatekeeper ended during the identity checks"; done
 [ $rc_a2 -eq 1 ] || fail "a second worker A: exit status $rc_a2, expected 1"
 grep -q "worker-A is held by pid $wa on host" "$WORK/A2.log" || fail "second worker A: $(cat "$WORK/A2.log")"
