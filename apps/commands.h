@@ -45,6 +45,7 @@ void register_value_net_commands(CLI::App& app);  // train-value, bench value-ne
 /// is none. The default model of bot, play, analyse and ladder.
 std::string default_model_path(const Pitch& pitch, Variant variant, const std::string& extension = ".model");
 void register_serve_command(CLI::App& app);  // serve
+void register_teacher_command(CLI::App& app);  // teacher (apps/cmd_teacher.cpp)
 
 /// The pitch of a `--pitch` option (parse_pitch_spec: WxL, or WxLgG) with goal width `goal`
 /// (the `--goal` option) unless the spec names its own. Throws std::invalid_argument naming the

@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
   ps::cmd::register_ladder_command(app);
   ps::cmd::register_serve_command(app);
   ps::cmd::register_value_net_commands(app);
+  ps::cmd::register_teacher_command(app);
   try {
     app.parse(argc, argv);
     if (app.get_subcommands().empty()) {

@@ -127,7 +127,8 @@ TrainingSample search_sample(const SearchResult& res, int turn_index, bool is_fu
   return s;
 }
 
-// Adds a finished game to the statistics (resigner: the side that resigned or would have, -1).
+}  // namespace
+
 void count_game(const GameData& data, const Position& end, int total_turns, int resigner, bool playthrough,
                 SelfplayStats& stats) {
   stats.games += 1;
@@ -143,14 +144,36 @@ void count_game(const GameData& data, const Position& end, int total_turns, int 
   }
 }
 
-}  // namespace
+void finish_game_data(const Game& game, int winner, const std::vector<int>& sample_side, GameData& data) {
+  data.record = game.record();
+  data.winner = int8_t(winner);
+  data.reason = game.position().reason();
+  const int total_turns = game.num_complete_turns();
+  for (size_t i = 0; i < data.samples.size(); ++i) {
+    TrainingSample& s = data.samples[i];
+    s.result = int8_t(winner < 0 ? 0 : (winner == sample_side[i] ? 1 : -1));
+    s.turns_left = uint16_t(std::min(total_turns - int(s.turn_index), 0xFFFF));
+  }
+}
+
+GameData new_game_data(const SelfplayConfig& cfg, std::mt19937_64& rng, const std::string& network) {
+  const PitchChoice pc = cfg.pitches[rng() % cfg.pitches.size()];
+  GameData data;
+  data.variant = cfg.variants[rng() % cfg.variants.size()];
+  data.width = pc.width;
+  data.length = pc.length;
+  data.goal = pc.goal;
+  data.network = network;
+  return data;
+}
 
 GameData play_selfplay_game(const SelfplayConfig& cfg, Evaluator& evaluator, uint64_t game_id,
                             const std::string& network, SelfplayStats* stats) {
   std::mt19937_64 rng(mix(cfg.seed, game_id));
-  const PitchChoice pc = cfg.pitches[rng() % cfg.pitches.size()];
-  const Variant variant = cfg.variants[rng() % cfg.variants.size()];
-  const Pitch& pitch = Pitch::get(pc.width, pc.length, pc.goal);
+  GameData data = new_game_data(cfg, rng, network);
+  data.game_id = game_id;
+  const Variant variant = data.variant;
+  const Pitch& pitch = Pitch::get(data.width, data.length, data.goal);
 
   // One tree for full and cheap searches, so tree reuse serves both (KataGo's playout cap
   // randomization keeps one tree too); a cheap search adds no root noise.
@@ -160,13 +183,6 @@ GameData play_selfplay_game(const SelfplayConfig& cfg, Evaluator& evaluator, uin
                                cfg.resign.playthrough_fraction;
 
   Game game(pitch, variant);
-  GameData data;
-  data.width = pc.width;
-  data.length = pc.length;
-  data.goal = pc.goal;
-  data.variant = variant;
-  data.game_id = game_id;
-  data.network = network;
   std::vector<int> sample_side;
   int low_value_streak[2] = {0, 0};
   int resigner = -1;  // who resigned (or would have, in a playthrough game)
@@ -205,15 +221,8 @@ GameData play_selfplay_game(const SelfplayConfig& cfg, Evaluator& evaluator, uin
   const Position& end = game.position();
   int winner = end.winner();
   if (winner < 0 && resigner >= 0) winner = resigner ^ 1;
-  data.record = game.record();
-  data.winner = int8_t(winner);
-  data.reason = end.reason();
+  finish_game_data(game, winner, sample_side, data);
   const int total_turns = game.num_complete_turns();
-  for (size_t i = 0; i < data.samples.size(); ++i) {
-    TrainingSample& s = data.samples[i];
-    s.result = int8_t(winner < 0 ? 0 : (winner == sample_side[i] ? 1 : -1));
-    s.turns_left = uint16_t(std::min(total_turns - int(s.turn_index), 0xFFFF));
-  }
   if (stats) {
     stats->searches += searches;
     stats->root_turns += root_turns;
@@ -293,16 +302,14 @@ class ChunkSink {
 
 }  // namespace
 
-SelfplayStats run_selfplay(const SelfplayConfig& cfg, Evaluator& evaluator,
-                           const std::string& network, const std::string& out_dir,
-                           const std::string& prefix, const SelfplayProgress& progress,
-                           const std::atomic<bool>* cancel) {
-  cfg.validate();
+SelfplayStats run_games(int64_t games, int concurrent_games, int games_per_chunk,
+                        const std::string& out_dir, const std::string& prefix, const GamePlayer& play,
+                        const SelfplayProgress& progress, const std::atomic<bool>* cancel) {
   const int64_t stored = count_stored_games(out_dir, prefix);
-  const int64_t todo = std::max<int64_t>(0, cfg.games - stored);
+  const int64_t todo = std::max<int64_t>(0, games - stored);
   SelfplayStats stats;
   if (todo == 0) return stats;
-  ChunkSink sink(out_dir, prefix, cfg.games_per_chunk);
+  ChunkSink sink(out_dir, prefix, games_per_chunk);
   std::mutex mu;
   std::atomic<int64_t> next{0};
   std::atomic<bool> failed{false};
@@ -315,8 +322,7 @@ SelfplayStats run_selfplay(const SelfplayConfig& cfg, Evaluator& evaluator,
       const uint64_t game_id = uint64_t(stored + k);
       try {
         SelfplayStats local;
-        GameData g = play_selfplay_game(cfg, evaluator, mix(std::hash<std::string>{}(prefix), game_id),
-                                        network, &local);
+        GameData g = play(mix(std::hash<std::string>{}(prefix), game_id), &local);
         g.game_id = game_id;
         std::lock_guard<std::mutex> lock(mu);
         sink.add(std::move(g));
@@ -330,13 +336,26 @@ SelfplayStats run_selfplay(const SelfplayConfig& cfg, Evaluator& evaluator,
       }
     }
   };
-  const int n = int(std::min<int64_t>(cfg.concurrent_games, todo));
+  const int n = int(std::min<int64_t>(concurrent_games, todo));
   std::vector<std::thread> threads;
   for (int i = 0; i < n; ++i) threads.emplace_back(worker);
   for (auto& t : threads) t.join();
   stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (error) std::rethrow_exception(error);
   return stats;
+}
+
+SelfplayStats run_selfplay(const SelfplayConfig& cfg, Evaluator& evaluator,
+                           const std::string& network, const std::string& out_dir,
+                           const std::string& prefix, const SelfplayProgress& progress,
+                           const std::atomic<bool>* cancel) {
+  cfg.validate();
+  return run_games(
+      cfg.games, cfg.concurrent_games, cfg.games_per_chunk, out_dir, prefix,
+      [&](uint64_t game_seed, SelfplayStats* stats) {
+        return play_selfplay_game(cfg, evaluator, game_seed, network, stats);
+      },
+      progress, cancel);
 }
 
 }  // namespace ps

@@ -31,6 +31,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -110,6 +111,33 @@ SelfplayStats run_selfplay(const SelfplayConfig& config, Evaluator& evaluator,
                            const std::string& network, const std::string& out_dir,
                            const std::string& prefix, const SelfplayProgress& progress = {},
                            const std::atomic<bool>* cancel = nullptr);
+
+/// Plays one game of a run and returns its data; adds its counts to *stats when not null.
+/// game_seed: the game's seed (from the run's file prefix and the game's id).
+using GamePlayer = std::function<GameData(uint64_t game_seed, SelfplayStats* stats)>;
+
+/// The games of a run, whoever plays them (run_selfplay's network searches, the alphabeta
+/// teacher of selfplay/teacher.h): plays `games` games (minus those already in out_dir under
+/// prefix, so an interrupted call resumes) on concurrent_games threads, one game per thread
+/// at a time, calling play for each; writes the chunks `<out_dir>/<prefix>-NNNNNN.psd` (each
+/// rewritten atomically after every game, games_per_chunk games each) and their records
+/// `<out_dir>/<prefix>-NNNNNN.tsv` (test-vector form: W L G variant record winner reason kicks).
+/// Stops early (between games) when *cancel becomes true. An exception of play stops all games
+/// and is rethrown. play is called from several threads at once.
+SelfplayStats run_games(int64_t games, int concurrent_games, int games_per_chunk,
+                        const std::string& out_dir, const std::string& prefix, const GamePlayer& play,
+                        const SelfplayProgress& progress = {}, const std::atomic<bool>* cancel = nullptr);
+
+/// The start of a game's data: its pitch and variant drawn by rng from config's mixes (in
+/// that order), and the network's name.
+GameData new_game_data(const SelfplayConfig& config, std::mt19937_64& rng, const std::string& network);
+/// The end of a game's data: its record, winner (-1: none), reason, and each sample's result
+/// (from sample_side[i], the side to move at sample i) and turns left.
+void finish_game_data(const Game& game, int winner, const std::vector<int>& sample_side, GameData& data);
+/// Adds a finished game to stats (resigner: the side that resigned or would have, -1 for none;
+/// playthrough: the game ignored resignation).
+void count_game(const GameData& data, const Position& end, int total_turns, int resigner, bool playthrough,
+                SelfplayStats& stats);
 
 /// Plays one self-play game (exposed for tests): returns its data (samples with results).
 GameData play_selfplay_game(const SelfplayConfig& config, Evaluator& evaluator, uint64_t game_id,

@@ -1,0 +1,64 @@
+// `teacher CONFIG --out DIR`: teacher self-play (selfplay/teacher.h): games of the alphabeta
+// player against itself as training data chunks that `train` reads, then the calibration of
+// the value target's scale S from the results of the games just played.
+#include <cstdio>
+#include <memory>
+
+#include "apps/commands.h"
+#include "core/config.h"
+#include "core/progress.h"
+#include "selfplay/teacher.h"
+
+namespace ps::cmd {
+
+namespace {
+
+struct TeacherCommand {
+  std::string config, out = "teacher-data", prefix = "teacher";
+  int64_t games = -1;
+
+  void run() const {
+    ConfigReader top = ConfigReader::from_file(config);
+    ConfigReader r = top.child("selfplay");
+    ConfigReader tr = r.child("teacher");
+    const TeacherOptions options = parse_teacher_options(tr);
+    SelfplayConfig cfg = parse_selfplay_config(r);
+    // The other sections of a run config are allowed (one config serves `train` too).
+    for (const char* section : {"run", "service", "train", "evaluate"}) (void)top.child(section);
+    top.finish();
+    if (games >= 0) cfg.games = games;
+    ProgressLine line;
+    const TeacherRunStats st = run_teacher_selfplay(
+        cfg, options, out, prefix, [&](const SelfplayStats& s, int64_t target) {
+          line.update(std::to_string(s.games) + "/" + std::to_string(target) + " teacher games: " + s.summary());
+        });
+    line.finish();
+    std::printf("%s\n", st.games.summary().c_str());
+    if (st.games.searches > 0)
+      std::printf("teacher: %.0f nodes per turn on average\n", double(st.games.visits) / double(st.games.searches));
+    const TeacherCalibration cal = teacher_calibration(st.scores);
+    if (cal.positions > 0)
+      std::printf(
+          "value_scale calibration over %lld unproven positions of these games: best S %.0f (MSE of "
+          "tanh(score/S) against the result %.4f); configured S %.0f (MSE %.4f); predicting 0: MSE 1\n",
+          (long long)cal.positions, cal.best_scale, cal.best_mse, options.value_scale,
+          cal.mse_at(options.value_scale));
+  }
+};
+
+}  // namespace
+
+void register_teacher_command(CLI::App& app) {
+  auto opts = std::make_shared<TeacherCommand>();
+  auto* cmd = app.add_subcommand(
+      "teacher", "Teacher self-play: alphabeta against itself, written as training data chunks for `train` "
+                 "(keys: selfplay.teacher, selfplay/teacher.h); resumable");
+  cmd->add_option("config", opts->config, "YAML with a selfplay: map and its teacher: map")->required();
+  cmd->add_option("--out", opts->out, "output directory")->capture_default_str();
+  cmd->add_option("--prefix", opts->prefix, "chunk file prefix")->capture_default_str();
+  cmd->add_option("--games", opts->games, "games in all in --out (overrides selfplay.games)")
+      ->check(integer_at_least(0));
+  cmd->callback([opts] { opts->run(); });
+}
+
+}  // namespace ps::cmd
