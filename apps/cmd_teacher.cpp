@@ -28,14 +28,16 @@ struct TeacherCommand {
     top.finish();
     if (games >= 0) cfg.games = games;
     ProgressLine line;
-    const TeacherRunStats st = run_teacher_selfplay(
-        cfg, options, out, prefix, [&](const SelfplayStats& s, int64_t target) {
-          line.update(std::to_string(s.games) + "/" + std::to_string(target) + " teacher games: " + s.summary());
+    const TeacherRunStats st =
+        run_teacher_selfplay(cfg, options, out, prefix, [&](const SelfplayStats& s, int64_t target) {
+          line.update(std::to_string(s.games) + "/" + std::to_string(target) +
+                      " teacher games: " + s.summary());
         });
     line.finish();
     std::printf("%s\n", st.games.summary().c_str());
     if (st.games.searches > 0)
-      std::printf("teacher: %.0f nodes per turn on average\n", double(st.games.visits) / double(st.games.searches));
+      std::printf("teacher: %.0f nodes per turn on average\n",
+                  double(st.games.visits) / double(st.games.searches));
     const TeacherCalibration cal = teacher_calibration(st.scores);
     if (cal.positions > 0)
       std::printf(
@@ -51,8 +53,9 @@ struct TeacherCommand {
 void register_teacher_command(CLI::App& app) {
   auto opts = std::make_shared<TeacherCommand>();
   auto* cmd = app.add_subcommand(
-      "teacher", "Teacher self-play: alphabeta against itself, written as training data chunks for `train` "
-                 "(keys: selfplay.teacher, selfplay/teacher.h); resumable");
+      "teacher",
+      "Teacher self-play: alphabeta against itself, written as training data chunks for `train` "
+      "(keys: selfplay.teacher, selfplay/teacher.h); resumable");
   cmd->add_option("config", opts->config, "YAML with a selfplay: map and its teacher: map")->required();
   cmd->add_option("--out", opts->out, "output directory")->capture_default_str();
   cmd->add_option("--prefix", opts->prefix, "chunk file prefix")->capture_default_str();

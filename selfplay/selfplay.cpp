@@ -302,9 +302,9 @@ class ChunkSink {
 
 }  // namespace
 
-SelfplayStats run_games(int64_t games, int concurrent_games, int games_per_chunk,
-                        const std::string& out_dir, const std::string& prefix, const GamePlayer& play,
-                        const SelfplayProgress& progress, const std::atomic<bool>* cancel) {
+SelfplayStats run_games(int64_t games, int concurrent_games, int games_per_chunk, const std::string& out_dir,
+                        const std::string& prefix, const GamePlayer& play, const SelfplayProgress& progress,
+                        const std::atomic<bool>* cancel) {
   const int64_t stored = count_stored_games(out_dir, prefix);
   const int64_t todo = std::max<int64_t>(0, games - stored);
   SelfplayStats stats;
@@ -345,10 +345,9 @@ SelfplayStats run_games(int64_t games, int concurrent_games, int games_per_chunk
   return stats;
 }
 
-SelfplayStats run_selfplay(const SelfplayConfig& cfg, Evaluator& evaluator,
-                           const std::string& network, const std::string& out_dir,
-                           const std::string& prefix, const SelfplayProgress& progress,
-                           const std::atomic<bool>* cancel) {
+SelfplayStats run_selfplay(const SelfplayConfig& cfg, Evaluator& evaluator, const std::string& network,
+                           const std::string& out_dir, const std::string& prefix,
+                           const SelfplayProgress& progress, const std::atomic<bool>* cancel) {
   cfg.validate();
   return run_games(
       cfg.games, cfg.concurrent_games, cfg.games_per_chunk, out_dir, prefix,

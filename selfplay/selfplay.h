@@ -124,8 +124,8 @@ using GamePlayer = std::function<GameData(uint64_t game_seed, SelfplayStats* sta
 /// `<out_dir>/<prefix>-NNNNNN.tsv` (test-vector form: W L G variant record winner reason kicks).
 /// Stops early (between games) when *cancel becomes true. An exception of play stops all games
 /// and is rethrown. play is called from several threads at once.
-SelfplayStats run_games(int64_t games, int concurrent_games, int games_per_chunk,
-                        const std::string& out_dir, const std::string& prefix, const GamePlayer& play,
+SelfplayStats run_games(int64_t games, int concurrent_games, int games_per_chunk, const std::string& out_dir,
+                        const std::string& prefix, const GamePlayer& play,
                         const SelfplayProgress& progress = {}, const std::atomic<bool>* cancel = nullptr);
 
 /// The start of a game's data: its pitch and variant drawn by rng from config's mixes (in

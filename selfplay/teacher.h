@@ -78,12 +78,12 @@ float teacher_value(int score, double scale);
 
 /// One search of the teacher.
 struct TeacherChoice {
-  std::string turn;       ///< the teacher's turn (kick digits)
-  int score = 0;          ///< its root score (AlphaBetaPlayer::Info::score)
-  int depth = 0;          ///< deepest completed iteration (turns; 0: none, or a forced turn)
-  bool proven = false;    ///< the score is a proven win or loss
-  bool sampled = false;   ///< the position becomes a sample (see the header comment)
-  int64_t nodes = 0;      ///< nodes searched
+  std::string turn;      ///< the teacher's turn (kick digits)
+  int score = 0;         ///< its root score (AlphaBetaPlayer::Info::score)
+  int depth = 0;         ///< deepest completed iteration (turns; 0: none, or a forced turn)
+  bool proven = false;   ///< the score is a proven win or loss
+  bool sampled = false;  ///< the position becomes a sample (see the header comment)
+  int64_t nodes = 0;     ///< nodes searched
 };
 /// The teacher's search of game.position() (a turn start of an unfinished game) within the
 /// options' budget. Throws std::invalid_argument as AlphaBetaPlayer::choose_turn does.
@@ -115,8 +115,8 @@ struct TeacherCalibration {
 TeacherCalibration teacher_calibration(std::vector<ScoredResult> scores);
 
 struct TeacherRunStats {
-  SelfplayStats games;                  ///< searches = samples, visits = nodes searched
-  std::vector<ScoredResult> scores;     ///< of the games played by this call
+  SelfplayStats games;               ///< searches = samples, visits = nodes searched
+  std::vector<ScoredResult> scores;  ///< of the games played by this call
 };
 /// Plays config.games teacher games into out_dir as run_games does (resumable; chunks
 /// `<prefix>-NNNNNN.psd` with network "teacher:alphabeta"). Throws FieldError for bad options.

@@ -1,10 +1,10 @@
 // Teacher self-play (selfplay/teacher.h): alphabeta's games as training data.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
 #include <cmath>
 #include <filesystem>
 #include <random>
-#include <unistd.h>
 
 #include "core/fileutil.h"
 #include "selfplay/teacher.h"
@@ -75,10 +75,9 @@ TEST_CASE("teacher games: chunks read back, samples legal, the policy turn is th
       // sample still holds the teacher's own choice for that position.
       Game before = replay_turns(g, s.turn_index);
       AlphaBetaPlayer fresh(AlphaBetaPlayer::Options{}, nullptr);
-      if (s.turn_index >= t.opening_turns)
-        CHECK(s.policy[0].kicks == whole.turns()[s.turn_index]);
-      else
-        CHECK(s.policy[0].kicks == teacher_choose(fresh, before, t).turn);
+      const std::string expected = s.turn_index >= t.opening_turns ? whole.turns()[s.turn_index]
+                                                                   : teacher_choose(fresh, before, t).turn;
+      CHECK(s.policy[0].kicks == expected);
       CHECK_NOTHROW(before.play_turn(s.policy[0].kicks));
       // A proven win is a won game: the teacher that proved it plays it out.
       if (s.root_value == 1.0f) {
@@ -133,10 +132,9 @@ TEST_CASE("teacher: random turns neither lose at once nor allow an immediate goa
     const int me = g.position().side_to_move();
     g.play_turn(turn);
     ++checked;
-    if (g.position().game_over())
-      CHECK(g.position().winner() == me);
-    else
-      CHECK_FALSE(win.find_winning_turn(g.position(), nullptr));
+    const bool safe = g.position().game_over() ? g.position().winner() == me
+                                               : !win.find_winning_turn(g.position(), nullptr);
+    CHECK(safe);
   }
   CHECK(checked >= 40);
 }
@@ -175,8 +173,9 @@ TEST_CASE("teacher config: keys parse, bad keys and values are named with file, 
     ConfigReader r = sp.child("teacher");
     return parse_teacher_options(r);
   };
-  CHECK_THROWS_WITH(parse("    nodez: 3\n"), Catch::Contains("t.yaml") && Catch::Contains("selfplay.teacher.nodez") &&
-                                                  Catch::Contains("unknown key"));
+  CHECK_THROWS_WITH(parse("    nodez: 3\n"), Catch::Contains("t.yaml") &&
+                                                 Catch::Contains("selfplay.teacher.nodez") &&
+                                                 Catch::Contains("unknown key"));
   CHECK_THROWS_WITH(parse("    nodes: 0\n"),
                     Catch::StartsWith("t.yaml: selfplay.teacher.nodes (line 3): must be >= 1"));
   CHECK_THROWS_WITH(parse("    nodes: -1\n"), Catch::Contains("a budget is needed"));
