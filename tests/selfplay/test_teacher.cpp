@@ -15,22 +15,18 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// 3 games of 6x8 on 2 threads, 2 per chunk; a teacher of 1,500 nodes per turn whose games
+// start with 2 random turns and have no other random turn.
 SelfplayConfig small_config() {
-  SelfplayConfig c;
-  c.games = 3;
-  c.concurrent_games = 2;
-  c.games_per_chunk = 2;
-  c.pitches = {parse_pitch_spec("6x8")};
-  return c;
+  auto r = ConfigReader::from_string("games: 3\nconcurrent_games: 2\ngames_per_chunk: 2\npitches: [6x8]\n",
+                                     "test");
+  return parse_selfplay_config(r);
 }
 
 TeacherOptions small_teacher() {
-  TeacherOptions t;
-  t.nodes = 1500;
-  t.tt_mb = 1;
-  t.opening_turns = 2;
-  t.random_turn_prob = 0;
-  return t;
+  auto r =
+      ConfigReader::from_string("nodes: 1500\ntt_mb: 1\nopening_turns: 2\nrandom_turn_prob: 0\n", "test");
+  return parse_teacher_options(r);
 }
 
 // The position before turn `turns` of a game's record.
