@@ -79,7 +79,7 @@ void add_follow_options(CLI::App* cmd, FollowOptions& f) {
                   "seconds between heartbeats of the role's claim in RUNDIR/claims/ (another "
                   "machine takes the claim of a dead process over after 3 unchanged ones)")
       ->capture_default_str()
-      ->check(CLI::Range(0.1, 3600.0));
+      ->check(CLI::Range(kMinHeartbeatS, kMaxHeartbeatS));
 }
 
 // The role's config (RUNDIR/config.yaml, started from `config` when given; waits for it
@@ -178,7 +178,15 @@ void register_selfplay(CLI::App& app) {
   sp->add_option("--worker", a->worker,
                  "with --follow: this worker's id in chunk names (letters, digits, '_', '.'); the "
                  "same id after a restart continues its chunk sequence [default: HOST_PID]")
-      ->needs(f);
+      ->needs(f)
+      ->check([](const std::string& id) {  // also "" (it fell back to the default id)
+        try {
+          check_worker_id(id);
+          return std::string();
+        } catch (const std::invalid_argument& e) {
+          return std::string(e.what());
+        }
+      });
   sp->add_option("--max-games", a->follow.role.max_games,
                  "with --follow: store exactly this many games, then end (0: no cap)")
       ->needs(f)
