@@ -14,9 +14,6 @@ namespace ps::cmd {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
 
 // The position from issue #2: a flat kick list on 8x10 standard, split into turns by the rules.
 constexpr const char* kHeavyKicks =

@@ -16,41 +16,31 @@
 #include <cstdio>
 #include <memory>
 #include <random>
-#include <sstream>
 #include <thread>
 
 #include "apps/commands.h"
+#include "core/progress.h"
 #include "engine/turns.h"
 #include "nn/checkpoint.h"
+#include "nn/service.h"
 
 namespace ps::cmd {
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
 
+// The options of `bench nn`.
 struct BenchNnOptions {
-  std::string nets = "tiny,medium";
-  std::string batches = "1,8,32,128";
-  std::string device = "cpu";
+  std::vector<std::string> nets{"tiny", "medium"};
+  std::vector<int> batches{1, 8, 32, 128};
+  /// The service's device and workers (its max_batch and batch timeout are the bench's).
+  nn::ServiceOptions service;
   double seconds = 1.0;
   int submitters = 16;
   int threads = 0;
-  int workers = 1;
   int rounds = 2;
 };
-
-std::vector<std::string> split(const std::string &s) {
-  std::vector<std::string> out;
-  std::stringstream ss(s);
-  std::string item;
-  while (std::getline(ss, item, ','))
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
 
 /// Positions from short random games on the standard pitch, both sides to move.
 std::vector<Position> bench_positions(int n) {
@@ -89,13 +79,13 @@ void bench_net(const std::string &preset, const std::vector<int> &batches,
   nn::NetConfig cfg = nn::NetConfig::preset(preset);
   torch::manual_seed(1);
   nn::PolicyValueNet net(cfg);
-  const torch::Device dev = nn::parse_device(o.device);
+  const torch::Device dev = nn::parse_device(o.service.device);
   net->to(dev);
   net->eval();
   int64_t params = 0;
   for (const auto &p : net->parameters()) params += p.numel();
-  std::printf("net %s (%s, %.1fk parameters), pitch 8x10, device %s\n", preset.c_str(),
-              cfg.summary().c_str(), params / 1e3, o.device.c_str());
+  std::printf("net %s (%s, %.1fk parameters), pitch 8x10, device %s\n", preset.c_str(), cfg.summary().c_str(),
+              params / 1e3, o.service.device.c_str());
   std::printf("  %6s %12s %12s %12s %9s %10s\n", "batch", "forward/s", "direct/s", "service/s",
               "svc/fwd", "mean batch");
   std::vector<const Position *> all;
@@ -124,11 +114,9 @@ void bench_net(const std::string &preset, const std::vector<int> &batches,
                           }));
       }).join();
 
-      nn::ServiceOptions so;
-      so.device = o.device;
+      nn::ServiceOptions so = o.service;
       so.max_batch = b;
       so.batch_timeout_us = 2000;
-      so.workers = o.workers;
       nn::CheckpointMeta meta;
       meta.net = cfg;
       auto service = nn::make_net_evaluator(net, meta, so, "net:bench");
@@ -176,15 +164,21 @@ void register_bench_nn_command(CLI::App &app) {
   CLI::App* bench = bench_command(app);
   auto *nn_cmd = bench->add_subcommand("nn", "Network: bare forward vs batched service, pos/s");
   auto o = std::make_shared<BenchNnOptions>();
-  nn_cmd->add_option("--nets", o->nets, "comma-separated presets (tiny, medium)")->capture_default_str();
-  nn_cmd->add_option("--batches", o->batches, "comma-separated batch sizes")->capture_default_str();
-  nn_cmd->add_option("--device", o->device, "cpu, cuda or cuda:N")->capture_default_str();
+  nn_cmd->add_option("--nets", o->nets, "comma-separated presets (tiny, medium)")
+      ->delimiter(',')
+      ->capture_default_str()
+      ->check(CLI::IsMember({"tiny", "medium"}));
+  nn_cmd->add_option("--batches", o->batches, "comma-separated batch sizes (each >= 1)")
+      ->delimiter(',')
+      ->capture_default_str()
+      ->check(integer_at_least(1));
+  nn_cmd->add_option("--device", o->service.device, "cpu, cuda or cuda:N")->capture_default_str();
   nn_cmd->add_option("--seconds", o->seconds, "timed seconds per measurement")->capture_default_str();
   nn_cmd->add_option("--submitters", o->submitters, "concurrent service submitters (>= 16)")
       ->capture_default_str();
   nn_cmd->add_option("--threads", o->threads, "LibTorch intra-op threads (0 = hardware threads)")
       ->capture_default_str();
-  nn_cmd->add_option("--workers", o->workers, "service worker threads")->capture_default_str();
+  nn_cmd->add_option("--workers", o->service.workers, "service worker threads")->capture_default_str();
   nn_cmd->add_option("--rounds", o->rounds, "alternating rounds per batch size (best is printed)")
       ->capture_default_str();
   nn_cmd->callback([o] {
@@ -195,10 +189,8 @@ void register_bench_nn_command(CLI::App &app) {
         "LibTorch threads: intra-op %d (at::set_num_threads), inter-op %d "
         "(at::set_num_interop_threads); %d hardware threads\n",
         int(at::get_num_threads()), int(at::get_num_interop_threads()), hw);
-    std::vector<int> batches;
-    for (const auto& b : split(o->batches)) batches.push_back(std::stoi(b));
     const std::vector<Position> positions = bench_positions(512);
-    for (const auto& n : split(o->nets)) bench_net(n, batches, positions, *o);
+    for (const auto& n : o->nets) bench_net(n, o->batches, positions, *o);
   });
 }
 

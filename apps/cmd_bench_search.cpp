@@ -14,6 +14,7 @@
 #include <atomic>
 
 #include "apps/commands.h"
+#include "core/progress.h"
 #include "engine/record.h"
 #include "nn/checkpoint.h"
 #include "search/baselines.h"
@@ -91,7 +92,7 @@ Figures run_tree(Evaluator& ev, const std::vector<Position>& ps, int64_t visits,
     f.visits += r.new_visits;
     f.evaluations += r.evaluations;
   }
-  f.wall_s = std::chrono::duration<double>(Clock::now() - t0).count();
+  f.wall_s = seconds_since(t0);
   return f;
 }
 
@@ -118,7 +119,7 @@ Figures run_parallel_games(Evaluator& ev, const std::vector<Position>& ps, int64
     f.visits += x.visits;
     f.evaluations += x.evaluations;
   }
-  f.wall_s = std::chrono::duration<double>(Clock::now() - t0).count();
+  f.wall_s = seconds_since(t0);
   return f;
 }
 
@@ -190,7 +191,7 @@ void bench_search(const Options& o) {
       uct.choose_turn(g, TurnBudget{-1, o.uct_playouts});
       playouts += uct.last_playouts();
     }
-    const double s = std::chrono::duration<double>(Clock::now() - t0).count();
+    const double s = seconds_since(t0);
     std::printf("  pure MCTS with random rollouts (UCT), 1 thread: %.0f playouts/s (%lld playouts, "
                 "%.2f s)\n", playouts / s, (long long)playouts, s);
   }

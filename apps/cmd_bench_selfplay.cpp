@@ -20,6 +20,7 @@
 
 #include "apps/commands.h"
 #include "core/fileutil.h"
+#include "core/progress.h"
 #include "nn/checkpoint.h"
 #include "selfplay/selfplay.h"
 #include "train/trainer.h"
@@ -121,7 +122,7 @@ void bench_one(const Options& o, const std::string& label, nn::PolicyValueNet ne
   const double cpu0 = process_cpu_s();
   const auto t0 = Clock::now();
   const SelfplayStats st = run_selfplay(sc, meter, label, data_dir, "bench");
-  const double wall = std::chrono::duration<double>(Clock::now() - t0).count();
+  const double wall = seconds_since(t0);
   const double cpu = process_cpu_s() - cpu0;
   const nn::ServiceStats ss = service->stats();
   const double search_cpu = meter.search_cpu_s();

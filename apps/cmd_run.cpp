@@ -79,7 +79,7 @@ void add_follow_options(CLI::App* cmd, FollowOptions& f) {
                   "seconds between heartbeats of the role's claim in RUNDIR/claims/ (another "
                   "machine takes the claim of a dead process over after 3 unchanged ones)")
       ->capture_default_str()
-      ->check(CLI::Range(0.1, 3600.0));
+      ->check(CLI::Range(kMinHeartbeatS, kMaxHeartbeatS));
 }
 
 // The role's config (RUNDIR/config.yaml, started from `config` when given; waits for it
@@ -92,254 +92,305 @@ RunConfig follow_config(const FollowOptions& f, const std::string& config) {
   return *cfg;
 }
 
-void register_run(CLI::App& app) {
-  static std::string run_config;
-  static std::string run_dir;
-  static int generations = 0;
-  auto* run = app.add_subcommand(
-      "run", "Self-play -> train -> evaluate loop; resumable (without CONFIG: built-in quickstart)");
-  run->add_option("config", run_config, "YAML config (see configs/quickstart.yaml)");
-  run->add_option("--dir", run_dir, "run directory (overrides run.dir)");
-  run->add_option("--generations", generations, "number of generations (overrides run.generations; >= 1)")
-      ->check(integer_at_least(1));
-  run->callback([] {
-    RunConfig cfg = run_config.empty()
-                        ? parse_run_config(quickstart_config_text(), "<built-in quickstart>")
-                        : load_run_config(run_config);
-    if (!run_dir.empty()) cfg.dir = run_dir;
-    if (generations > 0) cfg.generations = generations;
-    install_signal_handlers();
-    run_training_loop(cfg, &g_cancel);
-    exit_if_stopped();
-  });
+// The options of `run`.
+struct RunArgs {
+  std::string config, dir;
+  int generations = 0;
+};
+
+// The main job over the run directory (the built-in quickstart config without a.config).
+void run_main_job(const RunArgs& a) {
+  RunConfig cfg = a.config.empty() ? parse_run_config(quickstart_config_text(), "<built-in quickstart>")
+                                   : load_run_config(a.config);
+  if (!a.dir.empty()) cfg.dir = a.dir;
+  if (a.generations > 0) cfg.generations = a.generations;
+  install_signal_handlers();
+  run_training_loop(cfg, &g_cancel);
+  exit_if_stopped();
 }
 
+void register_run(CLI::App& app) {
+  auto a = std::make_shared<RunArgs>();
+  auto* run = app.add_subcommand(
+      "run", "Self-play -> train -> evaluate loop; resumable (without CONFIG: built-in quickstart)");
+  run->add_option("config", a->config, "YAML config (see configs/quickstart.yaml)");
+  run->add_option("--dir", a->dir, "run directory (overrides run.dir)");
+  run->add_option("--generations", a->generations, "number of generations (overrides run.generations; >= 1)")
+      ->check(integer_at_least(1));
+  run->callback([a] { run_main_job(*a); });
+}
+
+// The options of `selfplay`.
+struct SelfplayArgs {
+  std::string config, net, out = "selfplay-data", prefix = "selfplay", worker;
+  FollowOptions follow;
+};
+
 // `selfplay CONFIG --net CKPT`: games into a folder; `selfplay --follow RUNDIR`: the worker role.
+void run_selfplay_command(const SelfplayArgs& a) {
+  if (!a.follow.run_dir.empty()) {
+    const std::string id = a.worker.empty() ? default_worker_id() : a.worker;
+    check_worker_id(id);
+    const RunConfig cfg = follow_config(a.follow, a.config);
+    run_selfplay_worker(cfg, id, &g_cancel, a.follow.role);
+    exit_if_stopped();
+    return;
+  }
+  if (a.config.empty() || a.net.empty())
+    throw std::invalid_argument("selfplay: CONFIG and --net CHECKPOINT are required (or --follow RUNDIR)");
+  ConfigReader top = ConfigReader::from_file(a.config);
+  ConfigReader s = top.child("service");
+  nn::ServiceOptions so = nn::parse_service_options(s);
+  s.finish();
+  ConfigReader r = top.child("selfplay");
+  SelfplayConfig cfg = parse_selfplay_config(r);
+  finish_top_level(top);
+  install_signal_handlers();
+  auto eval = nn::make_net_evaluator(a.net, so);
+  ProgressLine line;
+  SelfplayStats st = run_selfplay(
+      cfg, *eval, a.net, a.out, a.prefix,
+      [&](const SelfplayStats& s, int64_t target) {
+        line.update(std::to_string(s.games) + "/" + std::to_string(target) + " games: " + s.summary());
+      },
+      &g_cancel);
+  line.finish();
+  std::printf("%s\n", st.summary().c_str());
+}
+
 void register_selfplay(CLI::App& app) {
-  static std::string sp_config, sp_net, sp_out = "selfplay-data", sp_prefix = "selfplay", sp_worker;
-  static FollowOptions follow;
+  auto a = std::make_shared<SelfplayArgs>();
   auto* sp = app.add_subcommand(
       "selfplay", "Play self-play games with a network, write training data; with --follow RUNDIR, "
                   "a self-play worker of a shared run directory (docs/SCALING.md)");
   sp->add_option(
-      "config", sp_config,
+      "config", a->config,
       "YAML with selfplay: and service: maps; with --follow, a run config that starts "
       "RUNDIR/config.yaml when it is missing (and must match its keys otherwise; comments do not count)");
-  auto* net = sp->add_option("--net", sp_net, "network checkpoint (not with --follow)");
-  auto* out = sp->add_option("--out", sp_out, "output directory (not with --follow)")->capture_default_str();
-  auto* prefix = sp->add_option("--prefix", sp_prefix, "chunk file prefix (not with --follow)")->capture_default_str();
-  auto* f = sp->add_option("--follow", follow.run_dir,
+  auto* net = sp->add_option("--net", a->net, "network checkpoint (not with --follow)");
+  auto* out = sp->add_option("--out", a->out, "output directory (not with --follow)")->capture_default_str();
+  auto* prefix =
+      sp->add_option("--prefix", a->prefix, "chunk file prefix (not with --follow)")->capture_default_str();
+  auto* f = sp->add_option("--follow", a->follow.run_dir,
                            "run directory to work for: plays with its best network until the run is "
                            "finished, picking up each new one between games");
   f->excludes(net)->excludes(out)->excludes(prefix);
-  sp->add_option("--worker", sp_worker,
+  sp->add_option("--worker", a->worker,
                  "with --follow: this worker's id in chunk names (letters, digits, '_', '.'); the "
                  "same id after a restart continues its chunk sequence [default: HOST_PID]")
-      ->needs(f);
-  sp->add_option("--max-games", follow.role.max_games,
+      ->needs(f)
+      ->check([](const std::string& id) {  // also "" (it fell back to the default id)
+        try {
+          check_worker_id(id);
+          return std::string();
+        } catch (const std::invalid_argument& e) {
+          return std::string(e.what());
+        }
+      });
+  sp->add_option("--max-games", a->follow.role.max_games,
                  "with --follow: store exactly this many games, then end (0: no cap)")
       ->needs(f)
       ->check(integer_at_least(0));
-  sp->add_option("--max-ahead", follow.role.max_ahead,
+  sp->add_option("--max-ahead", a->follow.role.max_ahead,
                  "with --follow: wait while this worker's own stored self-play would let the trainer "
                  "train this many times its trained generations + 1 (a worker without a trainer "
                  "stops filling data/; 0: never wait)")
       ->needs(f)
       ->capture_default_str()
       ->check(integer_at_least(0));
-  add_follow_options(sp, follow);
-  sp->callback([] {
-    if (!follow.run_dir.empty()) {
-      const std::string id = sp_worker.empty() ? default_worker_id() : sp_worker;
-      check_worker_id(id);
-      const RunConfig cfg = follow_config(follow, sp_config);
-      run_selfplay_worker(cfg, id, &g_cancel, follow.role);
-      exit_if_stopped();
-      return;
-    }
-    if (sp_config.empty() || sp_net.empty())
-      throw std::invalid_argument("selfplay: CONFIG and --net CHECKPOINT are required (or --follow RUNDIR)");
-    ConfigReader top = ConfigReader::from_file(sp_config);
-    ConfigReader s = top.child("service");
-    nn::ServiceOptions so = nn::parse_service_options(s);
-    s.finish();
-    ConfigReader r = top.child("selfplay");
-    SelfplayConfig cfg = parse_selfplay_config(r);
-    finish_top_level(top);
-    install_signal_handlers();
-    auto eval = nn::make_net_evaluator(sp_net, so);
-    ProgressLine line;
-    SelfplayStats st = run_selfplay(cfg, *eval, sp_net, sp_out, sp_prefix,
-                                    [&](const SelfplayStats& s, int64_t target) {
-                                      line.update(std::to_string(s.games) + "/" + std::to_string(target) +
-                                                  " games: " + s.summary());
-                                    },
-                                    &g_cancel);
-    line.finish();
-    std::printf("%s\n", st.summary().c_str());
-  });
+  add_follow_options(sp, a->follow);
+  sp->callback([a] { run_selfplay_command(*a); });
 }
 
+// The options of `train`.
+struct TrainArgs {
+  std::string config, data, from, out, log;
+  FollowOptions follow;
+};
+
 // `train CONFIG --data DIR --out CKPT`: one training call; `train --follow RUNDIR`: the trainer role.
+void run_train_command(const TrainArgs& a) {
+  if (!a.follow.run_dir.empty()) {
+    const RunConfig cfg = follow_config(a.follow, a.config);
+    run_trainer(cfg, &g_cancel, a.follow.role);
+    exit_if_stopped();
+    return;
+  }
+  if (a.config.empty() || a.data.empty() || a.out.empty())
+    throw std::invalid_argument(
+        "train: CONFIG, --data DIR and --out CHECKPOINT are required (or --follow RUNDIR)");
+  ConfigReader top = ConfigReader::from_file(a.config);
+  ConfigReader r = top.child("train");
+  TrainConfig cfg = parse_train_config(r);
+  finish_top_level(top);
+  install_signal_handlers();
+  ProgressLine line;
+  TrainResult res = train_network(
+      cfg, a.data, a.from, a.out, a.log, "",
+      [&](const TrainMetrics& m, int64_t target) {
+        char buf[200];
+        std::snprintf(buf, sizeof buf, "step %lld/%lld policy %.3f value %.3f acc %.0f%% %.0f samples/s",
+                      (long long)m.step, (long long)target, m.policy_loss, m.value_loss,
+                      100 * m.policy_accuracy, m.samples_per_s);
+        line.update(buf);
+      },
+      &g_cancel);
+  line.finish();
+  std::printf("trained steps %lld -> %lld (%.0f samples/s, window %lld of %lld samples)%s\n",
+              (long long)res.start_step, (long long)res.end_step, res.samples_per_s,
+              (long long)res.window_samples, (long long)res.total_samples,
+              res.end_step < res.start_step + cfg.steps ? "; interrupted, run again to resume" : "");
+}
+
 void register_train(CLI::App& app) {
-  static std::string tr_config, tr_data, tr_from, tr_out, tr_log;
-  static FollowOptions follow;
+  auto a = std::make_shared<TrainArgs>();
   auto* tr = app.add_subcommand(
       "train", "Train a network on self-play data; with --follow RUNDIR, the trainer of a shared "
                "run directory (docs/SCALING.md)");
-  tr->add_option("config", tr_config,
+  tr->add_option("config", a->config,
                  "YAML with a train: map; with --follow, a run config that starts RUNDIR/config.yaml "
                  "when it is missing (and must match its keys otherwise; comments do not count)");
-  auto* data = tr->add_option("--data", tr_data, "training data directory (*.psd chunks; not with --follow)");
-  auto* from = tr->add_option("--from", tr_from, "checkpoint to start from (default: a new net)");
-  auto* out = tr->add_option("--out", tr_out, "checkpoint to write (not with --follow)");
-  auto* log = tr->add_option("--log", tr_log, "metrics log (JSON lines)");
-  tr->add_option("--follow", follow.run_dir,
+  auto* data = tr->add_option("--data", a->data, "training data directory (*.psd chunks; not with --follow)");
+  auto* from = tr->add_option("--from", a->from, "checkpoint to start from (default: a new net)");
+  auto* out = tr->add_option("--out", a->out, "checkpoint to write (not with --follow)");
+  auto* log = tr->add_option("--log", a->log, "metrics log (JSON lines)");
+  tr->add_option("--follow", a->follow.run_dir,
                  "run directory to train for: each generation's candidate as soon as the data holds "
                  "enough new self-play (train.rows_per_sample), until run.generations")
       ->excludes(data)
       ->excludes(from)
       ->excludes(out)
       ->excludes(log);
-  add_follow_options(tr, follow);
-  tr->callback([] {
-    if (!follow.run_dir.empty()) {
-      const RunConfig cfg = follow_config(follow, tr_config);
-      run_trainer(cfg, &g_cancel, follow.role);
-      exit_if_stopped();
-      return;
-    }
-    if (tr_config.empty() || tr_data.empty() || tr_out.empty())
-      throw std::invalid_argument("train: CONFIG, --data DIR and --out CHECKPOINT are required (or --follow RUNDIR)");
-    ConfigReader top = ConfigReader::from_file(tr_config);
-    ConfigReader r = top.child("train");
-    TrainConfig cfg = parse_train_config(r);
-    finish_top_level(top);
-    install_signal_handlers();
-    ProgressLine line;
-    TrainResult res = train_network(cfg, tr_data, tr_from, tr_out, tr_log, "",
-                                    [&](const TrainMetrics& m, int64_t target) {
-                                      char buf[200];
-                                      std::snprintf(buf, sizeof buf,
-                                                    "step %lld/%lld policy %.3f value %.3f acc %.0f%% %.0f samples/s",
-                                                    (long long)m.step, (long long)target, m.policy_loss,
-                                                    m.value_loss, 100 * m.policy_accuracy, m.samples_per_s);
-                                      line.update(buf);
-                                    },
-                                    &g_cancel);
-    line.finish();
-    std::printf("trained steps %lld -> %lld (%.0f samples/s, window %lld of %lld samples)%s\n",
-                (long long)res.start_step, (long long)res.end_step, res.samples_per_s,
-                (long long)res.window_samples, (long long)res.total_samples,
-                res.end_step < res.start_step + cfg.steps ? "; interrupted, run again to resume" : "");
-  });
+  add_follow_options(tr, a->follow);
+  tr->callback([a] { run_train_command(*a); });
 }
 
+// The options of `gatekeeper`.
+struct GatekeeperArgs {
+  std::string config;
+  FollowOptions follow;
+};
+
 void register_gatekeeper(CLI::App& app) {
-  static std::string gk_config;
-  static FollowOptions follow;
+  auto a = std::make_shared<GatekeeperArgs>();
   auto* gk = app.add_subcommand(
       "gatekeeper", "Evaluate each candidate of a shared run directory against the best network and "
                     "the baselines, keep the ratings, promote by the gating rule, export best.model "
                     "(docs/SCALING.md)");
-  gk->add_option("rundir", follow.run_dir, "run directory")->required();
+  gk->add_option("rundir", a->follow.run_dir, "run directory")->required();
   gk->add_option(
-      "--config", gk_config,
+      "--config", a->config,
       "run config that starts RUNDIR/config.yaml when it is missing (and must match its keys otherwise; comments do not count)");
-  add_follow_options(gk, follow);
-  gk->callback([] {
-    const RunConfig cfg = follow_config(follow, gk_config);
-    run_gatekeeper(cfg, &g_cancel, follow.role);
+  add_follow_options(gk, a->follow);
+  gk->callback([a] {
+    const RunConfig cfg = follow_config(a->follow, a->config);
+    run_gatekeeper(cfg, &g_cancel, a->follow.role);
     exit_if_stopped();
   });
 }
 
+// The options of `export`.
+struct ExportArgs {
+  std::string in, out, pitch, variant, single_file, bits = "auto";
+  int64_t max_chars = 100000;
+};
+
+// A model file for `bot` from a checkpoint, or with --single-file one C++ source.
+void run_export(const ExportArgs& a) {
+  if (!a.single_file.empty()) {
+    if (!a.out.empty())
+      throw std::invalid_argument("export: give either OUT or --single-file OUT.cpp, not both");
+    export_single_file(a.in, a.single_file, a.pitch, a.variant, a.bits == "auto" ? 0 : std::stoi(a.bits),
+                       a.max_chars);
+    return;
+  }
+  if (a.out.empty())
+    throw std::invalid_argument(
+        "export: OUT (the model file to write) is required, or --single-file OUT.cpp");
+  nn::LoadedCheckpoint ck = nn::load_checkpoint(a.in, "cpu");
+  nn::CheckpointMeta meta = ck.meta;
+  if (!a.pitch.empty()) {
+    const PitchChoice pc = parse_pitch_spec(a.pitch);
+    meta.pitches = {Pitch::get(pc.width, pc.length, pc.goal).name()};
+  }
+  if (!a.variant.empty()) meta.variants = {variant_name(parse_variant(a.variant))};
+  nn::save_checkpoint(a.out, ck.net, meta);
+  auto list = [](const std::vector<std::string>& v) {
+    if (v.empty()) return std::string("any");
+    std::string out;
+    for (const auto& x : v) out += (out.empty() ? "" : ",") + x;
+    return out;
+  };
+  std::printf("wrote %s: net %s, step %lld, pitches %s, variants %s\n", a.out.c_str(),
+              meta.net.summary().c_str(), (long long)meta.training_step, list(meta.pitches).c_str(),
+              list(meta.variants).c_str());
+}
+
 void register_export(CLI::App& app) {
-  static std::string ex_in, ex_out, ex_pitch, ex_variant, ex_single, ex_bits = "auto";
-  static int64_t ex_max_chars = 100000;
+  auto a = std::make_shared<ExportArgs>();
   auto* ex = app.add_subcommand(
       "export", "Write a self-contained model file for `bot`, or with --single-file one C++17 "
                 "source (standard library only) for bot arenas such as CodinGame");
-  ex->add_option("checkpoint", ex_in, "checkpoint (or model file with --single-file)")->required();
-  ex->add_option("out", ex_out, "model file to write (not with --single-file)");
-  ex->add_option("--pitch", ex_pitch, "pitch the model is for (e.g. 8x10), if not recorded");
-  ex->add_option("--variant", ex_variant, "variant the model is for, if not recorded");
-  ex->add_option("--single-file", ex_single,
+  ex->add_option("checkpoint", a->in, "checkpoint (or model file with --single-file)")->required();
+  ex->add_option("out", a->out, "model file to write (not with --single-file)");
+  ex->add_option("--pitch", a->pitch, "pitch the model is for (e.g. 8x10), if not recorded");
+  ex->add_option("--variant", a->variant, "variant the model is for, if not recorded");
+  ex->add_option("--single-file", a->single_file,
                  "write one self-contained C++17 source here instead: rules, search, inference, "
                  "quantised weights, CodinGame protocol (g++ -O2 -std=c++17 OUT.cpp)");
-  ex->add_option("--max-chars", ex_max_chars,
+  ex->add_option("--max-chars", a->max_chars,
                  "with --single-file: the most characters the source may have (>= 1); a larger "
                  "one is an error and nothing is written")
       ->capture_default_str()
       ->check(integer_at_least(1));
-  ex->add_option("--bits", ex_bits,
+  ex->add_option("--bits", a->bits,
                  "with --single-file: weight width 8, 4, auto (8 when it fits, else 4), or 32 "
                  "(float weights, for tests: no quantisation error)")
       ->capture_default_str()
       ->check(CLI::IsMember({"8", "4", "auto", "32"}));
-  ex->callback([] {
-    if (!ex_single.empty()) {
-      if (!ex_out.empty())
-        throw std::invalid_argument("export: give either OUT or --single-file OUT.cpp, not both");
-      export_single_file(ex_in, ex_single, ex_pitch, ex_variant,
-                         ex_bits == "auto" ? 0 : std::stoi(ex_bits), ex_max_chars);
-      return;
+  ex->callback([a] { run_export(*a); });
+}
+
+// The options of `init-net`.
+struct InitNetArgs {
+  std::string out, preset = "tiny", net, note;
+  uint64_t seed = 1;
+};
+
+// A freshly initialised checkpoint of the preset's (or the YAML file's) network.
+void run_init_net(const InitNetArgs& a) {
+  TrainConfig cfg;
+  if (!a.net.empty()) {
+    ConfigReader r = ConfigReader::from_file(a.net);
+    cfg.net = nn::parse_net_config(r);
+  } else {
+    try {
+      cfg.net = nn::NetConfig::preset(a.preset);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(std::string("--preset: ") + e.what());
     }
-    if (ex_out.empty())
-      throw std::invalid_argument("export: OUT (the model file to write) is required, or "
-                                  "--single-file OUT.cpp");
-    nn::LoadedCheckpoint ck = nn::load_checkpoint(ex_in, "cpu");
-    nn::CheckpointMeta meta = ck.meta;
-    if (!ex_pitch.empty()) {
-      const PitchChoice pc = parse_pitch_spec(ex_pitch);
-      meta.pitches = {Pitch::get(pc.width, pc.length, pc.goal).name()};
-    }
-    if (!ex_variant.empty()) meta.variants = {variant_name(parse_variant(ex_variant))};
-    nn::save_checkpoint(ex_out, ck.net, meta);
-    auto list = [](const std::vector<std::string>& v) {
-      if (v.empty()) return std::string("any");
-      std::string out;
-      for (const auto& x : v) out += (out.empty() ? "" : ",") + x;
-      return out;
-    };
-    std::printf("wrote %s: net %s, step %lld, pitches %s, variants %s\n", ex_out.c_str(),
-                meta.net.summary().c_str(), (long long)meta.training_step,
-                list(meta.pitches).c_str(), list(meta.variants).c_str());
-  });
+  }
+  cfg.seed = a.seed;
+  write_initial_checkpoint(cfg, a.out, a.note);
+  std::printf("wrote %s: net %s, step 0, seed %llu\n", a.out.c_str(), cfg.net.summary().c_str(),
+              (unsigned long long)a.seed);
 }
 
 void register_init_net(CLI::App& app) {
-  static std::string in_out, in_preset = "tiny", in_net, in_note;
-  static uint64_t in_seed = 1;
+  auto a = std::make_shared<InitNetArgs>();
   auto* in = app.add_subcommand(
       "init-net", "Write a freshly initialised network checkpoint (random weights, step 0), as "
                   "`run` starts generation 0");
-  in->add_option("out", in_out, "checkpoint to write")->required();
-  auto* preset = in->add_option("--preset", in_preset, "network preset: tiny | medium")
-                     ->capture_default_str();
-  in->add_option("--net", in_net, "YAML file of network keys (configs/net-*.yaml) instead of a preset")
+  in->add_option("out", a->out, "checkpoint to write")->required();
+  auto* preset =
+      in->add_option("--preset", a->preset, "network preset: tiny | medium")->capture_default_str();
+  in->add_option("--net", a->net, "YAML file of network keys (configs/net-*.yaml) instead of a preset")
       ->excludes(preset);
-  in->add_option("--seed", in_seed, "seed of the initial weights (>= 0)")
+  in->add_option("--seed", a->seed, "seed of the initial weights (>= 0)")
       ->capture_default_str()
       ->check(integer_at_least(0));
-  in->add_option("--note", in_note, "free text stored in the checkpoint");
-  in->callback([] {
-    TrainConfig cfg;
-    if (!in_net.empty()) {
-      ConfigReader r = ConfigReader::from_file(in_net);
-      cfg.net = nn::parse_net_config(r);
-    } else {
-      try {
-        cfg.net = nn::NetConfig::preset(in_preset);
-      } catch (const std::invalid_argument& e) {
-        throw std::invalid_argument(std::string("--preset: ") + e.what());
-      }
-    }
-    cfg.seed = in_seed;
-    write_initial_checkpoint(cfg, in_out, in_note);
-    std::printf("wrote %s: net %s, step 0, seed %llu\n", in_out.c_str(), cfg.net.summary().c_str(),
-                (unsigned long long)in_seed);
-  });
+  in->add_option("--note", a->note, "free text stored in the checkpoint");
+  in->callback([a] { run_init_net(*a); });
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <random>
 
 #include "apps/commands.h"
+#include "core/progress.h"
 #include "engine/record.h"
 #include "search/alphabeta.h"
 #include "search/baselines.h"
@@ -20,10 +21,6 @@ namespace ps::cmd {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
 
 struct BenchOptions {
   std::string net;  // empty: random weights of `hidden`

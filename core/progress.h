@@ -26,6 +26,11 @@ class ProgressLine {
   std::chrono::steady_clock::time_point last_print_;
 };
 
+/// Wall seconds on the steady clock since t0 (timings of benchmarks and progress lines).
+inline double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
 /// "1 h 02 min", "3 min 05 s", "42 s".
 std::string format_duration(double seconds);
 

@@ -46,6 +46,50 @@ class NetMctsPlayer final : public Player {
   MctsPlayer player_;
 };
 
+// The factory of a player type with no keys of its own: a P from the context's seed.
+template <class P>
+tour::PlayerFactory seeded_player() {
+  return [](ConfigReader&, const tour::PlayerContext& c) { return std::make_unique<P>(c.seed); };
+}
+
+// The `uct` player type: its own keys are UctPlayer::Options.
+std::unique_ptr<Player> make_uct_player(ConfigReader& r, const tour::PlayerContext& c) {
+  UctPlayer::Options o;
+  r.read(field("default_visits", o.default_visits), field("exploration", o.exploration),
+         field("max_children", o.max_children), field("max_nodes", o.max_nodes));
+  return std::make_unique<UctPlayer>(o, c.seed);
+}
+
+// The leaf evaluation of an `alphabeta` player: eval: hand (search/leaf_eval.h; nullptr) or
+// nnue, the small value net of the file value_net (search/nnue_eval.h; trained by `papersoccer
+// train-value`).
+std::unique_ptr<LeafEvaluator> read_leaf_evaluator(ConfigReader& r) {
+  const std::string eval = r.get<std::string>("eval", "hand");
+  std::unique_ptr<LeafEvaluator> ev;
+  if (eval == "nnue") {
+    const std::string path = r.require<std::string>("value_net");
+    try {
+      ev = std::make_unique<NnueEvaluator>(shared_value_net(path), path);
+    } catch (const ValueNetError& e) {
+      r.fail_key("value_net", e.what());
+    }
+  } else if (eval != "hand") {
+    r.fail_key("eval", "unknown evaluation '" + eval + "' (known: hand, nnue)");
+  } else if (r.has("value_net")) {
+    r.fail_key("value_net", "is only read with eval: nnue");
+  }
+  return ev;
+}
+
+// The `alphabeta` player type: AlphaBetaPlayer::Options, then its leaf evaluation.
+std::unique_ptr<Player> make_alphabeta_player(ConfigReader& r, const tour::PlayerContext& c) {
+  AlphaBetaPlayer::Options o;
+  r.read(field("default_time_ms", o.default_time_ms), field("max_depth", o.max_depth),
+         field("tt_mb", o.tt_mb));
+  std::unique_ptr<LeafEvaluator> ev = read_leaf_evaluator(r);
+  return std::make_unique<AlphaBetaPlayer>(o, std::move(ev), c.seed);
+}
+
 }  // namespace
 
 std::shared_ptr<Evaluator> shared_net_evaluator(const std::string& checkpoint,
@@ -80,65 +124,34 @@ void clear_net_evaluators() {
   g_value_nets.clear();
 }
 
+namespace {
+
+// The `mcts` player type: checkpoint, the service's keys and a search: map.
+std::unique_ptr<Player> make_mcts_player(ConfigReader& r, const tour::PlayerContext& c) {
+  const std::string ckpt = r.require<std::string>("checkpoint");
+  nn::ServiceOptions so = nn::parse_service_options(r);
+  ConfigReader sr = r.child("search");
+  SearchParams sp = parse_search_params(sr);
+  return make_net_player(ckpt, so, sp, c.seed, c.name.empty() ? "mcts" : c.name);
+}
+
+}  // namespace
+
 void register_builtin_players() {
   static std::once_flag once;
   std::call_once(once, [] {
-    using tour::PlayerContext;
+    tour::register_player_type("random", seeded_player<RandomPlayer>(), "uniformly random distinct turn");
     tour::register_player_type(
-        "random",
-        [](ConfigReader&, const PlayerContext& c) { return std::make_unique<RandomPlayer>(c.seed); },
-        "uniformly random distinct turn");
-    tour::register_player_type(
-        "greedy",
-        [](ConfigReader&, const PlayerContext& c) { return std::make_unique<GreedyPlayer>(c.seed); },
+        "greedy", seeded_player<GreedyPlayer>(),
         "one-turn heuristic: wins at once when it can, never allows an avoidable immediate goal, "
         "else moves the ball towards the attacked goal");
+    tour::register_player_type("uct", make_uct_player, "pure MCTS with random rollouts (UCT)");
     tour::register_player_type(
-        "uct",
-        [](ConfigReader& r, const PlayerContext& c) {
-          UctPlayer::Options o;
-          r.read(field("default_visits", o.default_visits), field("exploration", o.exploration),
-                 field("max_children", o.max_children), field("max_nodes", o.max_nodes));
-          return std::make_unique<UctPlayer>(o, c.seed);
-        },
-        "pure MCTS with random rollouts (UCT)");
-    tour::register_player_type(
-        "alphabeta",
-        [](ConfigReader& r, const PlayerContext& c) {
-          AlphaBetaPlayer::Options o;
-          r.read(field("default_time_ms", o.default_time_ms), field("max_depth", o.max_depth),
-                 field("tt_mb", o.tt_mb));
-          // eval: hand (search/leaf_eval.h) or nnue, the small value net of the file
-          // value_net (search/nnue_eval.h; trained by `papersoccer train-value`).
-          const std::string eval = r.get<std::string>("eval", "hand");
-          std::unique_ptr<LeafEvaluator> ev;
-          if (eval == "nnue") {
-            const std::string path = r.require<std::string>("value_net");
-            try {
-              ev = std::make_unique<NnueEvaluator>(shared_value_net(path), path);
-            } catch (const ValueNetError& e) {
-              r.fail_key("value_net", e.what());
-            }
-          } else if (eval != "hand") {
-            r.fail_key("eval", "unknown evaluation '" + eval + "' (known: hand, nnue)");
-          } else if (r.has("value_net")) {
-            r.fail_key("value_net", "is only read with eval: nnue");
-          }
-          return std::make_unique<AlphaBetaPlayer>(o, std::move(ev), c.seed);
-        },
+        "alphabeta", make_alphabeta_player,
         "iterative-deepening alpha-beta over complete turns with a transposition table and "
         "the hand evaluation (goal distance, mobility, bounce points) or, with eval: nnue, a "
         "small value net (value_net: FILE)");
-    tour::register_player_type(
-        "mcts",
-        [](ConfigReader& r, const PlayerContext& c) -> std::unique_ptr<Player> {
-          const std::string ckpt = r.require<std::string>("checkpoint");
-          nn::ServiceOptions so = nn::parse_service_options(r);
-          ConfigReader sr = r.child("search");
-          SearchParams sp = parse_search_params(sr);
-          return make_net_player(ckpt, so, sp, c.seed, c.name.empty() ? "mcts" : c.name);
-        },
-        "PUCT search guided by a network checkpoint");
+    tour::register_player_type("mcts", make_mcts_player, "PUCT search guided by a network checkpoint");
   });
 }
 

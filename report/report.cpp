@@ -93,6 +93,14 @@ std::string utc_now() {
 
 std::string empty_block(const std::string& why) { return "<p class=\"empty\">" + h(why) + "</p>\n"; }
 
+// The opening of a report section: its anchor id (the page's navigation links to it), heading
+// and lead paragraph (HTML, written as is; none when empty). The caller closes the section.
+std::string section_head(const char* id, const char* title, const char* lead = "") {
+  std::string out = std::string("<section id=\"") + id + "\"><h2>" + title + "</h2>\n";
+  if (*lead) out += std::string("<p class=\"lead\">") + lead + "</p>\n";
+  return out;
+}
+
 std::string card(const std::string& body, const std::string& extra_class = "") {
   return "<div class=\"card" + (extra_class.empty() ? "" : " " + extra_class) + "\">\n" + body + "</div>\n";
 }
@@ -241,9 +249,6 @@ std::string header(const RunData& run) {
   kpi("Training steps", run.train.empty() ? "–" : count(run.train.back().step));
   kpi("Wall time", duration(run.state.seconds));
   os << "</div>\n</header>\n";
-  os << "<nav><a href=\"#strength\">Strength</a><a href=\"#crosstable\">Cross-table</a><a "
-        "href=\"#evaluation\">Evaluation</a><a href=\"#training\">Training</a><a href=\"#selfplay\">Self-play</a><a "
-        "href=\"#games\">Games</a><a href=\"#files\">Files &amp; notes</a></nav>\n";
   return os.str();
 }
 
@@ -315,9 +320,7 @@ std::string ratings_table(const RunData& run) {
 
 std::string strength_section(const RunData& run) {
   std::ostringstream os;
-  os << "<section id=\"strength\"><h2>Strength</h2>\n<p class=\"lead\">Bradley\u2013Terry Elo of each generation's "
-        "network against the baselines and earlier networks; bars are 95% intervals, dashed grey lines the baselines.</p>\n";
-  os << "<div class=\"grid2\">" << card(elo_plot(run)) << card(ratings_table(run)) << "</div></section>\n";
+  os << "<div class=\"grid2\">" << card(elo_plot(run)) << card(ratings_table(run)) << "</div>";
   return os.str();
 }
 
@@ -327,11 +330,9 @@ std::string strength_section(const RunData& run) {
 std::string crosstable_section(const RunData& run) {
   const Ratings& r = run.ratings;
   std::ostringstream os;
-  os << "<section id=\"crosstable\"><h2>Cross-table</h2>\n<p class=\"lead\">Wins/games of the row player against the "
-        "column player; green cells are winning scores, red losing ones.</p>\n";
   if (r.cross_names.empty()) {
-    os << card(empty_block(r.present ? "ratings.json has no cross-table" : "ratings.json has not been written yet"))
-       << "</section>\n";
+    os << card(
+        empty_block(r.present ? "ratings.json has no cross-table" : "ratings.json has not been written yet"));
     return os.str();
   }
   const size_t n = r.cross_names.size();
@@ -361,7 +362,7 @@ std::string crosstable_section(const RunData& run) {
       << "</td></tr>\n";
   }
   t << "</tbody></table></div>\n";
-  os << card(t.str()) << "</section>\n";
+  os << card(t.str());
   return os.str();
 }
 
@@ -382,14 +383,12 @@ std::string score_block(int wins, int games, const std::string& label = "") {
 
 std::string evaluation_section(const RunData& run) {
   std::ostringstream os;
-  os << "<section id=\"evaluation\"><h2>Evaluation by generation</h2>\n<p class=\"lead\">Each new network's games "
-        "against its opponents: wins/games, score, and the 95% Wilson interval of the score.</p>\n";
   if (run.generations.empty()) {
     std::string why = "logs/generations.jsonl has no evaluated generation yet";
     if (!run.eval.empty())
       why += " (eval/ holds " + std::to_string(run.eval.size()) + " generation folder(s), " +
              std::to_string(run.eval.back().total_games) + " game(s) in the last)";
-    os << card(empty_block(why)) << "</section>\n";
+    os << card(empty_block(why));
     return os.str();
   }
   // Baselines get a column each; earlier networks (a different one every generation) share one.
@@ -430,7 +429,7 @@ std::string evaluation_section(const RunData& run) {
     t << "</tr>\n";
   }
   t << "</tbody></table></div>\n";
-  os << card(t.str()) << "</section>\n";
+  os << card(t.str());
   return os.str();
 }
 
@@ -501,9 +500,7 @@ std::string training_section(const RunData& run) {
   acc.refs = loss.refs;
 
   std::ostringstream os;
-  os << "<section id=\"training\"><h2>Training</h2>\n<p class=\"lead\">Losses and accuracies as logged by the trainer; "
-        "dotted lines mark where the next generation's training begins.</p>\n";
-  os << "<div class=\"grid2\">" << card(plot_svg(loss)) << card(plot_svg(acc)) << "</div></section>\n";
+  os << "<div class=\"grid2\">" << card(plot_svg(loss)) << card(plot_svg(acc)) << "</div>";
   return os.str();
 }
 
@@ -538,8 +535,7 @@ std::string selfplay_plot(const RunData& run, const std::string& title, const st
 
 std::string selfplay_section(const RunData& run) {
   std::ostringstream os;
-  os << "<section id=\"selfplay\"><h2>Self-play</h2>\n<p class=\"lead\">Games the current best network played "
-        "against itself to make each generation's training data.</p>\n<div class=\"grid2\">\n";
+  os << "<div class=\"grid2\">\n";
   os << card(selfplay_plot(run, "Mean game length", "turns per game",
                            {selfplay_series(run, "turns per game", kMovesLeft, &SelfplayGeneration::mean_game_turns)}));
   os << card(selfplay_plot(run, "Mean turns per search (root)", "turns at the search root",
@@ -590,7 +586,6 @@ std::string selfplay_section(const RunData& run) {
     t << "</tbody></table></div>\n";
     os << "<div style=\"margin-top:16px\">" << card(t.str()) << "</div>\n";
   }
-  os << "</section>\n";
   return os.str();
 }
 
@@ -628,8 +623,6 @@ std::string board(const RecordedGame& g, const std::string& what) {
 
 std::string games_section(const RunData& run) {
   std::ostringstream os;
-  os << "<section id=\"games\"><h2>Games</h2>\n<p class=\"lead\">Final positions. Lines are coloured by who kicked "
-        "them (player 0 pink, attacking north; player 1 blue, attacking south); the last turn is drawn bolder.</p>\n";
   std::ostringstream b;
   int shown = 0;
   if (!run.eval.empty()) {
@@ -647,7 +640,6 @@ std::string games_section(const RunData& run) {
       }
   if (shown == 0) os << card(empty_block("no finished games in eval/ or data/ yet"));
   else os << "<div class=\"boards\">\n" << b.str() << "</div>\n";
-  os << "</section>\n";
   return os.str();
 }
 
@@ -656,7 +648,6 @@ std::string games_section(const RunData& run) {
 
 std::string files_section(const RunData& run) {
   std::ostringstream os;
-  os << "<section id=\"files\"><h2>Files &amp; notes</h2>\n";
   std::ostringstream c;
   c << "<h3 style=\"margin:0;font-size:15px\">Checkpoints</h3>\n";
   if (run.checkpoints.empty()) {
@@ -688,9 +679,46 @@ std::string files_section(const RunData& run) {
     for (const auto& n : run.notes) c << "<li>" << h(n) << "</li>";
     c << "</ul>\n";
   }
-  os << card(c.str()) << "</section>\n";
+  os << card(c.str());
   return os.str();
 }
+
+// The page's sections in order: anchor id, the text of its link in the navigation bar, heading,
+// lead paragraph (HTML, written as is; none when empty) and the function that writes the
+// section's content.
+struct Section {
+  const char* id;
+  const char* link;
+  const char* title;
+  const char* lead;
+  std::string (*content)(const RunData&);
+};
+const Section kSections[] = {
+    {"strength", "Strength", "Strength",
+     "Bradley\u2013Terry Elo of each generation's network against the baselines and earlier networks; bars "
+     "are 95% intervals, dashed grey lines the baselines.",
+     strength_section},
+    {"crosstable", "Cross-table", "Cross-table",
+     "Wins/games of the row player against the column player; green cells are winning scores, red losing "
+     "ones.",
+     crosstable_section},
+    {"evaluation", "Evaluation", "Evaluation by generation",
+     "Each new network's games against its opponents: wins/games, score, and the 95% Wilson interval of "
+     "the score.",
+     evaluation_section},
+    {"training", "Training", "Training",
+     "Losses and accuracies as logged by the trainer; dotted lines mark where the next generation's "
+     "training begins.",
+     training_section},
+    {"selfplay", "Self-play", "Self-play",
+     "Games the current best network played against itself to make each generation's training data.",
+     selfplay_section},
+    {"games", "Games", "Games",
+     "Final positions. Lines are coloured by who kicked them (player 0 pink, attacking north; player 1 "
+     "blue, attacking south); the last turn is drawn bolder.",
+     games_section},
+    {"files", "Files &amp; notes", "Files &amp; notes", "", files_section},
+};
 
 }  // namespace
 
@@ -699,14 +727,11 @@ std::string render_report_html(const RunData& run) {
   os << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>"
      << h(run_title(run)) << " \u00b7 Paper Soccer training report</title>\n<style>" << kStyle << "</style>\n</head>\n<body>\n<main>\n";
-  os << header(run);
-  os << strength_section(run);
-  os << crosstable_section(run);
-  os << evaluation_section(run);
-  os << training_section(run);
-  os << selfplay_section(run);
-  os << games_section(run);
-  os << files_section(run);
+  os << header(run) << "<nav>";
+  for (const Section& s : kSections) os << "<a href=\"#" << s.id << "\">" << s.link << "</a>";
+  os << "</nav>\n";
+  for (const Section& s : kSections)
+    os << section_head(s.id, s.title, s.lead) << s.content(run) << "</section>\n";
   os << "<footer>Written by <code>papersoccer report</code> on " << utc_now() << ".</footer>\n";
   os << "</main>\n</body>\n</html>\n";
   return os.str();
