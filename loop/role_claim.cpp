@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <chrono>
@@ -76,6 +77,15 @@ struct Holder {
 // The claim file as read now; nullopt when there is none. std::runtime_error for a file that is
 // not a claim (claims are written whole, so only a foreign file gets here).
 std::optional<Holder> read_holder(const std::string& path) {
+  std::error_code ec;
+  const fs::file_status status = fs::symlink_status(path, ec);
+  if (!fs::exists(status)) return std::nullopt;
+  if (!fs::is_regular_file(status))
+    throw std::runtime_error(path + ": " +
+                             (fs::is_symlink(status)     ? "a symbolic link"
+                              : fs::is_directory(status) ? "a directory"
+                                                         : "not a regular file") +
+                             " in the place of a claim file; remove it if no process of this role runs");
   std::string text;
   {
     std::ifstream in(path);
@@ -95,7 +105,9 @@ std::optional<Holder> read_holder(const std::string& path) {
     h.pid = j.at("pid").get<long>();
     h.start = j.value("start_ticks", int64_t(-1));
     h.beat = j.at("heartbeat").get<int64_t>();
-    h.heartbeat_s = j.value("heartbeat_s", 30.0);
+    // Our processes write 0.1-3600 s (--heartbeat); a hand-edited value outside is clamped, so
+    // neither 0 (a takeover at once) nor 1e308 (never) is believed.
+    h.heartbeat_s = std::clamp(j.value("heartbeat_s", 30.0), kMinHeartbeatS, kMaxHeartbeatS);
     return h;
   } catch (const json::exception& e) {
     throw std::runtime_error(path + ": not a claim file (" + e.what() +
@@ -185,10 +197,12 @@ std::unique_ptr<RoleClaim> RoleClaim::acquire(const std::string& run_dir, const 
   const std::string token = random_token();
   std::unique_ptr<RoleClaim> claim(new RoleClaim(identity, path, token, now_iso(), options));
   auto held = [&] {  // the heartbeat starts once the claim is held
+    claim->held_ = true;
     claim->heart_ = std::thread([c = claim.get()] { c->heartbeat_loop(); });
     return std::move(claim);
   };
   const std::string mine = claim->content(0);
+  bool watched = false;  // another host's claim, taken over after its heartbeat stood still
   for (int attempt = 0; attempt < 100; ++attempt) {
     if (create_file_exclusive(path, mine)) return held();
     const std::optional<Holder> h = read_holder(path);
@@ -198,7 +212,7 @@ std::unique_ptr<RoleClaim> RoleClaim::acquire(const std::string& run_dir, const 
         throw ClaimTaken(identity + " is held by " + holder_text(*h) + " (" + path +
                          "): " + advice(identity));
     } else {
-      const double stale_s = options.stale_beats * std::max(h->heartbeat_s, 0.01);
+      const double stale_s = options.stale_beats * h->heartbeat_s;
       std::printf(
           "%s is held by %s; watching its heartbeat for %.0f s (%d of its heartbeats) before "
           "taking it over\n",
@@ -221,6 +235,7 @@ std::unique_ptr<RoleClaim> RoleClaim::acquire(const std::string& run_dir, const 
                            "), whose heartbeat moves: " + advice(identity));
       }
       if (gone) continue;
+      watched = true;
     }
     // Dead owner: our claim replaces it, unless it changed meanwhile.
     const std::string tmp = path + "." + token + ".takeover";
@@ -237,8 +252,8 @@ std::unique_ptr<RoleClaim> RoleClaim::acquire(const std::string& run_dir, const 
     }
     const std::optional<Holder> check = read_holder(path);
     if (check && check->token == token) {
-      std::printf("%s: took over the claim of %s, which no longer runs\n", identity.c_str(),
-                  holder_text(*h).c_str());
+      std::printf("%s: took over the claim of %s, %s\n", identity.c_str(), holder_text(*h).c_str(),
+                  watched ? "whose heartbeat stood still" : "which no longer runs");
       std::fflush(stdout);
       return held();
     }
@@ -315,6 +330,7 @@ void RoleClaim::release() {
     if (released_) return;
     released_ = stop_ = true;
   }
+  if (!held_) return;  // a refused or abandoned acquire: the file is another process's
   cv_.notify_all();
   if (heart_.joinable()) heart_.join();
   try {

@@ -65,6 +65,10 @@ struct ClaimLost : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// The heartbeat intervals a claim may state (s); another host's stated interval is clamped to
+/// them before its stale period is computed.
+constexpr double kMinHeartbeatS = 0.1, kMaxHeartbeatS = 3600;
+
 struct ClaimOptions {
   double heartbeat_s = 30;  ///< seconds between the owner's heartbeats (recorded in the claim)
   int stale_beats = 3;      ///< another host's claim is dead after this many of its heartbeat
@@ -118,7 +122,7 @@ class RoleClaim {
   std::atomic<int64_t> beat_{0};
   std::mutex mu_;
   std::condition_variable cv_;
-  bool stop_ = false, released_ = false;
+  bool stop_ = false, released_ = false, held_ = false;
   std::thread heart_;
 };
 

@@ -16,12 +16,14 @@
 namespace ps {
 
 void check_worker_id(const std::string& id) {
-  bool ok = !id.empty() && id.size() <= 64;
+  bool ok = !id.empty() && id.size() <= 64 && id[0] != '.';  // not ".", "..", hidden names
   for (char c : id)
     ok = ok && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.');
   if (!ok)
-    throw std::invalid_argument("worker id '" + id + "': use 1-64 letters, digits, '_' or '.' (it names the "
-                                "worker's data chunks)");
+    throw std::invalid_argument(
+        "worker id '" + id +
+        "': use 1-64 letters, digits, '_' or '.', not starting with '.' (it names the "
+        "worker's data chunks)");
 }
 
 std::string default_worker_id() {

@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <thread>
@@ -208,4 +209,90 @@ TEST_CASE("RoleClaims holds several identities and releases them all") {
     CHECK_THROWS(RoleClaim::acquire(dir.path, "bad/identity"));
   }
   CHECK(fs::is_empty(dir.path + "/claims"));
+}
+
+// What a file descriptor (1: stdout, 2: stderr) receives while this object lives.
+class CaptureFd {
+ public:
+  CaptureFd(int fd, std::string path) : fd_(fd), path_(std::move(path)) {
+    std::fflush(nullptr);
+    saved_ = ::dup(fd_);
+    file_ = std::fopen(path_.c_str(), "w");
+    ::dup2(::fileno(file_), fd_);
+  }
+  std::string text() {
+    restore();
+    return read_file(path_);
+  }
+  ~CaptureFd() { restore(); }
+
+ private:
+  void restore() {
+    if (saved_ < 0) return;
+    std::fflush(nullptr);
+    ::dup2(saved_, fd_);
+    ::close(saved_);
+    std::fclose(file_);
+    saved_ = -1;
+  }
+  int fd_, saved_ = -1;
+  std::string path_;
+  FILE* file_ = nullptr;
+};
+
+// Findings of a new-user probe (issue 14): each exact input it tried.
+TEST_CASE("a directory or a dangling link in a claim's place is named as such") {
+  TempRunDir dir("foreign");
+  fs::create_directories(dir.claim("worker-A"));  // a directory named worker-A.claim
+  CHECK_THROWS_WITH(RoleClaim::acquire(dir.path, "worker-A"),
+                    Catch::Contains("worker-A.claim: a directory in the place of a claim file"));
+  fs::create_symlink(dir.path + "/nowhere", dir.claim("trainer"));
+  CHECK_THROWS_WITH(RoleClaim::acquire(dir.path, "trainer"),
+                    Catch::Contains("trainer.claim: a symbolic link in the place of a claim file"));
+}
+
+TEST_CASE("a refused acquire on a corrupt claim leaves it alone and warns of no release") {
+  TempRunDir dir("corrupt");
+  fs::create_directories(dir.path + "/claims");
+  write_file_atomic(dir.claim("gatekeeper"), "{not json");
+  std::string message;
+  CaptureFd err(2, dir.path + "/stderr.txt");
+  try {
+    RoleClaim::acquire(dir.path, "gatekeeper");
+  } catch (const std::runtime_error& e) {
+    message = e.what();
+  }
+  const std::string printed = err.text();
+  CHECK_THAT(message, Catch::Contains("not a claim file"));
+  CHECK_THAT(printed, !Catch::Contains("not released"));  // it printed this before
+  CHECK(read_file(dir.claim("gatekeeper")) == "{not json");
+}
+
+TEST_CASE("another host's stated heartbeat interval is clamped to what our processes write") {
+  TempRunDir dir("clamp");
+  fs::create_directories(dir.path + "/claims");
+  ClaimOptions opt;
+  opt.poll_s = 0.05;
+  SECTION("heartbeat_s 0: 3 x 0.1 s of watching, not a takeover at once") {
+    write_claim(dir.claim("trainer"), "node-elsewhere", 77, 1, "theirs", 3, 0);
+    const auto t0 = std::chrono::steady_clock::now();
+    CaptureFd out(1, dir.path + "/stdout.txt");
+    REQUIRE(RoleClaim::acquire(dir.path, "trainer", opt));
+    const std::string printed = out.text();
+    CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() >= 0.3);
+    CHECK_THAT(printed, Catch::Contains("whose heartbeat stood still"));
+  }
+  SECTION("heartbeat_s 1e308: watched for 3 x 3600 s, not forever") {
+    write_claim(dir.claim("trainer"), "node-elsewhere", 77, 1, "theirs", 3, 1e308);
+    std::atomic<bool> cancel{false};
+    std::thread stopper([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      cancel = true;
+    });
+    CaptureFd out(1, dir.path + "/stdout.txt");
+    CHECK_FALSE(RoleClaim::acquire(dir.path, "trainer", opt, &cancel));
+    const std::string printed = out.text();
+    stopper.join();
+    CHECK_THAT(printed, Catch::Contains("watching its heartbeat for 10800 s"));
+  }
 }

@@ -35,6 +35,11 @@ TEST_CASE("worker ids that name chunks: letters, digits, '_' and '.'") {
   CHECK_THROWS_WITH(check_worker_id("w-1"), Catch::Contains("worker id 'w-1'"));
   CHECK_THROWS(check_worker_id(""));
   CHECK_THROWS(check_worker_id("a/b"));
+  // A new-user probe: "." and ".." were accepted.
+  CHECK_THROWS_WITH(check_worker_id("."), Catch::Contains("not starting with '.'"));
+  CHECK_THROWS(check_worker_id(".."));
+  CHECK_THROWS(check_worker_id(".hidden"));
+  CHECK_NOTHROW(check_worker_id("a.."));
   CHECK_THROWS(check_worker_id(std::string(65, 'a')));
   CHECK_NOTHROW(check_worker_id(default_worker_id()));
 }

@@ -1,6 +1,8 @@
 // Brute-force oracles for the search tests (exhaustive, independent of the search code).
 #pragma once
 
+#include <time.h>
+
 #include <string>
 
 #include "engine/record.h"
@@ -90,6 +92,15 @@ inline bool forced_win_within(const Position& p, const std::string& kicks, int o
     if (!found) ok = false;
   });
   return ok;
+}
+
+/// CPU time of the calling thread, ms. A time-limited search that ignored its clock would
+/// spend CPU past the limit; a thread the loaded machine did not schedule spends none, so tests
+/// of "no runaway" check this and only a loose bound on the wall time.
+inline double thread_cpu_ms() {
+  timespec ts{};
+  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
 }  // namespace ps::test
