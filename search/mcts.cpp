@@ -111,8 +111,7 @@ int64_t free_children(Node* n) {
 
 // The win checks' turn generator, one per thread for the thread's life: self-play plays game
 // after game on one thread, with a new Search each, and a generator per Search grew its hash
-// maps again in every game (vector fills of the growth: 2.3% of self-play's CPU in perf).
-// Bounded: find_turn holds at most its state budget (about 2.5 MB).
+// maps again in every game. Bounded: find_turn holds at most its state budget (about 2.5 MB).
 static TurnGenerator& thread_win_checker() {
   thread_local TurnGenerator gen;
   return gen;
