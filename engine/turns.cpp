@@ -413,7 +413,8 @@ struct BestFirst {
     for (const Arrival& m : merges) ++first_of_depth[size_t(arena[size_t(m.target)].depth) + 1];
     for (size_t d = 1; d < first_of_depth.size(); ++d) first_of_depth[d] += first_of_depth[d - 1];
     sorted_merges.resize(merges.size());
-    for (const Arrival& m : merges) sorted_merges[size_t(first_of_depth[arena[size_t(m.target)].depth]++)] = m;
+    for (const Arrival& m : merges)
+      sorted_merges[size_t(first_of_depth[arena[size_t(m.target)].depth]++)] = m;
     merges.swap(sorted_merges);
     size_t next_merge = 0;
     mass[0] = 1.0;
