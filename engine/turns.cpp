@@ -130,7 +130,9 @@ bool TurnGenerator::all_turns_lose(const Position& pos) {
   auto not_losing = [mover](const Position& end) {
     return !(end.game_over() && end.winner() != mover);
   };
-  return !find_turn(pos, not_losing, nullptr);
+  // A search the state budget stopped proved nothing (it returned "no such turn" before one
+  // was found): not a proof that every turn loses.
+  return !find_turn(pos, not_losing, nullptr) && complete_;
 }
 
 namespace {
