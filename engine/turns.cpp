@@ -130,7 +130,9 @@ bool TurnGenerator::all_turns_lose(const Position& pos) {
   auto not_losing = [mover](const Position& end) {
     return !(end.game_over() && end.winner() != mover);
   };
-  return !find_turn(pos, not_losing, nullptr);
+  // A search the state budget stopped proved nothing (it returned "no such turn" before one
+  // was found): not a proof that every turn loses.
+  return !find_turn(pos, not_losing, nullptr) && complete_;
 }
 
 namespace {
@@ -274,6 +276,8 @@ struct BestFirst {
   std::vector<int32_t> turn_node;  // res.turns[i] -> arena node of its first chain
   std::vector<double> mass;      // per arena node: summed probability of reaching it
   std::vector<int32_t> order;    // arena nodes by depth
+  std::vector<int32_t> first_of_depth;  // counting-sort scratch of sum_merged_chains
+  std::vector<Arrival> sorted_merges;
   double frontier_mass = 0;      // probability of the queued prefixes
   int64_t seq = 0;
 
@@ -398,15 +402,22 @@ struct BestFirst {
   // node at depth d come from depth d - 1: one pass in order of depth is exact.
   void sum_merged_chains(BestFirstResult& res) {
     mass.assign(arena.size(), 0.0);
+    // Arena nodes and merges in order of depth: counting sorts (depths are small integers;
+    // comparison sorts here were 1.3% of self-play's CPU).
+    int max_depth = 0;
+    for (const Prefix& p : arena) max_depth = std::max(max_depth, int(p.depth));
+    first_of_depth.assign(size_t(max_depth) + 2, 0);
+    for (const Prefix& p : arena) ++first_of_depth[size_t(p.depth) + 1];
+    for (size_t d = 1; d < first_of_depth.size(); ++d) first_of_depth[d] += first_of_depth[d - 1];
     order.resize(arena.size());
-    for (size_t i = 0; i < order.size(); ++i) order[i] = int32_t(i);
-    const std::vector<Prefix>& ar = arena;
-    std::stable_sort(order.begin(), order.end(), [&ar](int32_t a, int32_t b) {
-      return ar[size_t(a)].depth < ar[size_t(b)].depth;
-    });
-    std::sort(merges.begin(), merges.end(), [&ar](const Arrival& a, const Arrival& b) {
-      return ar[size_t(a.target)].depth < ar[size_t(b.target)].depth;
-    });
+    for (size_t i = 0; i < arena.size(); ++i) order[size_t(first_of_depth[arena[i].depth]++)] = int32_t(i);
+    first_of_depth.assign(size_t(max_depth) + 2, 0);
+    for (const Arrival& m : merges) ++first_of_depth[size_t(arena[size_t(m.target)].depth) + 1];
+    for (size_t d = 1; d < first_of_depth.size(); ++d) first_of_depth[d] += first_of_depth[d - 1];
+    sorted_merges.resize(merges.size());
+    for (const Arrival& m : merges)
+      sorted_merges[size_t(first_of_depth[arena[size_t(m.target)].depth]++)] = m;
+    merges.swap(sorted_merges);
     size_t next_merge = 0;
     mass[0] = 1.0;
     for (size_t k = 1; k < order.size(); ++k) {

@@ -109,6 +109,14 @@ int64_t free_children(Node* n) {
 
 // ------------------------------------------------------------------------------------------
 
+// The win checks' turn generator, one per thread for the thread's life: self-play plays game
+// after game on one thread, with a new Search each, and a generator per Search grew its hash
+// maps again in every game. Bounded: find_turn holds at most its state budget (about 2.5 MB).
+static TurnGenerator& thread_win_checker() {
+  thread_local TurnGenerator gen;
+  return gen;
+}
+
 struct Search::Impl {
   Evaluator& evaluator;
   SearchParams params;
@@ -145,7 +153,6 @@ struct Search::Impl {
 
   // Per-thread scratch.
   struct Worker {
-    TurnGenerator gen;
     Evaluation eval;
     std::vector<Node*> path;
     Position pos{Pitch::standard(), Variant::kStandard};
@@ -217,9 +224,9 @@ struct Search::Impl {
   // are seen one turn early; a reply that scores proves c lost. Returns c's proven value.
   int8_t check_node(Node* c, const Position& end, Worker& w) {
     int8_t pr = 0;
-    if (w.gen.all_turns_lose(end)) {
+    if (thread_win_checker().all_turns_lose(end)) {
       pr = 1;
-    } else if (w.gen.find_winning_turn(end)) {
+    } else if (thread_win_checker().find_winning_turn(end)) {
       pr = -1;
     }
     if (pr != 0) {
@@ -424,7 +431,7 @@ struct Search::Impl {
     // and not every turn loses (or the state budget ran out, which would repeat): skip them.
     if (n->checked.load(std::memory_order_acquire)) return false;
     std::string win;
-    if (w.gen.find_winning_turn(pos, &win)) {
+    if (thread_win_checker().find_winning_turn(pos, &win)) {
       // Proven win for the side to move: the winning turn is the only child it needs.
       Position end = pos;
       for (char c : win) end.make_kick(c - '0');
@@ -437,7 +444,7 @@ struct Search::Impl {
       append_children(n, t, {0}, pos.side_to_move());
       n->proven.store(-1, std::memory_order_release);
       v = -1.0;
-    } else if (!is_root && w.gen.all_turns_lose(pos)) {
+    } else if (!is_root && thread_win_checker().all_turns_lose(pos)) {
       n->proven.store(1, std::memory_order_release);
       n->complete.store(1, std::memory_order_release);
       v = 1.0;

@@ -197,6 +197,22 @@ TEST_CASE("best-first emits turns in non-increasing probability and stops on bud
   }
 }
 
+// Regression: all_turns_lose returned true ("every turn loses", a proven win for the search)
+// when the state budget stopped its search before it reached a turn that does not lose.
+TEST_CASE("all_turns_lose proves nothing when the state budget runs out") {
+  // 18 turns of a random game (8x10 standard), one turn per space-separated group.
+  Position pos(Pitch::standard(), Variant::kStandard);
+  for (char c : std::string("5 4 5 4 41 1 6 033 0 0 1 7 5 03 24 5610660 222 5366"))
+    if (c != ' ') pos.make_kick(c - '0');
+  REQUIRE_FALSE(pos.game_over());
+  TurnGenerator full, small;
+  REQUIRE_FALSE(full.all_turns_lose(pos));
+  REQUIRE(full.last_search_complete());
+  small.set_state_budget(1);
+  CHECK_FALSE(small.all_turns_lose(pos));
+  CHECK_FALSE(small.last_search_complete());
+}
+
 TEST_CASE("win check and all-turns-lose agree with the full turn list") {
   TurnGenerator gen, check;
   int wins = 0, losses = 0;
