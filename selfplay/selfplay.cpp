@@ -250,6 +250,21 @@ int64_t count_stored_games(const std::string& out_dir, const std::string& prefix
 
 namespace {
 
+// The record file of a chunk's games: one line per game (test-vector form).
+std::string records_tsv(const std::vector<GameData>& games) {
+  std::string tsv;
+  for (const GameData& g : games) {
+    tsv += std::to_string(g.width) + "\t" + std::to_string(g.length) + "\t" + std::to_string(g.goal) + "\t" +
+           variant_name(g.variant) + "\t" + g.record + "\t" +
+           (g.winner < 0 ? std::string("none") : std::to_string(g.winner)) + "\t" +
+           (g.reason == Reason::kNone ? "resigned" : reason_name(g.reason)) + "\t" +
+           std::to_string(
+               std::count_if(g.record.begin(), g.record.end(), [](char c) { return c >= '0' && c <= '7'; })) +
+           "\n";
+  }
+  return tsv;
+}
+
 // Collects finished games; rewrites the open chunk (and its record file) atomically after each
 // game, starting a new chunk every games_per_chunk games.
 class ChunkSink {
@@ -265,23 +280,14 @@ class ChunkSink {
         next_index_ = std::max(next_index_, std::stoi(name.substr(prefix_.size() + 1, 6)) + 1);
       } catch (const std::exception&) {
       }
+      repair_records(entry.path());
     }
   }
   void add(GameData game) {
     open_.push_back(std::move(game));
     const std::string base = dir_ + "/" + prefix_ + "-" + index_text();
     write_chunk(base + ".psd", open_);
-    std::string tsv;
-    for (const GameData& g : open_) {
-      tsv += std::to_string(g.width) + "\t" + std::to_string(g.length) + "\t" +
-             std::to_string(g.goal) + "\t" + variant_name(g.variant) + "\t" + g.record + "\t" +
-             (g.winner < 0 ? std::string("none") : std::to_string(g.winner)) + "\t" +
-             (g.reason == Reason::kNone ? "resigned" : reason_name(g.reason)) + "\t" +
-             std::to_string(std::count_if(g.record.begin(), g.record.end(),
-                                          [](char c) { return c >= '0' && c <= '7'; })) +
-             "\n";
-    }
-    write_file_atomic(base + ".tsv", tsv);
+    write_file_atomic(base + ".tsv", records_tsv(open_));
     if (int(open_.size()) >= per_chunk_) {
       open_.clear();
       ++next_index_;
@@ -289,6 +295,22 @@ class ChunkSink {
   }
 
  private:
+  // A chunk is written before its record file, so a process killed between the two leaves a
+  // record file one game short (or none): written again from the chunk, the data's truth.
+  static void repair_records(const fs::path& chunk) {
+    const std::string tsv_path = fs::path(chunk).replace_extension(".tsv").string();
+    std::vector<GameData> games;
+    try {
+      std::vector<std::string> skipped;  // count_stored_games warned of them
+      games = read_chunk(chunk.string(), &skipped);
+    } catch (const DataError&) {
+      return;  // count_stored_games warned
+    }
+    const std::string tsv = records_tsv(games);
+    std::string now;
+    if (fs::exists(tsv_path)) now = read_file(tsv_path);
+    if (now != tsv) write_file_atomic(tsv_path, tsv);
+  }
   std::string index_text() const {
     char buf[16];
     std::snprintf(buf, sizeof buf, "%06d", next_index_);
@@ -308,8 +330,8 @@ SelfplayStats run_games(int64_t games, int concurrent_games, int games_per_chunk
   const int64_t stored = count_stored_games(out_dir, prefix);
   const int64_t todo = std::max<int64_t>(0, games - stored);
   SelfplayStats stats;
+  ChunkSink sink(out_dir, prefix, games_per_chunk);  // repairs the record files of a kill
   if (todo == 0) return stats;
-  ChunkSink sink(out_dir, prefix, games_per_chunk);
   std::mutex mu;
   std::atomic<int64_t> next{0};
   std::atomic<bool> failed{false};
