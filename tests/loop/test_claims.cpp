@@ -80,6 +80,35 @@ long dead_pid() {
 
 }  // namespace
 
+// What a file descriptor (1: stdout, 2: stderr) receives while this object lives.
+class CaptureFd {
+ public:
+  CaptureFd(int fd, std::string path) : fd_(fd), path_(std::move(path)) {
+    std::fflush(nullptr);
+    saved_ = ::dup(fd_);
+    file_ = std::fopen(path_.c_str(), "w");
+    ::dup2(::fileno(file_), fd_);
+  }
+  std::string text() {
+    restore();
+    return read_file(path_);
+  }
+  ~CaptureFd() { restore(); }
+
+ private:
+  void restore() {
+    if (saved_ < 0) return;
+    std::fflush(nullptr);
+    ::dup2(saved_, fd_);
+    ::close(saved_);
+    std::fclose(file_);
+    saved_ = -1;
+  }
+  int fd_, saved_ = -1;
+  std::string path_;
+  FILE* file_ = nullptr;
+};
+
 TEST_CASE("create_file_exclusive creates a name once (link of a unique temporary file)") {
   TempRunDir dir("excl");
   fs::create_directories(dir.path);
@@ -174,6 +203,30 @@ TEST_CASE("another host's claim: taken over after its heartbeat stood still, ref
     std::atomic<bool> cancel{true};
     CHECK_FALSE(RoleClaim::acquire(dir.path, "trainer", opt, &cancel));
   }
+  // Another host's stated heartbeat interval is clamped to what our processes write (a
+  // new-user probe edited it by hand).
+  SECTION("a stated heartbeat_s of 0 is clamped to 0.1 s: 3 x 0.1 s of watching, not a takeover at once") {
+    write_claim(dir.claim("trainer"), "node-elsewhere", 77, 1, "theirs", 3, 0);
+    const auto t0 = std::chrono::steady_clock::now();
+    CaptureFd out(1, dir.path + "/stdout.txt");
+    REQUIRE(RoleClaim::acquire(dir.path, "trainer", opt));
+    const std::string printed = out.text();
+    CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() >= 0.3);
+    CHECK_THAT(printed, Catch::Contains("whose heartbeat stood still"));
+  }
+  SECTION("a stated heartbeat_s of 1e308 is clamped to 3600 s: watched for 3 x 3600 s, not forever") {
+    write_claim(dir.claim("trainer"), "node-elsewhere", 77, 1, "theirs", 3, 1e308);
+    std::atomic<bool> cancel{false};
+    std::thread stopper([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      cancel = true;
+    });
+    CaptureFd out(1, dir.path + "/stdout.txt");
+    CHECK_FALSE(RoleClaim::acquire(dir.path, "trainer", opt, &cancel));
+    const std::string printed = out.text();
+    stopper.join();
+    CHECK_THAT(printed, Catch::Contains("watching its heartbeat for 10800 s"));
+  }
 }
 
 TEST_CASE(
@@ -211,35 +264,6 @@ TEST_CASE("RoleClaims holds several identities and releases them all") {
   CHECK(fs::is_empty(dir.path + "/claims"));
 }
 
-// What a file descriptor (1: stdout, 2: stderr) receives while this object lives.
-class CaptureFd {
- public:
-  CaptureFd(int fd, std::string path) : fd_(fd), path_(std::move(path)) {
-    std::fflush(nullptr);
-    saved_ = ::dup(fd_);
-    file_ = std::fopen(path_.c_str(), "w");
-    ::dup2(::fileno(file_), fd_);
-  }
-  std::string text() {
-    restore();
-    return read_file(path_);
-  }
-  ~CaptureFd() { restore(); }
-
- private:
-  void restore() {
-    if (saved_ < 0) return;
-    std::fflush(nullptr);
-    ::dup2(saved_, fd_);
-    ::close(saved_);
-    std::fclose(file_);
-    saved_ = -1;
-  }
-  int fd_, saved_ = -1;
-  std::string path_;
-  FILE* file_ = nullptr;
-};
-
 // Findings of a new-user probe (issue 14): each exact input it tried.
 TEST_CASE("a directory or a dangling link in a claim's place is named as such") {
   TempRunDir dir("foreign");
@@ -266,33 +290,4 @@ TEST_CASE("a refused acquire on a corrupt claim leaves it alone and warns of no 
   CHECK_THAT(message, Catch::Contains("not a claim file"));
   CHECK_THAT(printed, !Catch::Contains("not released"));  // it printed this before
   CHECK(read_file(dir.claim("gatekeeper")) == "{not json");
-}
-
-TEST_CASE("another host's stated heartbeat interval is clamped to what our processes write") {
-  TempRunDir dir("clamp");
-  fs::create_directories(dir.path + "/claims");
-  ClaimOptions opt;
-  opt.poll_s = 0.05;
-  SECTION("heartbeat_s 0: 3 x 0.1 s of watching, not a takeover at once") {
-    write_claim(dir.claim("trainer"), "node-elsewhere", 77, 1, "theirs", 3, 0);
-    const auto t0 = std::chrono::steady_clock::now();
-    CaptureFd out(1, dir.path + "/stdout.txt");
-    REQUIRE(RoleClaim::acquire(dir.path, "trainer", opt));
-    const std::string printed = out.text();
-    CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() >= 0.3);
-    CHECK_THAT(printed, Catch::Contains("whose heartbeat stood still"));
-  }
-  SECTION("heartbeat_s 1e308: watched for 3 x 3600 s, not forever") {
-    write_claim(dir.claim("trainer"), "node-elsewhere", 77, 1, "theirs", 3, 1e308);
-    std::atomic<bool> cancel{false};
-    std::thread stopper([&] {
-      std::this_thread::sleep_for(std::chrono::milliseconds(200));
-      cancel = true;
-    });
-    CaptureFd out(1, dir.path + "/stdout.txt");
-    CHECK_FALSE(RoleClaim::acquire(dir.path, "trainer", opt, &cancel));
-    const std::string printed = out.text();
-    stopper.join();
-    CHECK_THAT(printed, Catch::Contains("watching its heartbeat for 10800 s"));
-  }
 }
