@@ -9,7 +9,7 @@ int main(int argc, char** argv) {
   // At most one command; an unknown word is then named ("not expected: nosuch") instead of the
   // misleading "A subcommand is required". No command at all prints the help.
   app.require_subcommand(0, 1);
-  ps::register_builtin_players();  // random, greedy, uct, mcts for tournament and play
+  ps::register_builtin_players();  // random, greedy, uct, alphabeta, mcts (loop/players.h)
   ps::cmd::register_engine_commands(app);
   ps::cmd::register_analyse_commands(app);
   ps::cmd::register_bench_command(app);

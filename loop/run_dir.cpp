@@ -155,6 +155,8 @@ std::optional<RunConfig> load_shared_run_config(const std::string& run_dir, cons
       }
     }
   } else if (!fs::exists(paths.config)) {
+    if (fs::exists(run_dir) && !fs::is_directory(run_dir))  // it would wait forever
+      throw ConfigError(run_dir + ": not a directory (a run directory holds config.yaml)");
     if (poll_seconds <= 0) throw ConfigError(paths.config + ": no such file; " + kHowToGiveConfig);
     std::printf("waiting for %s (%s)\n", paths.config.c_str(), kHowToGiveConfig);
     std::fflush(stdout);

@@ -29,10 +29,12 @@ void check_worker_id(const std::string& id) {
 std::string default_worker_id() {
   char host[256] = {0};
   if (::gethostname(host, sizeof host - 1) != 0) host[0] = 0;
-  std::string id = std::string(host[0] ? host : "host") + "_" + std::to_string(::getpid());
+  const std::string pid = "_" + std::to_string(::getpid());
+  std::string id = std::string(host[0] ? host : "host").substr(0, 64 - pid.size());  // keeps the pid
   for (char& c : id)
     if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.')) c = '_';
-  return id.substr(0, 64);
+  if (id[0] == '.') id[0] = '_';
+  return id + pid;
 }
 
 namespace {
