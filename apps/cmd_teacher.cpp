@@ -27,12 +27,6 @@ struct TeacherCommand {
     for (const char* section : {"run", "service", "train", "evaluate"}) (void)top.child(section);
     top.finish();
     if (games >= 0) cfg.games = games;
-    const int64_t stored = count_stored_games(out, prefix);
-    if (stored >= cfg.games) {  // a finished run, started again: say so rather than print zeros
-      std::printf("teacher: %s already holds %lld games under prefix %s (%lld asked): nothing to play\n",
-                  out.c_str(), (long long)stored, prefix.c_str(), (long long)cfg.games);
-      return;
-    }
     ProgressLine line;
     const TeacherRunStats st =
         run_teacher_selfplay(cfg, options, out, prefix, [&](const SelfplayStats& s, int64_t target) {
@@ -40,6 +34,12 @@ struct TeacherCommand {
                       " teacher games: " + s.summary());
         });
     line.finish();
+    if (st.games.games == 0) {  // a finished run, started again: say so rather than print zeros
+      std::printf("teacher: %s already holds %lld games under prefix %s (%lld asked): nothing to play\n",
+                  out.c_str(), (long long)count_stored_games(out, prefix), prefix.c_str(),
+                  (long long)cfg.games);
+      return;
+    }
     std::printf("%s\n", st.games.summary().c_str());
     if (st.games.searches > 0)
       std::printf("teacher: %.0f nodes per turn on average\n",

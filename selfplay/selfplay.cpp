@@ -233,18 +233,35 @@ GameData play_selfplay_game(const SelfplayConfig& cfg, Evaluator& evaluator, uin
   return data;
 }
 
-int64_t count_stored_games(const std::string& out_dir, const std::string& prefix) {
-  if (!fs::exists(out_dir)) return 0;
-  int64_t n = 0;
+namespace {
+
+// Calls fn(path, games) for each chunk <out_dir>/<prefix>-*.psd, games null for one that does
+// not read (a warning on stderr says why).
+template <class Fn>
+void for_each_stored_chunk(const std::string& out_dir, const std::string& prefix, Fn fn) {
+  if (!fs::exists(out_dir)) return;
   for (auto& entry : fs::directory_iterator(out_dir)) {
     const std::string name = entry.path().filename().string();
     if (name.rfind(prefix + "-", 0) != 0 || entry.path().extension() != ".psd") continue;
+    std::vector<GameData> games;
     try {
-      n += int64_t(read_chunk(entry.path().string()).size());
+      games = read_chunk(entry.path().string());
     } catch (const DataError& e) {
       std::cerr << "warning: skipping unreadable chunk: " << e.what() << "\n";
+      fn(entry.path(), static_cast<const std::vector<GameData>*>(nullptr));
+      continue;
     }
+    fn(entry.path(), &games);
   }
+}
+
+}  // namespace
+
+int64_t count_stored_games(const std::string& out_dir, const std::string& prefix) {
+  int64_t n = 0;
+  for_each_stored_chunk(out_dir, prefix, [&](const fs::path&, const std::vector<GameData>* games) {
+    if (games) n += int64_t(games->size());
+  });
   return n;
 }
 
@@ -269,20 +286,24 @@ std::string records_tsv(const std::vector<GameData>& games) {
 // game, starting a new chunk every games_per_chunk games.
 class ChunkSink {
  public:
+  // Continues after the chunks already there (one read of each: their games are counted, and
+  // their record files repaired).
   ChunkSink(std::string dir, std::string prefix, int per_chunk)
       : dir_(std::move(dir)), prefix_(std::move(prefix)), per_chunk_(per_chunk) {
     fs::create_directories(dir_);
-    // Continue after the chunks already there.
-    for (auto& entry : fs::directory_iterator(dir_)) {
-      const std::string name = entry.path().filename().string();
-      if (name.rfind(prefix_ + "-", 0) != 0 || entry.path().extension() != ".psd") continue;
+    for_each_stored_chunk(dir_, prefix_, [&](const fs::path& chunk, const std::vector<GameData>* games) {
       try {
-        next_index_ = std::max(next_index_, std::stoi(name.substr(prefix_.size() + 1, 6)) + 1);
+        next_index_ =
+            std::max(next_index_, std::stoi(chunk.filename().string().substr(prefix_.size() + 1, 6)) + 1);
       } catch (const std::exception&) {
       }
-      repair_records(entry.path());
-    }
+      if (!games) return;
+      stored_ += int64_t(games->size());
+      repair_records(chunk, *games);
+    });
   }
+  /// Games in the chunks that were there when the sink was opened.
+  int64_t stored() const { return stored_; }
   void add(GameData game) {
     open_.push_back(std::move(game));
     const std::string base = dir_ + "/" + prefix_ + "-" + index_text();
@@ -297,19 +318,10 @@ class ChunkSink {
  private:
   // A chunk is written before its record file, so a process killed between the two leaves a
   // record file one game short (or none): written again from the chunk, the data's truth.
-  static void repair_records(const fs::path& chunk) {
+  static void repair_records(const fs::path& chunk, const std::vector<GameData>& games) {
     const std::string tsv_path = fs::path(chunk).replace_extension(".tsv").string();
-    std::vector<GameData> games;
-    try {
-      std::vector<std::string> skipped;  // count_stored_games warned of them
-      games = read_chunk(chunk.string(), &skipped);
-    } catch (const DataError&) {
-      return;  // count_stored_games warned
-    }
     const std::string tsv = records_tsv(games);
-    std::string now;
-    if (fs::exists(tsv_path)) now = read_file(tsv_path);
-    if (now != tsv) write_file_atomic(tsv_path, tsv);
+    if (!fs::exists(tsv_path) || read_file(tsv_path) != tsv) write_file_atomic(tsv_path, tsv);
   }
   std::string index_text() const {
     char buf[16];
@@ -319,6 +331,7 @@ class ChunkSink {
   std::string dir_, prefix_;
   int per_chunk_;
   int next_index_ = 0;
+  int64_t stored_ = 0;
   std::vector<GameData> open_;
 };
 
@@ -327,10 +340,10 @@ class ChunkSink {
 SelfplayStats run_games(int64_t games, int concurrent_games, int games_per_chunk, const std::string& out_dir,
                         const std::string& prefix, const GamePlayer& play, const SelfplayProgress& progress,
                         const std::atomic<bool>* cancel) {
-  const int64_t stored = count_stored_games(out_dir, prefix);
+  ChunkSink sink(out_dir, prefix, games_per_chunk);  // counts the stored games, repairs records
+  const int64_t stored = sink.stored();
   const int64_t todo = std::max<int64_t>(0, games - stored);
   SelfplayStats stats;
-  ChunkSink sink(out_dir, prefix, games_per_chunk);  // repairs the record files of a kill
   if (todo == 0) return stats;
   std::mutex mu;
   std::atomic<int64_t> next{0};
