@@ -34,8 +34,8 @@
 namespace ps {
 
 /// A worker id for chunk names: letters, digits, '_' and '.', 1-64 characters, not starting
-/// with '.' (so not "." or ".."; no '-', which
-/// separates the parts of a chunk name). Throws std::invalid_argument naming the id otherwise.
+/// with '.' (so not "." or ".."), no '-' (it separates the parts of a chunk name). Throws
+/// std::invalid_argument naming the id otherwise.
 void check_worker_id(const std::string& id);
 /// "<host>_<pid>" with other characters replaced by '_': unique, but a restarted worker with
 /// it starts new chunks rather than continuing its sequence (give --worker for that).
