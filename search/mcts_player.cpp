@@ -28,8 +28,8 @@ std::string AblatedEvaluator::name() const {
          (ablation_.zero_value ? "+zero_value" : "");
 }
 
-MctsPlayer::MctsPlayer(Evaluator& evaluator, const SearchParams& params, uint64_t seed,
-                       std::string name, const Ablation& ablation)
+MctsPlayer::MctsPlayer(Evaluator& evaluator, const SearchParams& params, uint64_t seed, std::string name,
+                       const Ablation& ablation)
     : ablated_(ablation.any() ? std::make_unique<AblatedEvaluator>(evaluator, ablation) : nullptr),
       search_(ablated_ ? *ablated_ : evaluator, params, seed),
       name_(name.empty() ? "mcts(" + (ablated_ ? ablated_->name() : evaluator.name()) + ")"

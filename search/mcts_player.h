@@ -47,8 +47,8 @@ class MctsPlayer final : public Player {
   /// evaluator must outlive the player. name defaults to "mcts(<evaluator name>)". With an
   /// ablation the search sees the evaluator through an AblatedEvaluator. Throws
   /// std::invalid_argument for invalid params.
-  MctsPlayer(Evaluator& evaluator, const SearchParams& params, uint64_t seed = 0,
-             std::string name = "", const Ablation& ablation = {});
+  MctsPlayer(Evaluator& evaluator, const SearchParams& params, uint64_t seed = 0, std::string name = "",
+             const Ablation& ablation = {});
   std::string name() const override { return name_; }
   void new_game(const Pitch& pitch, Variant variant) override { search_.clear(); }
   /// Budget: visits and/or time_ms (the search stops at 90% of time_ms to leave a margin);

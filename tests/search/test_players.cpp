@@ -119,8 +119,7 @@ class BiasedEvaluator final : public Evaluator {
     out.value = float(std::tanh(toward / p.length() - 0.5));
     out.policy_logits.assign(size_t(p.num_points()) * 8, 0.0f);
     for (int q = 0; q < p.num_points(); ++q)
-      for (int d = 0; d < 8; ++d)
-        out.policy_logits[size_t(q) * 8 + d] = float(d + q % 3);
+      for (int d = 0; d < 8; ++d) out.policy_logits[size_t(q) * 8 + d] = float(d + q % 3);
   }
   std::string name() const override { return "biased"; }
 };
