@@ -5,38 +5,20 @@
 // value, point the wrong way for one side or both.
 #include <catch2/catch.hpp>
 
-#include <unistd.h>
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 
-#include "core/fileutil.h"
 #include "engine/turns.h"
 #include "nn/service.h"
 #include "search/mcts.h"
 #include "selfplay/data.h"
 #include "selfplay/selfplay.h"
+#include "tests/common/temp_dir.h"
 #include "train/trainer.h"
 
 using namespace ps;
-namespace fs = std::filesystem;
 
 namespace {
-
-struct TempDir {
-  fs::path path;
-  explicit TempDir(const std::string& tag) {
-    path = fs::temp_directory_path() / ("ps_value_" + tag + "_" + std::to_string(::getpid()));
-    ps::remove_tree(path.string());
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    try {
-      ps::remove_tree(path.string());
-    } catch (...) {  // never throw from a destructor; a leftover temp dir is harmless
-    }
-  }
-};
 
 // Self-play with uniform priors and no value (the search's win checks and solver decide the
 // endings), as a run's generation 0 plays: cheap, and the results follow from the positions of
@@ -111,7 +93,7 @@ double chain_log_prob_gain(const Position& start, const std::vector<float>& logi
 
 TEST_CASE("value perspective: self-play results, chunk, trainer, net and search agree on the winner",
           "[train]") {
-  TempDir dir("perspective");
+  ps::test::TempDir dir("value_perspective");
   const SelfplayConfig sc = uniform_selfplay();
   UniformEvaluator uniform;
   std::vector<GameData> train_games, held_out;
