@@ -24,8 +24,7 @@ struct TempDir {
   ~TempDir() {
     try {
       ps::remove_tree(path.string());
-    } catch (...) {
-    }
+    } catch (...) {}
   }
   TempDir(const TempDir&) = delete;
   TempDir& operator=(const TempDir&) = delete;

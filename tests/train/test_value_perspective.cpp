@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/config.h"
 #include "engine/turns.h"
 #include "nn/service.h"
 #include "search/mcts.h"
@@ -24,18 +25,13 @@ namespace {
 // endings), as a run's generation 0 plays: cheap, and the results follow from the positions of
 // the last turns.
 SelfplayConfig uniform_selfplay() {
-  SelfplayConfig c;
-  c.visits = 16;
-  c.cheap_visits = 16;
-  c.full_search_prob = 1.0;
-  c.search.root_initial_turns = 32;
-  c.search.initial_turns = 8;
   // The first turns sampled by visits (without them every game is the same game), then the
   // most visited turn: a proven win is always played.
-  c.search.temperature_turns = 8;
-  c.search.root_noise = false;
-  c.seed = 5;
-  return c;
+  auto r = ConfigReader::from_string(
+      "visits: 16\ncheap_visits: 16\nfull_search_prob: 1.0\nseed: 5\n"
+      "search: {root_initial_turns: 32, initial_turns: 8, temperature_turns: 8, root_noise: false}\n",
+      "uniform_selfplay");
+  return parse_selfplay_config(r);
 }
 
 // A sample of a held-out game with its position and result.
@@ -120,16 +116,12 @@ TEST_CASE("value perspective: self-play results, chunk, trainer, net and search 
   }
   CHECK(proven >= 60);  // at least the last turn of each game
 
-  TrainConfig tc;
-  tc.net = nn::NetConfig::tiny();
-  tc.threads = 1;
-  tc.batch_size = 64;
-  tc.steps = 400;
-  tc.window.min_samples = 100000;
-  tc.optimizer.type = "adamw";  // SGD sits on a plateau of the value loss (test_trainer.cpp)
-  tc.optimizer.lr = 3e-3;
-  tc.log_interval = 50;
-  tc.checkpoint_interval = 1000;
+  // AdamW: SGD sits on a plateau of the value loss for hundreds of steps (test_trainer.cpp).
+  auto tr = ConfigReader::from_string(
+      "net: {preset: tiny}\nthreads: 1\nbatch_size: 64\nsteps: 400\nwindow: {min_samples: 100000}\n"
+      "optimizer: {type: adamw, lr: 0.003}\nlog_interval: 50\ncheckpoint_interval: 1000\n",
+      "perspective_train");
+  const TrainConfig tc = parse_train_config(tr);
   const std::string ckpt = (dir.path / "net.ckpt").string();
   train_network(tc, dir.path.string(), "", ckpt, "");
 
