@@ -34,6 +34,7 @@ void HashMap64::grow() {
   }
 }
 
+// single-file: omit begin (the turn list: not needed by the exported bot)
 std::vector<Turn> TurnGenerator::generate(const Position& pos, Stats* stats) {
   std::vector<Turn> out;
   Stats st = for_each_turn(pos, [&](const Position& end, const uint8_t* kicks, int n) {
@@ -48,6 +49,7 @@ std::vector<Turn> TurnGenerator::generate(const Position& pos, Stats* stats) {
   if (stats) *stats = st;
   return out;
 }
+// single-file: omit end
 
 namespace {
 
@@ -179,6 +181,7 @@ bool TurnGenerator::any_safe_turn(Position& pos, int mover) {
   return false;
 }
 
+// single-file: omit begin (perft: not needed by the exported bot; see export/single_file.h)
 namespace {
 
 // Recursion inside the enumeration callback: level d's generator is paused in its callback
@@ -218,6 +221,7 @@ uint64_t perft(const Position& pos, int depth, uint64_t* kicks_made, int64_t max
   }
   return leaves;
 }
+// single-file: omit end
 
 namespace {
 
