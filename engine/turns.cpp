@@ -10,8 +10,11 @@ void HashMap64::clear() {
   has_zero_ = false;
   if (capacity_ == 0) return;
   if (size_ > 0) std::fill_n(slots_.begin(), capacity_, Slot{kEmpty, 0});
+  // The next use starts on a table that would have held this one without growing.
+  size_t cap = kMinCapacity;
+  while (cap < 2 * size_) cap *= 2;
   size_ = 0;
-  capacity_ = std::min(kMinCapacity, slots_.size());
+  capacity_ = std::min(cap, slots_.size());
   mask_ = capacity_ - 1;
 }
 

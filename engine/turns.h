@@ -33,15 +33,17 @@ struct Turn {
 /// Open-addressing hash map from 64-bit position hashes to 64-bit values: linear probing over
 /// one array of {key, value} slots (a probe touches one cache line), load at most 1/2. Reused
 /// across calls: the slot array grows to the largest use and is kept, but each use after
-/// clear() starts again on a small active table at its front (kMinCapacity slots, 4 KiB) that
-/// doubles in place, so a table grown once by a huge enumeration neither spreads later small
-/// ones over megabytes (a cache miss per probe: 88% of this map's time in self-play before)
-/// nor makes them clear it: clear() zeroes the active table only, O(entries). Memory: 16 bytes
-/// per slot, at most 4 slots per entry, plus 16 bytes per entry while it grows. Pointers into
-/// it stay valid until the next insertion. Not thread-safe.
+/// clear() starts on an active table at its front just large enough for the use before (at
+/// least kMinCapacity slots) and doubles in place. So a table grown once by a huge enumeration
+/// neither spreads later small uses over megabytes (a cache miss per probe: 88% of this map's
+/// time in self-play before) nor makes them clear it, and alike uses (perft's levels, the
+/// search's expansions) rarely rehash. clear() zeroes the active table only: O(entries of this
+/// use and the one before). Memory: 16 bytes per slot, at most 4 slots per entry, plus 16
+/// bytes per entry while it grows. Pointers into it stay valid until the next insertion. Not
+/// thread-safe.
 class HashMap64 {
  public:
-  static constexpr size_t kMinCapacity = 256;  ///< slots of the active table after clear()
+  static constexpr size_t kMinCapacity = 16;  ///< the smallest active table, slots
 
   void clear();
   /// Returns a pointer to the value for key, inserting 0 when new (*inserted says which).

@@ -1,6 +1,6 @@
 // HashMap64, the position-hash table of turn generation and the win checks: agreement with
 // std::unordered_map, probe chains of colliding keys (wrapping at the table's end), growth in
-// place, and clear() returning to a small active table without stale entries.
+// place, and clear() sizing the next table by the use before, without stale entries.
 #include <catch2/catch.hpp>
 
 #include <random>
@@ -115,32 +115,32 @@ TEST_CASE("HashMap64: colliding keys probe past each other, also across the tabl
   }
 }
 
-TEST_CASE("HashMap64 grows in place, and clear() returns to the small table, keeping memory") {
+TEST_CASE("HashMap64 grows in place; clear() sizes the next table by the use before, keeping memory") {
   std::mt19937_64 rng(3);
   HashMap64 map;
   CHECK(map.capacity() == 0);
   CHECK(map.allocated() == 0);
   map.clear();  // on an empty map: nothing to do
   std::vector<uint64_t> big;
-  for (int i = 0; i < 100000; ++i) big.push_back(rng() | 1);
+  for (int i = 0; i < 100000; ++i) big.push_back(rng() | 1);  // odd keys
   for (size_t i = 0; i < big.size(); ++i) {
     bool inserted;
     *map.find_or_insert(big[i], &inserted) = i;
   }
   REQUIRE(map.size() == big.size());
   const size_t grown = map.capacity();
-  CHECK(grown >= 2 * big.size());
-  CHECK(grown <= 4 * big.size());
+  CHECK(grown == 262144);  // the smallest power of two >= 2 * 100000
   CHECK(map.allocated() == grown);
   for (size_t i = 0; i < big.size(); i += 97) CHECK(*map.find(big[i]) == i);
 
+  // A like use after it starts on the same size (no rehash), with none of its entries.
   map.clear();
   CHECK(map.size() == 0);
-  CHECK(map.capacity() == HashMap64::kMinCapacity);
-  CHECK(map.allocated() == grown);  // the memory is kept for the next large use
+  CHECK(map.capacity() == grown);
+  CHECK(map.allocated() == grown);
+  for (uint64_t k : big) REQUIRE(map.find(k) == nullptr);
 
-  // A smaller use grows the active table again inside the kept slots: the slots beyond the
-  // active table still hold the large use's keys, and none of them may be seen.
+  // A small use, then the next table is small again, inside the kept memory.
   std::vector<uint64_t> small;
   for (int i = 0; i < 3000; ++i) small.push_back(rng() & ~uint64_t(1));  // even: not in `big`
   for (size_t i = 0; i < small.size(); ++i) {
@@ -148,9 +148,29 @@ TEST_CASE("HashMap64 grows in place, and clear() returns to the small table, kee
     *map.find_or_insert(small[i], &inserted) = i + 5;
     REQUIRE(inserted);
   }
-  CHECK(map.size() == small.size());
-  CHECK(map.capacity() < grown);
-  CHECK(map.allocated() == grown);
   for (size_t i = 0; i < small.size(); ++i) REQUIRE(*map.find(small[i]) == i + 5);
+  map.clear();
+  CHECK(map.capacity() == 8192);  // the smallest power of two >= 2 * 3000
+  CHECK(map.allocated() == grown);
+
+  // Growing again in place: 20,000 entries on the kept slots, nothing of the earlier uses seen.
+  std::vector<uint64_t> next;
+  for (int i = 0; i < 20000; ++i) next.push_back((rng() & ~uint64_t(1)) | (uint64_t(1) << 62));
+  for (size_t i = 0; i < next.size(); ++i) {
+    bool inserted = false;
+    *map.find_or_insert(next[i], &inserted) = i + 9;
+    REQUIRE(inserted);
+  }
+  CHECK(map.capacity() == 65536);
+  CHECK(map.allocated() == grown);
+  for (size_t i = 0; i < next.size(); ++i) REQUIRE(*map.find(next[i]) == i + 9);
+  for (uint64_t k : small)
+    if (!(k >> 62 & 1)) REQUIRE(map.find(k) == nullptr);
   for (uint64_t k : big) REQUIRE(map.find(k) == nullptr);
+
+  // An empty use shrinks the table to the smallest.
+  map.clear();
+  map.clear();
+  CHECK(map.capacity() == HashMap64::kMinCapacity);
+  CHECK(map.size() == 0);
 }
