@@ -8,25 +8,33 @@ namespace ps {
 
 void HashMap64::clear() {
   has_zero_ = false;
-  if (capacity_ == 0) return;
-  if (size_ > 0) std::fill_n(slots_.begin(), capacity_, Slot{kEmpty, 0});
-  // The next use starts on a table that would have held this one without growing.
-  size_t cap = kMinCapacity;
-  while (cap < 2 * size_) cap *= 2;
+  if (size_ == 0) return;
+  if (used_.size() * 8 < capacity_) {
+    for (uint32_t j : used_) slots_[j].key = kEmpty;
+  } else {
+    std::fill_n(slots_.begin(), capacity_, Slot{kEmpty, 0});
+  }
+  used_.clear();
+  // A table grown past kKeepCapacity shrinks to what this use needed (the whole array is
+  // empty now, so any front part is a valid table).
+  if (capacity_ > kKeepCapacity) {
+    size_t cap = kKeepCapacity;
+    while (cap < 2 * size_) cap *= 2;
+    capacity_ = cap;
+    mask_ = cap - 1;
+  }
   size_ = 0;
-  capacity_ = std::min(cap, slots_.size());
-  mask_ = capacity_ - 1;
 }
 
 void HashMap64::grow() {
   const size_t cap = capacity_ == 0 ? kMinCapacity : capacity_ * 2;
   moved_.clear();
-  for (size_t i = 0; i < capacity_; ++i)
-    if (slots_[i].key != kEmpty) moved_.push_back(slots_[i]);
+  for (uint32_t j : used_) moved_.push_back(slots_[j]);
+  used_.clear();
   if (slots_.size() < cap) {
     slots_.assign(cap, Slot{kEmpty, 0});  // the entries are in moved_: nothing to copy
   } else {
-    std::fill_n(slots_.begin(), cap, Slot{kEmpty, 0});
+    for (size_t i = 0; i < capacity_; ++i) slots_[i].key = kEmpty;  // [capacity_, cap) is empty
   }
   capacity_ = cap;
   mask_ = cap - 1;
@@ -34,6 +42,7 @@ void HashMap64::grow() {
     size_t j = home(m.key);
     while (slots_[j].key != kEmpty) j = (j + 1) & mask_;
     slots_[j] = m;
+    used_.push_back(uint32_t(j));
   }
 }
 

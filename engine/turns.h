@@ -32,18 +32,19 @@ struct Turn {
 
 /// Open-addressing hash map from 64-bit position hashes to 64-bit values: linear probing over
 /// one array of {key, value} slots (a probe touches one cache line), load at most 1/2. Reused
-/// across calls: the slot array grows to the largest use and is kept, but each use after
-/// clear() starts on an active table at its front just large enough for the use before (at
-/// least kMinCapacity slots) and doubles in place. So a table grown once by a huge enumeration
-/// neither spreads later small uses over megabytes (a cache miss per probe: 88% of this map's
-/// time in self-play before) nor makes them clear it, and alike uses (perft's levels, the
-/// search's expansions) rarely rehash. clear() zeroes the active table only: O(entries of this
-/// use and the one before). Memory: 16 bytes per slot, at most 4 slots per entry, plus 16
-/// bytes per entry while it grows. Pointers into it stay valid until the next insertion. Not
-/// thread-safe.
+/// across calls: the slot array grows to the largest use and is kept, and clear() costs
+/// O(entries) (the occupied slots are listed), so a table grown once by a huge enumeration
+/// does not make every later small use clear it. Each use after clear() runs on an active
+/// table at the array's front of at most max(kKeepCapacity, what the use before needed)
+/// slots, so it neither probes megabytes with a cache miss each (88% of this map's time in
+/// self-play when the whole grown array was the table) nor rehashes when uses are alike (perft's
+/// levels, the search's expansions). Memory: 16 bytes per slot, at most 4 slots per entry, 4
+/// bytes per entry for the list, plus 16 per entry while it grows. Pointers into it stay
+/// valid until the next insertion. Not thread-safe.
 class HashMap64 {
  public:
-  static constexpr size_t kMinCapacity = 16;  ///< the smallest active table, slots
+  static constexpr size_t kMinCapacity = 1024;  ///< the first table, slots (16 KiB)
+  static constexpr size_t kKeepCapacity = 4096; ///< a larger table shrinks on clear(), slots
 
   void clear();
   /// Returns a pointer to the value for key, inserting 0 when new (*inserted says which).
@@ -59,6 +60,7 @@ class HashMap64 {
       if (s.key == kEmpty) {
         s.key = key;
         s.value = 0;
+        used_.push_back(uint32_t(j));
         ++size_;
         *inserted = true;
         return &s.value;
@@ -104,8 +106,9 @@ class HashMap64 {
     return &zero_value_;
   }
   void grow();
-  std::vector<Slot> slots_;  // allocated slots; the active table is the first capacity_
-  std::vector<Slot> moved_;  // grow()'s scratch: the entries being rehashed
+  std::vector<Slot> slots_;     // allocated slots; the active table is the first capacity_
+  std::vector<uint32_t> used_;  // occupied slots of the active table, in insertion order
+  std::vector<Slot> moved_;     // grow()'s scratch: the entries being rehashed
   size_t size_ = 0, capacity_ = 0, mask_ = 0;  // size_: entries in slots_ (key 0 aside)
   bool has_zero_ = false;
   uint64_t zero_value_ = 0;

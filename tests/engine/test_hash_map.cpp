@@ -1,6 +1,6 @@
 // HashMap64, the position-hash table of turn generation and the win checks: agreement with
 // std::unordered_map, probe chains of colliding keys (wrapping at the table's end), growth in
-// place, and clear() sizing the next table by the use before, without stale entries.
+// place, and clear() shrinking a large table to what its use needed, without stale entries.
 #include <catch2/catch.hpp>
 
 #include <random>
@@ -115,7 +115,7 @@ TEST_CASE("HashMap64: colliding keys probe past each other, also across the tabl
   }
 }
 
-TEST_CASE("HashMap64 grows in place; clear() sizes the next table by the use before, keeping memory") {
+TEST_CASE("HashMap64 grows in place; clear() shrinks a large table to the use's size, keeping memory") {
   std::mt19937_64 rng(3);
   HashMap64 map;
   CHECK(map.capacity() == 0);
@@ -133,14 +133,15 @@ TEST_CASE("HashMap64 grows in place; clear() sizes the next table by the use bef
   CHECK(map.allocated() == grown);
   for (size_t i = 0; i < big.size(); i += 97) CHECK(*map.find(big[i]) == i);
 
-  // A like use after it starts on the same size (no rehash), with none of its entries.
+  // A like use after it runs on the same size (no rehash), with none of its entries.
   map.clear();
   CHECK(map.size() == 0);
   CHECK(map.capacity() == grown);
   CHECK(map.allocated() == grown);
   for (uint64_t k : big) REQUIRE(map.find(k) == nullptr);
 
-  // A small use, then the next table is small again, inside the kept memory.
+  // A small use, then the next table is small again (the smallest power of two above
+  // kKeepCapacity that held it), inside the kept memory.
   std::vector<uint64_t> small;
   for (int i = 0; i < 3000; ++i) small.push_back(rng() & ~uint64_t(1));  // even: not in `big`
   for (size_t i = 0; i < small.size(); ++i) {
@@ -168,9 +169,13 @@ TEST_CASE("HashMap64 grows in place; clear() sizes the next table by the use bef
     if (!(k >> 62 & 1)) REQUIRE(map.find(k) == nullptr);
   for (uint64_t k : big) REQUIRE(map.find(k) == nullptr);
 
-  // An empty use shrinks the table to the smallest.
+  // A small use after it: a table of kKeepCapacity slots again (it was larger).
   map.clear();
+  CHECK(map.capacity() == 65536);
+  for (uint64_t k = 1; k <= 10; ++k) map.find_or_set(k, k);
   map.clear();
-  CHECK(map.capacity() == HashMap64::kMinCapacity);
+  CHECK(map.capacity() == HashMap64::kKeepCapacity);
   CHECK(map.size() == 0);
+  for (uint64_t k = 1; k <= 10; ++k) CHECK(map.find(k) == nullptr);
+  CHECK(map.allocated() == grown);
 }
