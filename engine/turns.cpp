@@ -129,9 +129,8 @@ bool TurnGenerator::find_winning_turn(const Position& pos, std::string* kicks) {
   // The chain: the first winning one in direction order, as the depth-first search finds it
   // (pruned where the goal is out of reach); when its state budget runs out first, the
   // flood's own path.
-  if (find_turn(pos, wins, [](const Position& mid) { return !attacked_goal_reachable(mid); },
-                kicks))
-    return true;
+  auto out_of_reach = [](const Position& mid) { return !attacked_goal_reachable(mid); };
+  if (find_turn(pos, wins, out_of_reach, kicks)) return true;
   uint8_t via[kMaxPoints];
   const Pitch& pitch = pos.pitch();
   int q = relaxed_exit(pos, false, via);

@@ -43,8 +43,8 @@ struct Turn {
 /// valid until the next insertion. Not thread-safe.
 class HashMap64 {
  public:
-  static constexpr size_t kMinCapacity = 1024;  ///< the first table, slots (16 KiB)
-  static constexpr size_t kKeepCapacity = 4096; ///< a larger table shrinks on clear(), slots
+  static constexpr size_t kMinCapacity = 1024;   ///< the first table, slots (16 KiB)
+  static constexpr size_t kKeepCapacity = 4096;  ///< a larger table shrinks on clear(), slots
 
   void clear();
   /// Returns a pointer to the value for key, inserting 0 when new (*inserted says which).
@@ -109,7 +109,8 @@ class HashMap64 {
   std::vector<Slot> slots_;     // allocated slots; the active table is the first capacity_
   std::vector<uint32_t> used_;  // occupied slots of the active table, in insertion order
   std::vector<Slot> moved_;     // grow()'s scratch: the entries being rehashed
-  size_t size_ = 0, capacity_ = 0, mask_ = 0;  // size_: entries in slots_ (key 0 aside)
+  // size_: entries in slots_ (key 0 aside).
+  size_t size_ = 0, capacity_ = 0, mask_ = 0;
   bool has_zero_ = false;
   uint64_t zero_value_ = 0;
 };

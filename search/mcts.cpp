@@ -155,11 +155,12 @@ struct Search::Impl {
     Evaluation eval;
     std::vector<Node*> path;
     Position pos{Pitch::standard(), Variant::kStandard};
-    std::vector<float> zero_logits;
     // generate_children's buffers, reused by every expansion of this thread.
     BestFirstResult turns;
     std::vector<int> pick;
-    HashMap64 have;  // hashes of the children a widened node already has
+    // The hashes of the children a widened node already has.
+    HashMap64 have;
+    std::vector<float> zero_logits;
 // single-file: omit begin (the exported bot evaluates one leaf at a time: leaf_batch 1)
     std::vector<Leaf> leaves;                // the gather step's leaves
     std::vector<const Position*> leaf_positions;
