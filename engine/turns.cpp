@@ -150,13 +150,22 @@ bool TurnGenerator::all_turns_lose(const Position& start) {
   // Standard: a turn that does not lose ends on an untouched point or in the attacked goal,
   // which relaxed reachability decides exactly, without a search or its budget.
   if (start.variant() == Variant::kStandard) return relaxed_exit(start, true, nullptr) < 0;
-  memo_.clear();
-  Position pos = start;
   // A search the state budget stopped proved nothing (it returned "no such turn" before one
   // was found): not a proof that every turn loses.
+  // single-file: omit begin (no room in the bot's file for the leaves-first order; below)
+  memo_.clear();
+  Position pos = start;
   return !any_safe_turn(pos, pos.side_to_move()) && complete_;
+  // single-file: omit end
+  // The exported bot: the plain search in direction order, with the same answers.
+  const int mover = start.side_to_move();
+  auto not_losing = [mover](const Position& end) {
+    return !(end.game_over() && end.winner() != mover);
+  };
+  return !find_turn(start, not_losing, nullptr) && complete_;
 }
 
+// single-file: omit begin (the exported bot searches in direction order: all_turns_lose)
 // Is there a turn from pos that does not lose at once for `mover`? The same states as
 // find_turn (mid-turn positions memoised, the same budget), but leaves first: at every
 // position the kicks that end the turn are tried before any kick that continues it. A
@@ -191,8 +200,8 @@ bool TurnGenerator::any_safe_turn(Position& pos, int mover) {
   }
   return false;
 }
+// single-file: omit end
 
-// single-file: omit begin (perft: not needed by the exported bot; see export/single_file.h)
 namespace {
 
 // Recursion inside the enumeration callback: level d's generator is paused in its callback
@@ -232,7 +241,6 @@ uint64_t perft(const Position& pos, int depth, uint64_t* kicks_made, int64_t max
   }
   return leaves;
 }
-// single-file: omit end
 
 namespace {
 
@@ -265,6 +273,7 @@ std::string walk_turn(const Position& start, Position* end, Pick&& pick, const c
 
 }  // namespace
 
+// single-file: omit begin (random turns: not needed by the exported bot)
 std::string random_turn(const Position& pos, std::mt19937_64& rng, Position* end) {
   return walk_turn(pos, end, [&rng](unsigned set) {
     int k = std::uniform_int_distribution<int>(0, __builtin_popcount(set) - 1)(rng);
@@ -272,6 +281,7 @@ std::string random_turn(const Position& pos, std::mt19937_64& rng, Position* end
     return __builtin_ctz(set);
   }, "random_turn");
 }
+// single-file: omit end
 
 std::string first_turn(const Position& pos, Position* end) {
   return walk_turn(pos, end, [](unsigned set) { return __builtin_ctz(set); }, "first_turn");
