@@ -5,6 +5,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "core/plural.h"
 #include "core/stats.h"
 
 namespace ps::tour {
@@ -131,8 +132,8 @@ std::vector<LadderRow> ladder_rows(const TournamentResult& result) {
 std::string format_ladder(const std::vector<LadderRow>& rows, const LadderSpec& spec) {
   std::ostringstream out;
   char buf[256];
-  std::snprintf(buf, sizeof buf, "Ladder of %s: %lld ms per turn, %d games per opponent, %s %s\n",
-                spec.model.c_str(), (long long)spec.time_ms, spec.games,
+  std::snprintf(buf, sizeof buf, "Ladder of %s: %lld ms per turn, %s per opponent, %s %s\n",
+                spec.model.c_str(), (long long)spec.time_ms, counted(spec.games, "game").c_str(),
                 Pitch::get(spec.width, spec.length, spec.goal).name().c_str(),
                 variant_name(spec.variant));
   out << buf;
