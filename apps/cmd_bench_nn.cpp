@@ -170,7 +170,8 @@ void register_bench_nn_command(CLI::App &app) {
         "LibTorch threads: intra-op %d (at::set_num_threads), inter-op %d "
         "(at::set_num_interop_threads); %d hardware threads\n",
         int(at::get_num_threads()), int(at::get_num_interop_threads()), hw);
-    const std::vector<Position> positions = random_positions(Pitch::standard(), Variant::kStandard, 512, 5, 29);
+    const std::vector<Position> positions =
+        random_positions(Pitch::standard(), Variant::kStandard, 512, 5, 29);
     for (const auto& n : o->nets) bench_net(n, o->batches, positions, *o);
   });
 }

@@ -36,8 +36,8 @@ struct TeacherCommand {
         });
     line.finish();
     if (st.games.games == 0) {  // a finished run, started again: say so rather than print zeros
-      std::printf("teacher: %s already holds %s under prefix %s (%lld asked): nothing to play\n",
-                  out.c_str(), counted(count_stored_games(out, prefix), "game").c_str(), prefix.c_str(),
+      std::printf("teacher: %s already holds %s under prefix %s (%lld asked): nothing to play\n", out.c_str(),
+                  counted(count_stored_games(out, prefix), "game").c_str(), prefix.c_str(),
                   (long long)cfg.games);
       return;
     }

@@ -103,8 +103,9 @@ std::optional<Holder> read_holder(const std::string& path) {
   try {
     j = json::parse(text);
   } catch (const json::parse_error& e) {
-    throw not_a_claim(text.empty() ? "it is empty"
-                                   : "its text is not JSON (the error is at byte " + std::to_string(e.byte) + ")");
+    throw not_a_claim(text.empty()
+                          ? "it is empty"
+                          : "its text is not JSON (the error is at byte " + std::to_string(e.byte) + ")");
   }
   if (!j.is_object()) throw not_a_claim("its JSON is not an object");
   // The key's value, checked by is_type; nullptr for an absent optional key.
@@ -148,8 +149,7 @@ std::optional<Holder> read_holder(const std::string& path) {
 // be read count as running.
 std::string holder_gone_here(const Holder& h) {
   const std::string pid = "pid " + std::to_string(h.pid);
-  if (!h.boot.empty() && h.boot != boot_id())
-    return "written before this host restarted (another boot id)";
+  if (!h.boot.empty() && h.boot != boot_id()) return "written before this host restarted (another boot id)";
   if (h.pid == long(::getpid())) return "whose " + pid + " is now this process's (a reused pid)";
   if (::kill(pid_t(h.pid), 0) != 0 && errno == ESRCH) return "whose " + pid + " does not run";
   const int64_t now_start = start_ticks(h.pid);

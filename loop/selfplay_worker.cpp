@@ -156,7 +156,8 @@ void run_selfplay_worker(const RunConfig& cfg, const std::string& worker, const 
   open_run_directory(cfg, /*single_process=*/false, 0);
   const RunPaths paths(cfg.dir);
   std::printf("self-play worker %s in %s: %s, %s at once\n", worker.c_str(), cfg.dir.c_str(),
-              counted(cfg.selfplay.visits, "visit").c_str(), counted(cfg.selfplay.concurrent_games, "game").c_str());
+              counted(cfg.selfplay.visits, "visit").c_str(),
+              counted(cfg.selfplay.concurrent_games, "game").c_str());
   std::fflush(stdout);
   AheadCheck ahead(cfg, worker, opt.max_ahead);
   int64_t played = 0;

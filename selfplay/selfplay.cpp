@@ -89,9 +89,10 @@ void SelfplayStats::add_counts(const SelfplayStats& o) {
 
 std::string SelfplayStats::summary() const {
   char buf[320];
-  std::snprintf(buf, sizeof buf, "games %lld (%.2f/s), positions %lld (%.1f/s, %lld with policy), %.1f turns/game",
-                (long long)games, games_per_s(), (long long)samples, samples_per_s(),
-                (long long)full_samples, mean_game_turns());
+  std::snprintf(buf, sizeof buf,
+                "games %lld (%.2f/s), positions %lld (%.1f/s, %lld with policy), %.1f turns/game",
+                (long long)games, games_per_s(), (long long)samples, samples_per_s(), (long long)full_samples,
+                mean_game_turns());
   std::string s = buf;
   if (root_turns > 0) {  // 0: the searches did not count them (the teacher's alpha-beta)
     std::snprintf(buf, sizeof buf, ", %.1f root turns/search", mean_root_turns());

@@ -75,7 +75,8 @@ std::vector<std::vector<std::string>> generate_openings(const Pitch& pitch, Vari
   if (int(out.size()) < options.count)
     throw std::runtime_error("openings: found only " + std::to_string(out.size()) + " of " +
                              counted(options.count, "balanced opening") + " of " +
-                             counted(options.turns, "turn") + " in " + counted(options.max_attempts, "attempt"));
+                             counted(options.turns, "turn") + " in " +
+                             counted(options.max_attempts, "attempt"));
   return out;
 }
 

@@ -165,8 +165,8 @@ TEST_CASE("a dead process's claim of this host is taken over at once (SIGKILL, t
   {
     CaptureFd out(1, dir.path + "/stdout.txt");
     claim = RoleClaim::acquire(dir.path, "worker-A");
-    CHECK_THAT(out.text(), Catch::Contains("took over the claim of pid " + std::to_string(dead) + " on host " +
-                                           this_host()) &&
+    CHECK_THAT(out.text(), Catch::Contains("took over the claim of pid " + std::to_string(dead) +
+                                           " on host " + this_host()) &&
                                Catch::EndsWith("whose pid " + std::to_string(dead) + " does not run\n"));
   }
   CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(2));

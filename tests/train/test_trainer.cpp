@@ -1,10 +1,10 @@
 // The trainer: config parsing, loss drop on a fixed small data set, exact resume after a kill.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
 #include <cmath>
 #include <filesystem>
 #include <random>
-#include <unistd.h>
 
 #include "core/fileutil.h"
 #include "nn/checkpoint.h"
