@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "apps/commands.h"
+#include "core/plural.h"
 #include "core/text.h"
 #include "engine/record.h"
 #include "engine/render.h"
@@ -194,8 +195,8 @@ std::string list_or_any(const std::vector<std::string>& v) {
 // "after 5 of 24 turns (12 of 47 kicks)".
 std::string where_text(const Game& g, const Game& full) {
   return "after " + std::to_string(g.num_complete_turns()) + " of " +
-         std::to_string(full.num_complete_turns()) + " turns (" + std::to_string(g.kicks().size()) +
-         " of " + std::to_string(full.kicks().size()) + " kicks)";
+         counted(full.num_complete_turns(), "turn") + " (" + std::to_string(g.kicks().size()) + " of " +
+         counted(int64_t(full.kicks().size()), "kick") + ")";
 }
 
 std::string signed_text(double v, int decimals = 4) {

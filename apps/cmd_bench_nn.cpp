@@ -20,7 +20,7 @@
 
 #include "apps/commands.h"
 #include "core/progress.h"
-#include "engine/turns.h"
+#include "engine/random_positions.h"
 #include "nn/checkpoint.h"
 #include "nn/service.h"
 
@@ -41,25 +41,6 @@ struct BenchNnOptions {
   int threads = 0;
   int rounds = 2;
 };
-
-/// Positions from short random games on the standard pitch, both sides to move.
-std::vector<Position> bench_positions(int n) {
-  std::mt19937 rng(5);
-  TurnGenerator gen;
-  std::vector<Position> out;
-  while (int(out.size()) < n) {
-    Position pos(Pitch::standard(), Variant::kStandard);
-    const int turns = int(rng() % 30);
-    for (int t = 0; t < turns; ++t) {
-      std::vector<Turn> list = gen.generate(pos);
-      const Turn &pick = list[rng() % list.size()];
-      if (pick.winner >= 0) break;
-      for (char c : pick.kicks) pos.make_kick(c - '0');
-    }
-    if (!pos.game_over()) out.push_back(pos);
-  }
-  return out;
-}
 
 /// Runs fn(iteration) until `seconds` have passed (at least min_iters times);
 /// returns calls/s.
@@ -189,7 +170,8 @@ void register_bench_nn_command(CLI::App &app) {
         "LibTorch threads: intra-op %d (at::set_num_threads), inter-op %d "
         "(at::set_num_interop_threads); %d hardware threads\n",
         int(at::get_num_threads()), int(at::get_num_interop_threads()), hw);
-    const std::vector<Position> positions = bench_positions(512);
+    const std::vector<Position> positions =
+        random_positions(Pitch::standard(), Variant::kStandard, 512, 5, 29);
     for (const auto& n : o->nets) bench_net(n, o->batches, positions, *o);
   });
 }

@@ -117,7 +117,7 @@ void bench_one(const Options& o, const std::string& label, nn::PolicyValueNet ne
   sc.search.leaf_batch = o.leaf_batch;
   sc.validate();
   const std::string data_dir = (dir / label).string();
-  std::filesystem::create_directories(data_dir);
+  ensure_directory(data_dir, "the bench's data directory");
 
   const double cpu0 = process_cpu_s();
   const auto t0 = Clock::now();
@@ -175,7 +175,7 @@ void bench_selfplay(const Options& o) {
   namespace fs = std::filesystem;
   const fs::path dir = fs::temp_directory_path() / ("ps-bench-selfplay-" + std::to_string(::getpid()));
   ps::remove_tree(fs::path(dir).string());
-  fs::create_directories(dir);
+  ps::ensure_directory(dir.string(), "the bench's temporary directory");
   std::printf("bench selfplay: %lld games per net, %d at a time (one search thread each), visits "
               "%lld full / %lld cheap (full with p=%.2f), leaf batch %d, pitch 8x10 standard\n",
               (long long)o.games, o.concurrent_games, (long long)o.visits,

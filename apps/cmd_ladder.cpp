@@ -7,6 +7,7 @@
 
 #include "apps/commands.h"
 #include "core/config.h"
+#include "core/plural.h"
 #include "nn/checkpoint.h"
 #include "tournament/ladder.h"
 #include "tournament/results.h"
@@ -90,8 +91,8 @@ void run_ladder(LadderArgs& a) {
         if (a.quiet) return;
         std::cout << "[" << done << "/" << total << "] " << players[size_t(g.seat[0])].name << " vs "
                   << players[size_t(g.seat[1])].name << ": " << players[size_t(g.winner)].name << " wins by "
-                  << g.termination << (g.detail.empty() ? "" : " (" + g.detail + ")") << ", " << g.turns
-                  << " turns\n"
+                  << g.termination << (g.detail.empty() ? "" : " (" + g.detail + ")") << ", "
+                  << counted(g.turns, "turn") << "\n"
                   << std::flush;
       },
       &g_cancel);

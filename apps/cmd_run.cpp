@@ -176,8 +176,8 @@ void register_selfplay(CLI::App& app) {
                            "finished, picking up each new one between games");
   f->excludes(net)->excludes(out)->excludes(prefix);
   sp->add_option("--worker", a->worker,
-                 "with --follow: this worker's id in chunk names (letters, digits, '_', '.'); the "
-                 "same id after a restart continues its chunk sequence [default: HOST_PID]")
+                 std::string("with --follow: this worker's id in chunk names (") + kWorkerIdRule +
+                     "); the same id after a restart continues its chunk sequence [default: HOST_PID]")
       ->needs(f)
       ->check([](const std::string& id) {  // also "" (it fell back to the default id)
         try {
@@ -228,10 +228,10 @@ void run_train_command(const TrainArgs& a) {
   TrainResult res = train_network(
       cfg, a.data, a.from, a.out, a.log, "",
       [&](const TrainMetrics& m, int64_t target) {
-        char buf[200];
-        std::snprintf(buf, sizeof buf, "step %lld/%lld policy %.3f value %.3f acc %.0f%% %.0f samples/s",
+        char buf[256];
+        std::snprintf(buf, sizeof buf, "step %lld/%lld policy %.3f value %.3f %s %.0f samples/s",
                       (long long)m.step, (long long)target, m.policy_loss, m.value_loss,
-                      100 * m.policy_accuracy, m.samples_per_s);
+                      policy_accuracy_text(m).c_str(), m.samples_per_s);
         line.update(buf);
       },
       &g_cancel);

@@ -6,6 +6,7 @@
 
 #include "apps/commands.h"
 #include "core/config.h"
+#include "core/plural.h"
 #include "core/progress.h"
 #include "selfplay/teacher.h"
 
@@ -35,8 +36,8 @@ struct TeacherCommand {
         });
     line.finish();
     if (st.games.games == 0) {  // a finished run, started again: say so rather than print zeros
-      std::printf("teacher: %s already holds %lld games under prefix %s (%lld asked): nothing to play\n",
-                  out.c_str(), (long long)count_stored_games(out, prefix), prefix.c_str(),
+      std::printf("teacher: %s already holds %s under prefix %s (%lld asked): nothing to play\n", out.c_str(),
+                  counted(count_stored_games(out, prefix), "game").c_str(), prefix.c_str(),
                   (long long)cfg.games);
       return;
     }

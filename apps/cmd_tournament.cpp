@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "apps/commands.h"
+#include "core/plural.h"
 #include "tournament/results.h"
 #include "tournament/tournament.h"
 #include "tournament/tournament_config.h"
@@ -57,10 +58,10 @@ void register_tournament_command(CLI::App& app) {
     for (const PlayerSpec& p : cfg.players) names.push_back(p.name.empty() ? p.type : p.name);
     TournamentResult r = run_tournament(cfg.spec, cfg.players, [&](const GameResult& g, int done, int total) {
       if (args->quiet) return;
-      std::cout << "[" << done << "/" << total << "] game " << g.index + 1 << ": "
-                << names[size_t(g.seat[0])] << " vs " << names[size_t(g.seat[1])] << ": "
-                << names[size_t(g.winner)] << " wins by " << g.termination
-                << (g.detail.empty() ? "" : " (" + g.detail + ")") << ", " << g.turns << " turns\n"
+      std::cout << "[" << done << "/" << total << "] game " << g.index + 1 << ": " << names[size_t(g.seat[0])]
+                << " vs " << names[size_t(g.seat[1])] << ": " << names[size_t(g.winner)] << " wins by "
+                << g.termination << (g.detail.empty() ? "" : " (" + g.detail + ")") << ", "
+                << counted(g.turns, "turn") << "\n"
                 << std::flush;
     }, &g_cancel);
     std::signal(SIGINT, SIG_DFL);

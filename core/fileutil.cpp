@@ -16,9 +16,48 @@ namespace ps {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// Why `part` (a prefix of the directory being made) cannot be a directory; "" when it is one
+// now (existing, or made by this call or by another process meanwhile).
+std::string make_one_directory(const std::string& part) {
+  struct stat st {};
+  if (::stat(part.c_str(), &st) == 0)
+    return S_ISDIR(st.st_mode) ? "" : part + " exists and is not a directory";
+  if (errno != ENOENT) return "cannot look at " + part + ": " + std::strerror(errno);
+  if (::mkdir(part.c_str(), 0777) == 0) return "";
+  const int err = errno;
+  if (err == EEXIST && ::stat(part.c_str(), &st) == 0)
+    return S_ISDIR(st.st_mode) ? "" : part + " exists and is not a directory";
+  std::string why = "mkdir " + part + ": " + std::strerror(err);
+  const fs::path parent = fs::path(part).parent_path();
+  if (err == ENOENT && !parent.empty() && ::stat(parent.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+    why += " (" + parent.string() + " exists: its file system refuses new directories)";
+  else if (err == EACCES && !parent.empty())
+    why += " (" + parent.string() + " is not writable for this user)";
+  return why;
+}
+
+// The directory a file path lies in; "" for a bare file name (the working directory).
+std::string parent_of(const std::string& path) { return fs::path(path).parent_path().string(); }
+
+}  // namespace
+
+void ensure_directory(const std::string& dir, const std::string& what) {
+  if (dir.empty()) return;
+  // Each prefix ending before a '/' (and the whole path), shortest first: "a", "a/b", "a/b/c".
+  for (size_t end = dir.find('/', 1);; end = dir.find('/', end + 1)) {
+    const std::string part = dir.substr(0, end);
+    if (!part.empty() && part.back() != '/') {
+      const std::string why = make_one_directory(part);
+      if (!why.empty()) throw std::runtime_error("cannot create " + what + " " + dir + ": " + why);
+    }
+    if (end == std::string::npos) break;
+  }
+}
+
 void write_file_atomic(const std::string& path, const std::string& data) {
-  fs::path p(path);
-  if (p.has_parent_path()) fs::create_directories(p.parent_path());
+  ensure_directory(parent_of(path), "the directory of " + path + ",");
   std::string tmp = path + ".tmp." + std::to_string(::getpid());
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   if (fd < 0) throw std::runtime_error(tmp + ": cannot create: " + std::strerror(errno));
@@ -52,8 +91,7 @@ std::string read_file(const std::string& path) {
 }
 
 void append_line(const std::string& path, const std::string& line) {
-  fs::path p(path);
-  if (p.has_parent_path()) fs::create_directories(p.parent_path());
+  ensure_directory(parent_of(path), "the directory of " + path + ",");
   std::ofstream f(path, std::ios::app);
   if (!f) throw std::runtime_error(path + ": cannot open for appending");
   f << line << '\n';

@@ -6,12 +6,20 @@
 
 namespace ps {
 
+/// Creates directory `dir` and its missing parents (as `mkdir -p`); nothing when it exists.
+/// `what` names the directory's role for the message ("the run directory", "the output
+/// directory"). Throws std::runtime_error "cannot create WHAT DIR: REASON", where REASON names
+/// the part of the path that failed and why: it exists and is not a directory, or mkdir's error
+/// (with a hint when the parent exists but refuses new entries, as /proc does).
+void ensure_directory(const std::string& dir, const std::string& what);
 /// Writes data to path atomically: a reader sees the old file or the whole new one, never a
-/// part. Creates parent directories. Throws std::runtime_error naming the path on failure.
+/// part. Creates parent directories (ensure_directory). Throws std::runtime_error naming the
+/// path on failure.
 void write_file_atomic(const std::string& path, const std::string& data);
 /// Reads a whole file; throws std::runtime_error naming the path when it cannot.
 std::string read_file(const std::string& path);
-/// Appends one line (adds '\n') and flushes; for logs (CSV/JSONL). Throws on failure.
+/// Appends one line (adds '\n') and flushes; for logs (CSV/JSONL). Creates parent directories
+/// (ensure_directory). Throws std::runtime_error naming the path on failure.
 void append_line(const std::string& path, const std::string& line);
 /// Removes path and everything below it (no error when it does not exist; symbolic links are
 /// removed, not followed). Returns the number of entries removed; throws std::runtime_error

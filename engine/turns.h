@@ -30,14 +30,43 @@ struct Turn {
   float prior = 0.0f;     ///< probability mass (best_first_turns only)
 };
 
-/// Open-addressing hash map from 64-bit position hashes to 64-bit values, reused across calls
-/// (clear() keeps the capacity and costs O(entries), not O(capacity): a table grown by one
-/// huge enumeration does not slow every later small one). Key 0 is remapped internally.
+/// Open-addressing hash map from 64-bit position hashes to 64-bit values: linear probing over
+/// one array of {key, value} slots (a probe touches one cache line), load at most 1/2. Reused
+/// across calls: the slot array grows to the largest use and is kept, and clear() costs
+/// O(entries) (the occupied slots are listed), so a table grown once by a huge enumeration
+/// does not make every later small use clear it. Each use after clear() runs on an active
+/// table at the array's front of at most max(kKeepCapacity, what the use before needed)
+/// slots, so it neither probes megabytes with a cache miss each (88% of this map's time in
+/// self-play when the whole grown array was the table) nor rehashes when uses are alike (perft's
+/// levels, the search's expansions). Memory: 16 bytes per slot, at most 4 slots per entry, 4
+/// bytes per entry for the list, plus 16 per entry while it grows. Pointers into it stay
+/// valid until the next insertion. Not thread-safe.
 class HashMap64 {
  public:
+  static constexpr size_t kMinCapacity = 1024;   ///< the first table, slots (16 KiB)
+  static constexpr size_t kKeepCapacity = 4096;  ///< a larger table shrinks on clear(), slots
+
   void clear();
   /// Returns a pointer to the value for key, inserting 0 when new (*inserted says which).
-  uint64_t* find_or_insert(uint64_t key, bool* inserted);
+  uint64_t* find_or_insert(uint64_t key, bool* inserted) {
+    if (key == kEmpty) return zero_entry(inserted);
+    if ((size_ + 1) * 2 > capacity_) grow();
+    for (size_t j = home(key);; j = (j + 1) & mask_) {
+      Slot& s = slots_[j];
+      if (s.key == key) {
+        *inserted = false;
+        return &s.value;
+      }
+      if (s.key == kEmpty) {
+        s.key = key;
+        s.value = 0;
+        used_.push_back(uint32_t(j));
+        ++size_;
+        *inserted = true;
+        return &s.value;
+      }
+    }
+  }
   /// The value already stored for key; when key is new, stores value and returns nullptr (the
   /// first arrival wins).
   const uint64_t* find_or_set(uint64_t key, uint64_t value) {
@@ -47,14 +76,43 @@ class HashMap64 {
     *slot = value;
     return nullptr;
   }
-  const uint64_t* find(uint64_t key) const;
-  size_t size() const { return size_; }
+  const uint64_t* find(uint64_t key) const {
+    if (key == kEmpty) return has_zero_ ? &zero_value_ : nullptr;
+    if (size_ == 0) return nullptr;
+    for (size_t j = home(key);; j = (j + 1) & mask_) {
+      const Slot& s = slots_[j];
+      if (s.key == key) return &s.value;
+      if (s.key == kEmpty) return nullptr;
+    }
+  }
+  size_t size() const { return size_ + (has_zero_ ? 1 : 0); }
+  /// Slots of the active table: 0 before the first insertion, then a power of two, at least
+  /// twice the entries (key 0 aside).
+  size_t capacity() const { return capacity_; }
+  /// Slots allocated: the largest active table since construction.
+  size_t allocated() const { return slots_.size(); }
 
  private:
+  struct Slot {
+    uint64_t key;
+    uint64_t value;
+  };
+  static constexpr uint64_t kEmpty = 0;  // marks a free slot; key 0 itself is kept aside
+  size_t home(uint64_t key) const { return size_t((key * 0x9E3779B97F4A7C15ULL) >> 7) & mask_; }
+  uint64_t* zero_entry(bool* inserted) {
+    *inserted = !has_zero_;
+    if (!has_zero_) zero_value_ = 0;
+    has_zero_ = true;
+    return &zero_value_;
+  }
   void grow();
-  std::vector<uint64_t> keys_, values_;
-  std::vector<uint32_t> used_;  // occupied slots, in insertion order (for a cheap clear)
-  size_t size_ = 0, mask_ = 0;
+  std::vector<Slot> slots_;     // allocated slots; the active table is the first capacity_
+  std::vector<uint32_t> used_;  // occupied slots of the active table, in insertion order
+  std::vector<Slot> moved_;     // grow()'s scratch: the entries being rehashed
+  // size_: entries in slots_ (key 0 aside).
+  size_t size_ = 0, capacity_ = 0, mask_ = 0;
+  bool has_zero_ = false;
+  uint64_t zero_value_ = 0;
 };
 
 /// Thrown by exact enumerations that must not degrade (perft, the `turns` command) when a
@@ -106,12 +164,16 @@ class TurnGenerator {
   }
 
   /// Can the side to move win this turn (score in the attacked goal, or, outside standard,
-  /// leave the opponent blocked)? Writes one winning chain. In standard, chains that can no
-  /// longer reach the attacked goal (attacked_goal_reachable) are pruned. False also when the
-  /// state budget ran out first (see last_search_complete()).
+  /// leave the opponent blocked)? Writes one winning chain. In standard the answer is
+  /// attacked_goal_reachable (exact, O(points), no state budget); the chain written is the
+  /// first winning one in direction order (a search pruned where the goal is out of reach), or
+  /// when the state budget runs out first, the reachability's own path. Outside standard, a
+  /// search: false also when the state budget ran out first (see last_search_complete()).
   bool find_winning_turn(const Position& pos, std::string* kicks = nullptr);
   /// Does every turn of the side to move lose at once (own goal or blocked)? False when the
-  /// game is over, or when the state budget ran out before a proof.
+  /// game is over. In standard exact in O(points) (relaxed reachability of an untouched point
+  /// or the attacked goal, as attacked_goal_reachable); outside standard a search that tries
+  /// the kicks ending the turn first, false also when the state budget ran out before a proof.
   bool all_turns_lose(const Position& pos);
 
   /// Did the last find_turn / find_winning_turn / all_turns_lose finish within the budget (so
@@ -136,6 +198,7 @@ class TurnGenerator {
   uint64_t dfs(Position& pos, Fn& fn);
   template <class Pred, class Prune>
   bool search(Position& pos, Pred& pred, Prune& prune);
+  bool any_safe_turn(Position& pos, int mover);
 
   HashMap64 memo_;    // mid-turn hash -> chains from there
   HashMap64 finals_;  // end hashes seen
@@ -170,8 +233,9 @@ std::string fallback_turn(const Position& pos);
 
 /// Relaxed reachability (segments are not used up): can the ball still reach a point of the
 /// goal the side to move attacks by kicking along undrawn segments, landing only on touched
-/// points (an untouched landing point would end the turn)? False means no chain of this turn
-/// scores; true is only a possibility. For the standard variant's win check.
+/// points (an untouched landing point would end the turn)? In the standard variant this is
+/// exact: true if and only if a chain of this turn scores there (a path of the flood fill
+/// visits distinct points, so it is itself a legal chain). O(touched points), no memory.
 bool attacked_goal_reachable(const Position& pos);
 
 /// perft(d): leaf positions reached by expanding distinct turns d levels deep; a finished game
@@ -221,6 +285,11 @@ struct BestFirstResult {
 /// non-increasing probability. Turn priors are filled in (see sum_chains).
 BestFirstResult best_first_turns(const Position& pos, const float* logits,
                                  const BestFirstOptions& options = {});
+/// The same into *out, whose turn list keeps its capacity from call to call: a caller that
+/// keeps one result per thread (the search, an expansion at a time) allocates nothing per call
+/// once the list has grown. Not thread-safe for one *out.
+void best_first_turns(const Position& pos, const float* logits, const BestFirstOptions& options,
+                      BestFirstResult* out);
 
 // ---------------------------------------------------------------------------------------------
 

@@ -130,12 +130,12 @@ bool train_generation(RunContext& ctx, int g, int64_t steps) {
       tcfg, ctx.paths.data, ctx.paths.checkpoint(g - 1), ctx.paths.checkpoint(g),
       ctx.paths.logs + "/train.jsonl", ctx.cfg.name + " " + net,
       [&](const TrainMetrics& m, int64_t target) {
-        char buf[256];
+        char buf[320];
         std::snprintf(buf, sizeof buf,
-                      "gen %d train: step %lld/%lld, policy loss %.3f, value loss %.3f, "
-                      "policy acc %.0f%%, %.0f samples/s, window %lld",
+                      "gen %d train: step %lld/%lld, policy loss %.3f, value loss %.3f, %s, "
+                      "%.0f samples/s, window %lld",
                       g, (long long)m.step, (long long)target, m.policy_loss, m.value_loss,
-                      100 * m.policy_accuracy, m.samples_per_s, (long long)m.window);
+                      policy_accuracy_text(m).c_str(), m.samples_per_s, (long long)m.window);
         line.update(buf);
         ctx.verify_claims_or_exit();
       },

@@ -95,33 +95,67 @@ std::optional<Holder> read_holder(const std::string& path) {
     }
     text.assign((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   }
+  const auto not_a_claim = [&](const std::string& why) {
+    return std::runtime_error(path + ": not a claim file: " + why +
+                              "; remove it if no process of this role runs");
+  };
+  json j;
   try {
-    const json j = json::parse(text);
-    Holder h;
-    h.host = j.at("host").get<std::string>();
-    h.boot = j.value("boot_id", std::string());
-    h.token = j.at("token").get<std::string>();
-    h.since = j.value("since", std::string("?"));
-    h.pid = j.at("pid").get<long>();
-    h.start = j.value("start_ticks", int64_t(-1));
-    h.beat = j.at("heartbeat").get<int64_t>();
-    // Our processes write 0.1-3600 s (--heartbeat); a hand-edited value outside is clamped, so
-    // neither 0 (a takeover at once) nor 1e308 (never) is believed.
-    h.heartbeat_s = std::clamp(j.value("heartbeat_s", 30.0), kMinHeartbeatS, kMaxHeartbeatS);
-    return h;
-  } catch (const json::exception& e) {
-    throw std::runtime_error(path + ": not a claim file (" + e.what() +
-                             "); remove it if no process of this role runs");
+    j = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw not_a_claim(text.empty()
+                          ? "it is empty"
+                          : "its text is not JSON (the error is at byte " + std::to_string(e.byte) + ")");
   }
+  if (!j.is_object()) throw not_a_claim("its JSON is not an object");
+  // The key's value, checked by is_type; nullptr for an absent optional key.
+  const auto value = [&](const char* key, bool required, bool (json::*is_type)() const noexcept,
+                         const char* type) -> const json* {
+    const auto it = j.find(key);
+    if (it == j.end()) {
+      if (required) throw not_a_claim(std::string("it has no \"") + key + "\" key");
+      return nullptr;
+    }
+    if (!((*it).*is_type)()) throw not_a_claim(std::string("its \"") + key + "\" is not " + type);
+    return &*it;
+  };
+  const auto text_of = [&](const char* key, bool required, const std::string& absent) {
+    const json* v = value(key, required, &json::is_string, "a string");
+    return v ? v->get<std::string>() : absent;
+  };
+  const auto integer_of = [&](const char* key, bool required, int64_t absent) {
+    const json* v = value(key, required, &json::is_number_integer, "an integer");
+    return v ? v->get<int64_t>() : absent;
+  };
+  const json* beat_s = value("heartbeat_s", false, &json::is_number, "a number");
+  Holder h;
+  h.host = text_of("host", true, "");
+  h.boot = text_of("boot_id", false, "");
+  h.token = text_of("token", true, "");
+  h.since = text_of("since", false, "?");
+  h.pid = long(integer_of("pid", true, 0));
+  h.start = integer_of("start_ticks", false, -1);
+  h.beat = integer_of("heartbeat", true, 0);
+  // Our processes write 0.1-3600 s (--heartbeat); a hand-edited value outside is clamped, so
+  // neither 0 (a takeover at once) nor 1e308 (never) is believed.
+  h.heartbeat_s = std::clamp(beat_s ? beat_s->get<double>() : 30.0, kMinHeartbeatS, kMaxHeartbeatS);
+  return h;
 }
 
-// Whether the process a claim of this host names still runs.
-bool holder_alive_here(const Holder& h) {
-  if (!h.boot.empty() && h.boot != boot_id()) return false;  // the machine restarted since
-  if (h.pid == long(::getpid())) return false;               // not us: we are claiming now
-  if (::kill(pid_t(h.pid), 0) != 0 && errno == ESRCH) return false;
+// Why the process a claim of this host names is known not to run any more (the end of the
+// sentence "took over the claim of ..., "); "" when it may still run. What is checked: the boot
+// id, whether the pid exists, and the process start time of /proc/PID/stat (a pid reused by a
+// new process has another one). A claim without a start time and a pid whose start time cannot
+// be read count as running.
+std::string holder_gone_here(const Holder& h) {
+  const std::string pid = "pid " + std::to_string(h.pid);
+  if (!h.boot.empty() && h.boot != boot_id()) return "written before this host restarted (another boot id)";
+  if (h.pid == long(::getpid())) return "whose " + pid + " is now this process's (a reused pid)";
+  if (::kill(pid_t(h.pid), 0) != 0 && errno == ESRCH) return "whose " + pid + " does not run";
   const int64_t now_start = start_ticks(h.pid);
-  return h.start < 0 || now_start < 0 || now_start == h.start;
+  if (h.start >= 0 && now_start >= 0 && now_start != h.start)
+    return "whose " + pid + " runs but is another process: it started at another time (a reused pid)";
+  return "";
 }
 
 std::string holder_text(const Holder& h) {
@@ -192,7 +226,7 @@ std::unique_ptr<RoleClaim> RoleClaim::acquire(const std::string& run_dir, const 
   for (char c : identity) ok = ok && (std::isalnum((unsigned char)c) || c == '_' || c == '.' || c == '-');
   if (!ok) throw std::invalid_argument("claim identity '" + identity + "': letters, digits, '_', '.', '-'");
   const fs::path dir = fs::path(run_dir) / "claims";
-  fs::create_directories(dir);
+  ensure_directory(dir.string(), "the claims directory");
   const std::string path = (dir / (identity + ".claim")).string();
   const std::string token = random_token();
   std::unique_ptr<RoleClaim> claim(new RoleClaim(identity, path, token, now_iso(), options));
@@ -202,13 +236,14 @@ std::unique_ptr<RoleClaim> RoleClaim::acquire(const std::string& run_dir, const 
     return std::move(claim);
   };
   const std::string mine = claim->content(0);
-  bool watched = false;  // another host's claim, taken over after its heartbeat stood still
+  std::string gone;  // why the owner is known to be dead (the takeover message's end)
   for (int attempt = 0; attempt < 100; ++attempt) {
     if (create_file_exclusive(path, mine)) return held();
     const std::optional<Holder> h = read_holder(path);
     if (!h) continue;  // released meanwhile
     if (h->host == host_name()) {
-      if (holder_alive_here(*h))
+      gone = holder_gone_here(*h);
+      if (gone.empty())
         throw ClaimTaken(identity + " is held by " + holder_text(*h) + " (" + path +
                          "): " + advice(identity));
     } else {
@@ -219,7 +254,7 @@ std::unique_ptr<RoleClaim> RoleClaim::acquire(const std::string& run_dir, const 
           identity.c_str(), holder_text(*h).c_str(), stale_s, options.stale_beats);
       std::fflush(stdout);
       const auto t0 = std::chrono::steady_clock::now();
-      bool gone = false;
+      bool released = false;
       while (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() < stale_s) {
         for (double waited = 0; waited < options.poll_s; waited += 0.05) {
           if (cancel && cancel->load()) return nullptr;
@@ -227,15 +262,15 @@ std::unique_ptr<RoleClaim> RoleClaim::acquire(const std::string& run_dir, const 
         }
         const std::optional<Holder> now = read_holder(path);
         if (!now) {
-          gone = true;
+          released = true;
           break;
         }
         if (now->token != h->token || now->beat != h->beat)
           throw ClaimTaken(identity + " is held by " + holder_text(*now) + " (" + path +
                            "), whose heartbeat moves: " + advice(identity));
       }
-      if (gone) continue;
-      watched = true;
+      if (released) continue;
+      gone = "whose heartbeat stood still";
     }
     // Dead owner: our claim replaces it, unless it changed meanwhile.
     const std::string tmp = path + "." + token + ".takeover";
@@ -253,7 +288,7 @@ std::unique_ptr<RoleClaim> RoleClaim::acquire(const std::string& run_dir, const 
     const std::optional<Holder> check = read_holder(path);
     if (check && check->token == token) {
       std::printf("%s: took over the claim of %s, %s\n", identity.c_str(), holder_text(*h).c_str(),
-                  watched ? "whose heartbeat stood still" : "which no longer runs");
+                  gone.c_str());
       std::fflush(stdout);
       return held();
     }

@@ -33,9 +33,10 @@
 
 namespace ps {
 
-/// A worker id for chunk names: letters, digits, '_' and '.', 1-64 characters, not starting
-/// with '.' (so not "." or ".."), no '-' (it separates the parts of a chunk name). Throws
-/// std::invalid_argument naming the id otherwise.
+/// The rule of worker ids, as check_worker_id's message and `selfplay --worker`'s help state it.
+inline constexpr const char* kWorkerIdRule = "1-64 letters, digits, '_' or '.', not starting with '.'";
+/// A worker id for chunk names: kWorkerIdRule (so not "." or ".."; no '-': it separates the
+/// parts of a chunk name). Throws std::invalid_argument naming the id and the rule otherwise.
 void check_worker_id(const std::string& id);
 /// "<host>_<pid>" with other characters replaced by '_': unique, but a restarted worker with
 /// it starts new chunks rather than continuing its sequence (give --worker for that).

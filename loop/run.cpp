@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "core/plural.h"
 #include "loop/phases.h"
 #include "loop/players.h"
 #include "report/report.h"
@@ -15,12 +16,11 @@ namespace {
 void print_run_header(const RunContext& ctx) {
   const RunConfig& cfg = ctx.cfg;
   const Pitch& pitch = Pitch::get(cfg.width, cfg.length, cfg.goal);
-  std::printf("run '%s' in %s: %d generations, %s %s, net %s, self-play %lld games x %lld visits, "
-              "train %lld steps x %d\n",
-              cfg.name.c_str(), cfg.dir.c_str(), cfg.generations, pitch.name().c_str(),
+  std::printf("run '%s' in %s: %s, %s %s, net %s, self-play %s x %s, train %s x %d\n", cfg.name.c_str(),
+              cfg.dir.c_str(), counted(cfg.generations, "generation").c_str(), pitch.name().c_str(),
               variant_name(cfg.variant), cfg.train.net.summary().c_str(),
-              (long long)cfg.selfplay.games, (long long)cfg.selfplay.visits,
-              (long long)cfg.train.steps, cfg.train.batch_size);
+              counted(cfg.selfplay.games, "game").c_str(), counted(cfg.selfplay.visits, "visit").c_str(),
+              counted(cfg.train.steps, "step").c_str(), cfg.train.batch_size);
   if (ctx.state.generation > 0)
     std::printf("resuming after generation %d (best %s)\n", ctx.state.generation, ctx.state.best.c_str());
   std::fflush(stdout);
@@ -48,8 +48,8 @@ void run_training_loop(const RunConfig& cfg, const std::atomic<bool>* cancel) {
       const int64_t new_samples = samples_with_prefix(ctx.paths.data, prefix);
       const int64_t steps = generation_steps(cfg.train, new_samples);
       if (steps < cfg.train.steps)
-        std::printf("gen %d train: %lld steps (%.1f rows per each of %lld new samples)\n", g,
-                    (long long)steps, cfg.train.rows_per_sample, (long long)new_samples);
+        std::printf("gen %d train: %s (%.1f rows per each of %s)\n", g, counted(steps, "step").c_str(),
+                    cfg.train.rows_per_sample, counted(new_samples, "new sample").c_str());
       if (!train_generation(ctx, g, steps)) break;
     }
     if (!evaluate_generation(ctx, g)) break;

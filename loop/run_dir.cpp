@@ -107,8 +107,9 @@ void update_config_copy(const RunConfig& cfg, const RunPaths& paths, int resumed
 
 void open_run_directory(const RunConfig& cfg, bool single_process, int resumed_generation) {
   const RunPaths paths(cfg.dir);
+  ensure_directory(paths.root, "the run directory");
   for (const std::string* d : {&paths.data, &paths.checkpoints, &paths.models, &paths.eval, &paths.logs})
-    fs::create_directories(*d);
+    ensure_directory(*d, "a folder of the run directory,");
   if (single_process) {
     // A run killed while writing a file leaves its temporary (the file itself is intact: writes
     // are atomic); the run's directory belongs to this process, so clear them.
@@ -135,7 +136,7 @@ std::optional<RunConfig> load_shared_run_config(const std::string& run_dir, cons
   const RunPaths paths(run_dir);
   if (!config_path.empty()) {
     const RunConfig given = load_run_config(config_path);
-    fs::create_directories(run_dir);
+    ensure_directory(run_dir, "the run directory");
     if (!create_file_exclusive(paths.config, given.source)) {
       const std::string shared = read_file(paths.config);
       std::vector<ConfigChange> changes;

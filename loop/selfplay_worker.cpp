@@ -9,6 +9,8 @@
 #include <thread>
 
 #include "core/fileutil.h"
+#include "core/plural.h"
+#include "core/text.h"
 #include "loop/phases.h"
 #include "loop/players.h"
 #include "loop/roles.h"
@@ -20,10 +22,8 @@ void check_worker_id(const std::string& id) {
   for (char c : id)
     ok = ok && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.');
   if (!ok)
-    throw std::invalid_argument(
-        "worker id '" + id +
-        "': use 1-64 letters, digits, '_' or '.', not starting with '.' (it names the "
-        "worker's data chunks)");
+    throw std::invalid_argument("worker id '" + escape_bytes(id) + "': use " + kWorkerIdRule +
+                                " (it names the worker's data chunks)");
 }
 
 std::string default_worker_id() {
@@ -121,9 +121,9 @@ int64_t play_stretch(const RunConfig& cfg, const RunState& st, const std::string
         [&](const SelfplayStats& s, int64_t) {
           // Under the chunk writer's lock, between this game's chunk write and the next one's.
           claims.verify_or_exit();
-          std::printf("worker %s: game %lld stored in %s (%s), %lld positions, %.1f positions/s\n",
-                      worker.c_str(), (long long)(games_before + s.games), prefix, st.best.c_str(),
-                      (long long)s.samples, s.samples_per_s());
+          std::printf("worker %s: game %lld stored in %s (%s), %s, %.1f positions/s\n", worker.c_str(),
+                      (long long)(games_before + s.games), prefix, st.best.c_str(),
+                      counted(s.samples, "position").c_str(), s.samples_per_s());
           std::fflush(stdout);
           ahead.games += s.games - last.games;
           ahead.samples += s.samples - last.samples;
@@ -155,8 +155,9 @@ void run_selfplay_worker(const RunConfig& cfg, const std::string& worker, const 
   if (!claims.add(cfg.dir, "worker-" + worker, opt.claim, cancel)) return;
   open_run_directory(cfg, /*single_process=*/false, 0);
   const RunPaths paths(cfg.dir);
-  std::printf("self-play worker %s in %s: %lld visits, %d games at once\n", worker.c_str(),
-              cfg.dir.c_str(), (long long)cfg.selfplay.visits, cfg.selfplay.concurrent_games);
+  std::printf("self-play worker %s in %s: %s, %s at once\n", worker.c_str(), cfg.dir.c_str(),
+              counted(cfg.selfplay.visits, "visit").c_str(),
+              counted(cfg.selfplay.concurrent_games, "game").c_str());
   std::fflush(stdout);
   AheadCheck ahead(cfg, worker, opt.max_ahead);
   int64_t played = 0;
@@ -171,10 +172,11 @@ void run_selfplay_worker(const RunConfig& cfg, const std::string& worker, const 
     if (opt.max_games > 0 && played >= opt.max_games) break;
     if (ahead.ahead()) {
       std::printf(
-          "worker %s: waits for the trainer: its %lld stored games (%lld samples) would "
-          "already train %d generations, %d x (%d trained + 1) (--max-ahead %d)\n",
-          worker.c_str(), (long long)ahead.games, (long long)ahead.samples,
-          opt.max_ahead * (ahead.trained + 1), opt.max_ahead, ahead.trained, opt.max_ahead);
+          "worker %s: waits for the trainer: its %s stored (%s) would already train %s, %d x "
+          "(%d trained + 1) (--max-ahead %d)\n",
+          worker.c_str(), counted(ahead.games, "game").c_str(), counted(ahead.samples, "sample").c_str(),
+          counted(opt.max_ahead * (ahead.trained + 1), "generation").c_str(), opt.max_ahead, ahead.trained,
+          opt.max_ahead);
       std::fflush(stdout);
       if (!wait_until_ready([&] { return !ahead.ahead() || finished(); }, opt.poll_seconds, cancel)) break;
       continue;
@@ -184,7 +186,7 @@ void run_selfplay_worker(const RunConfig& cfg, const std::string& worker, const 
     played += play_stretch(cfg, st, worker, opt.max_games > 0 ? opt.max_games - played : 0, cancel, opt,
                            played, ahead, claims);
   }
-  std::printf("worker %s: %lld games stored\n", worker.c_str(), (long long)played);
+  std::printf("worker %s: %s stored\n", worker.c_str(), counted(played, "game").c_str());
   std::fflush(stdout);
 }
 

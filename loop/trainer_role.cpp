@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <map>
 
+#include "core/plural.h"
 #include "loop/export_model.h"
 #include "loop/phases.h"
 #include "loop/roles.h"
@@ -77,8 +78,8 @@ void run_trainer(const RunConfig& cfg, const std::atomic<bool>* cancel, const Ro
   ctx.claims = &claims;
   int g = 1;
   while (g <= cfg.generations && fs::exists(ctx.paths.checkpoint(g))) ++g;  // resume
-  std::printf("trainer in %s: generations %d..%d, %lld steps x %d each\n", cfg.dir.c_str(), g,
-              cfg.generations, (long long)cfg.train.steps, cfg.train.batch_size);
+  std::printf("trainer in %s: generations %d..%d, %s x %d each\n", cfg.dir.c_str(), g, cfg.generations,
+              counted(cfg.train.steps, "step").c_str(), cfg.train.batch_size);
   std::fflush(stdout);
   DataTally tally;
   for (; g <= cfg.generations && !ctx.stopped(); ++g) {
@@ -88,14 +89,15 @@ void run_trainer(const RunConfig& cfg, const std::atomic<bool>* cancel, const Ro
       std::tie(games, samples) = tally.count(ctx.paths.data);
       const bool ok = trainer_ready(cfg, g, games, samples);
       if (!ok && !said)
-        std::printf("trainer: gen %d waits for self-play (%lld games, %lld samples stored)\n", g,
-                    (long long)games, (long long)samples);
+        std::printf("trainer: gen %d waits for self-play (%s, %s stored)\n", g,
+                    counted(games, "game").c_str(), counted(samples, "sample").c_str());
       said = said || !ok;
       std::fflush(stdout);
       return ok;
     };
     if (!wait_until_ready(ready, opt.poll_seconds, cancel)) break;
-    std::printf("trainer: gen %d on %lld games, %lld samples\n", g, (long long)games, (long long)samples);
+    std::printf("trainer: gen %d on %s, %s\n", g, counted(games, "game").c_str(),
+                counted(samples, "sample").c_str());
     if (!train_generation(ctx, g, cfg.train.steps)) break;
     ctx.verify_claims();
     export_run_model(ctx.paths.checkpoint(g), ctx.paths.models + "/" + gen_name(g) + ".model", cfg, NAN, NAN);

@@ -10,7 +10,6 @@
 #include <mutex>
 #include <stdexcept>
 #include <thread>
-#include <unordered_set>
 
 #include "engine/turns.h"
 
@@ -156,6 +155,11 @@ struct Search::Impl {
     Evaluation eval;
     std::vector<Node*> path;
     Position pos{Pitch::standard(), Variant::kStandard};
+    // generate_children's buffers, reused by every expansion of this thread.
+    BestFirstResult turns;
+    std::vector<int> pick;
+    // The hashes of the children a widened node already has.
+    HashMap64 have;
     std::vector<float> zero_logits;
 // single-file: omit begin (the exported bot evaluates one leaf at a time: leaf_batch 1)
     std::vector<Leaf> leaves;                // the gather step's leaves
@@ -322,7 +326,8 @@ struct Search::Impl {
     opt.min_remaining_mass = min_mass;
     opt.max_expansions = params.turn_gen_max_expansions;
     opt.sum_chains = params.sum_chains;
-    BestFirstResult res = best_first_turns(pos, logits, opt);
+    BestFirstResult& res = w.turns;
+    best_first_turns(pos, logits, opt, &res);
     const uint32_t had = n->num_children.load(std::memory_order_relaxed);
     if (res.turns.empty() && had == 0) {
       // The expansion cap stopped best-first before any chain ended: take the first turn in
@@ -345,14 +350,16 @@ struct Search::Impl {
       t.prior = float(std::max(1e-6, res.remaining_mass));
       res.turns.push_back(std::move(t));
     }
-    std::vector<int> pick;
+    std::vector<int>& pick = w.pick;
+    pick.clear();
     if (had == 0) {
       for (size_t i = 0; i < res.turns.size(); ++i) pick.push_back(int(i));
     } else {
-      std::unordered_set<uint64_t> have;
-      for_each_child(n, [&](const Node* c) { have.insert(c->hash); });
+      w.have.clear();
+      bool inserted;
+      for_each_child(n, [&](const Node* c) { w.have.find_or_insert(c->hash, &inserted); });
       for (size_t i = 0; i < res.turns.size(); ++i)
-        if (!have.count(res.turns[i].hash)) pick.push_back(int(i));
+        if (!w.have.find(res.turns[i].hash)) pick.push_back(int(i));
     }
     append_children(n, res.turns, pick, pos.side_to_move(), check_children ? &pos : nullptr,
                     check_children ? &w : nullptr);

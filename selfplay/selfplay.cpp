@@ -90,12 +90,15 @@ void SelfplayStats::add_counts(const SelfplayStats& o) {
 std::string SelfplayStats::summary() const {
   char buf[320];
   std::snprintf(buf, sizeof buf,
-                "games %lld (%.2f/s), positions %lld (%.1f/s, %lld with policy), %.1f turns/game, "
-                "%.1f root turns/search, wins p0/p1 %lld/%lld",
-                (long long)games, games_per_s(), (long long)samples, samples_per_s(),
-                (long long)full_samples, mean_game_turns(), mean_root_turns(), (long long)wins[0],
-                (long long)wins[1]);
+                "games %lld (%.2f/s), positions %lld (%.1f/s, %lld with policy), %.1f turns/game",
+                (long long)games, games_per_s(), (long long)samples, samples_per_s(), (long long)full_samples,
+                mean_game_turns());
   std::string s = buf;
+  if (root_turns > 0) {  // 0: the searches did not count them (the teacher's alpha-beta)
+    std::snprintf(buf, sizeof buf, ", %.1f root turns/search", mean_root_turns());
+    s += buf;
+  }
+  s += ", wins p0/p1 " + std::to_string(wins[0]) + "/" + std::to_string(wins[1]);
   if (resigned || playthroughs)
     s += ", resigned " + std::to_string(resigned) + ", false resignations " +
          std::to_string(false_resignations) + "/" + std::to_string(playthroughs) + " checked";
@@ -290,7 +293,7 @@ class ChunkSink {
   // their record files repaired).
   ChunkSink(std::string dir, std::string prefix, int per_chunk)
       : dir_(std::move(dir)), prefix_(std::move(prefix)), per_chunk_(per_chunk) {
-    fs::create_directories(dir_);
+    ensure_directory(dir_, "the data directory");
     for_each_stored_chunk(dir_, prefix_, [&](const fs::path& chunk, const std::vector<GameData>* games) {
       try {
         next_index_ =

@@ -79,7 +79,8 @@ struct SelfplayStats {
   int64_t turns = 0;            ///< turns played
   int64_t kicks = 0;
   int64_t searches = 0;
-  int64_t root_turns = 0;       ///< sum over searches of root children generated
+  int64_t root_turns = 0;       ///< sum over searches of root children generated (PUCT
+                                ///< searches; the teacher's alpha-beta leaves it 0)
   int64_t visits = 0;           ///< new simulations over all searches (reused ones excluded)
   int64_t evaluations = 0;      ///< positions the searches sent to the evaluator (cache hits of
                                 ///< a caching evaluator included)
@@ -95,7 +96,8 @@ struct SelfplayStats {
   double mean_root_turns() const { return searches ? double(root_turns) / searches : 0; }
   double evaluations_per_search() const { return searches ? double(evaluations) / searches : 0; }
   double evaluations_per_visit() const { return visits ? double(evaluations) / visits : 0; }
-  /// "games 12 (0.5/s), positions 340 (14.1/s), 28.3 turns/game, 17.5 root turns/search"
+  /// "games 12 (0.50/s), positions 340 (14.1/s, 300 with policy), 28.3 turns/game, 17.5 root
+  /// turns/search, wins p0/p1 7/5" (root turns/search only when root_turns > 0)
   std::string summary() const;
 };
 

@@ -115,7 +115,8 @@ struct TeacherCalibration {
 TeacherCalibration teacher_calibration(std::vector<ScoredResult> scores);
 
 struct TeacherRunStats {
-  SelfplayStats games;               ///< searches = samples, visits = nodes searched
+  SelfplayStats games;               ///< searches = teacher searches, visits = nodes searched, root_turns 0
+                                     ///< (alpha-beta's root turns are not counted; summary() leaves them out)
   std::vector<ScoredResult> scores;  ///< of the games played by this call
 };
 /// Plays config.games teacher games into out_dir as run_games does (resumable; chunks

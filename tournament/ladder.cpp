@@ -5,6 +5,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "core/plural.h"
 #include "core/stats.h"
 
 namespace ps::tour {
@@ -131,10 +132,9 @@ std::vector<LadderRow> ladder_rows(const TournamentResult& result) {
 std::string format_ladder(const std::vector<LadderRow>& rows, const LadderSpec& spec) {
   std::ostringstream out;
   char buf[256];
-  std::snprintf(buf, sizeof buf, "Ladder of %s: %lld ms per turn, %d games per opponent, %s %s\n",
-                spec.model.c_str(), (long long)spec.time_ms, spec.games,
-                Pitch::get(spec.width, spec.length, spec.goal).name().c_str(),
-                variant_name(spec.variant));
+  std::snprintf(buf, sizeof buf, "Ladder of %s: %lld ms per turn, %s per opponent, %s %s\n",
+                spec.model.c_str(), (long long)spec.time_ms, counted(spec.games, "game").c_str(),
+                Pitch::get(spec.width, spec.length, spec.goal).name().c_str(), variant_name(spec.variant));
   out << buf;
   std::snprintf(buf, sizeof buf, "%-12s %6s %6s %22s %24s %9s %8s\n", "opponent", "games", "wins",
                 "score [95% interval]", "Elo [95% interval]", "forfeits", "max ms");

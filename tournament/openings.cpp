@@ -4,6 +4,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "core/plural.h"
 #include "engine/record.h"
 #include "engine/turns.h"
 
@@ -73,9 +74,9 @@ std::vector<std::vector<std::string>> generate_openings(const Pitch& pitch, Vari
   }
   if (int(out.size()) < options.count)
     throw std::runtime_error("openings: found only " + std::to_string(out.size()) + " of " +
-                             std::to_string(options.count) + " balanced openings of " +
-                             std::to_string(options.turns) + " turns in " +
-                             std::to_string(options.max_attempts) + " attempts");
+                             counted(options.count, "balanced opening") + " of " +
+                             counted(options.turns, "turn") + " in " +
+                             counted(options.max_attempts, "attempt"));
   return out;
 }
 

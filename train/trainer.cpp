@@ -284,7 +284,12 @@ void group_losses(const TrainConfig& cfg, nn::PolicyValueNet& net, torch::Device
       const BatchItem& it = items[i];
       out.value_count += 1;
       out.value_correct += (vv[i] > 0) == (it.sample->result > 0);
-      if (!it.sample->full_search || it.sample->policy.size() < 1) continue;
+      // Only samples with 2+ visited turns: with one (the teacher's one-hot target) the net's
+      // top turn among the visited ones is the most visited one by construction.
+      const std::vector<TurnVisits>& visited = it.sample->policy;
+      if (!it.sample->full_search ||
+          std::count_if(visited.begin(), visited.end(), [](const TurnVisits& t) { return t.visits > 0; }) < 2)
+        continue;
       // Undo the mirror to read the logits in the sample's own frame.
       const float* src = pv + i * nn::policy_size(pitch);
       if (it.mirrored) {
@@ -295,9 +300,10 @@ void group_losses(const TrainConfig& cfg, nn::PolicyValueNet& net, torch::Device
       nn::policy_to_engine(pitch, it.pos.side_to_move(), mover.data(), engine.data());
       size_t top_visit = 0, top_prior = 0;
       double best_lp = -1e300;
-      for (size_t k = 0; k < it.sample->policy.size(); ++k) {
-        if (it.sample->policy[k].visits > it.sample->policy[top_visit].visits) top_visit = k;
-        const double lp = chain_log_prob(it.pos, engine.data(), it.sample->policy[k].kicks);
+      for (size_t k = 0; k < visited.size(); ++k) {
+        if (visited[k].visits == 0) continue;
+        if (visited[k].visits > visited[top_visit].visits) top_visit = k;
+        const double lp = chain_log_prob(it.pos, engine.data(), visited[k].kicks);
         if (lp > best_lp) {
           best_lp = lp;
           top_prior = k;
@@ -310,6 +316,11 @@ void group_losses(const TrainConfig& cfg, nn::PolicyValueNet& net, torch::Device
 }
 
 }  // namespace
+
+std::string policy_accuracy_text(const TrainMetrics& m) {
+  if (m.policy_accuracy_samples == 0) return "policy acc n/a (no sample with 2+ visited turns)";
+  return "policy acc " + std::to_string(std::lround(100 * m.policy_accuracy)) + "% (2+ visited turns)";
+}
 
 void write_initial_checkpoint(const TrainConfig& config, const std::string& path,
                               const std::string& note) {
@@ -432,7 +443,8 @@ struct LossAccumulator {
     m.policy_loss = sum.policy / steps;
     m.value_loss = sum.value / steps;
     m.moves_left_loss = sum.moves_left / steps;
-    m.policy_accuracy = sum.policy_count ? sum.policy_correct / sum.policy_count : 0;
+    m.policy_accuracy = sum.policy_count ? sum.policy_correct / sum.policy_count : std::nan("");
+    m.policy_accuracy_samples = int64_t(sum.policy_count);
     m.value_accuracy = sum.value_count ? sum.value_correct / sum.value_count : 0;
     m.lr = lr;
     return m;
@@ -446,7 +458,8 @@ void log_metrics(const std::string& log_path, const TrainMetrics& m, const std::
                       {"policy_loss", m.policy_loss},
                       {"value_loss", m.value_loss},
                       {"moves_left_loss", m.moves_left_loss},
-                      {"policy_accuracy", m.policy_accuracy},
+                      {"policy_accuracy", m.policy_accuracy},  // NaN: written as null
+                      {"policy_accuracy_samples", m.policy_accuracy_samples},
                       {"value_accuracy", m.value_accuracy},
                       {"lr", m.lr},
                       {"samples_per_s", m.samples_per_s},

@@ -100,12 +100,22 @@ TrainConfig parse_train_config(ConfigReader& r);
 struct TrainMetrics {
   int64_t step = 0;
   double policy_loss = 0, value_loss = 0, moves_left_loss = 0;
-  double policy_accuracy = 0;  ///< net's top-prior turn == top-visited turn, among visited turns
+  /// The share of the logged steps' full-search samples with 2+ visited turns whose most
+  /// visited turn is the one the net gives the highest chain probability among the visited
+  /// turns (not among all legal turns). Samples with one visited turn (the teacher's one-hot
+  /// targets) are left out: they would be right by construction. NaN when no sample had 2+
+  /// visited turns (null in the JSONL log).
+  double policy_accuracy = 0;
+  int64_t policy_accuracy_samples = 0;  ///< the samples policy_accuracy counted
   double value_accuracy = 0;   ///< sign(value) == game result
   double lr = 0;
   double samples_per_s = 0;
   int64_t window = 0;          ///< samples in the window
 };
+
+/// policy_accuracy for progress lines: "policy acc 45% (2+ visited turns)", or "policy acc n/a
+/// (no sample with 2+ visited turns)" when it is NaN.
+std::string policy_accuracy_text(const TrainMetrics& m);
 
 struct TrainResult {
   int64_t start_step = 0, end_step = 0;

@@ -96,6 +96,33 @@ TEST_CASE("best-first with a full budget finds every turn, priors sum to 1") {
   }
 }
 
+TEST_CASE("best-first into a reused result equals a fresh result, call after call") {
+  std::mt19937_64 rng(9);
+  BestFirstResult reused;
+  const auto positions = random_positions(60, 12);
+  for (size_t i = 0; i < positions.size(); ++i) {
+    const Position& pos = positions[i];
+    std::vector<float> logits(size_t(pos.pitch().num_points()) * 8);
+    for (auto& x : logits) x = float(std::normal_distribution<double>(0, 1.5)(rng));
+    BestFirstOptions opt;
+    opt.max_turns = i % 3 == 0 ? 200 : 4;  // large and small lists alternate
+    opt.sum_chains = i % 2 == 0;
+    const BestFirstResult fresh = best_first_turns(pos, logits.data(), opt);
+    best_first_turns(pos, logits.data(), opt, &reused);
+    REQUIRE(reused.turns.size() == fresh.turns.size());
+    for (size_t k = 0; k < fresh.turns.size(); ++k) {
+      CHECK(reused.turns[k].kicks == fresh.turns[k].kicks);
+      CHECK(reused.turns[k].hash == fresh.turns[k].hash);
+      CHECK(reused.turns[k].prior == fresh.turns[k].prior);
+      CHECK(reused.turns[k].winner == fresh.turns[k].winner);
+    }
+    CHECK(reused.remaining_mass == fresh.remaining_mass);
+    CHECK(reused.dropped_mass == fresh.dropped_mass);
+    CHECK(reused.expansions == fresh.expansions);
+    CHECK(reused.complete == fresh.complete);
+  }
+}
+
 namespace {
 
 // Reference: every kick chain from `pos` by plain recursion, each turn's summed and best chain
@@ -209,8 +236,11 @@ TEST_CASE("all_turns_lose proves nothing when the state budget runs out") {
   REQUIRE_FALSE(full.all_turns_lose(pos));
   REQUIRE(full.last_search_complete());
   small.set_state_budget(1);
+  // Standard is now decided by relaxed reachability, without a search: exact under any
+  // budget. (The budget's case outside standard: the next test's positions with no plain
+  // kick, at a budget of 0.)
   CHECK_FALSE(small.all_turns_lose(pos));
-  CHECK_FALSE(small.last_search_complete());
+  CHECK(small.last_search_complete());
 }
 
 TEST_CASE("win check and all-turns-lose agree with the full turn list") {
@@ -234,6 +264,81 @@ TEST_CASE("win check and all-turns-lose agree with the full turn list") {
     losses += all_lose;
   }
   CHECK(wins > 5);  // the sample must exercise the positive case
+}
+
+TEST_CASE("all_turns_lose tries the kicks that end the turn first: no state for a plain kick") {
+  // Every position where some kick from the ball ends the turn without losing: the check
+  // answers there before it holds one mid-turn position, so even a budget of 0 states proves
+  // it (a depth-first search in direction order could first dive into a bounce).
+  TurnGenerator check, full;
+  check.set_state_budget(0);
+  int plain = 0, bounce_only = 0, stopped = 0;
+  for (const Position& pos : random_positions(600, 21)) {
+    const int mover = pos.side_to_move();
+    bool safe_plain_kick = false;
+    for (unsigned m = pos.legal_kicks(); m; m &= m - 1) {
+      Position p = pos;
+      p.make_kick(__builtin_ctz(m));
+      const bool ends = p.game_over() || p.turn_start() || p.side_to_move() != mover;
+      safe_plain_kick |= ends && !(p.game_over() && p.winner() != mover);
+    }
+    const bool lose = check.all_turns_lose(pos);
+    if (safe_plain_kick) {
+      ++plain;
+      CHECK_FALSE(lose);
+      CHECK(check.last_search_complete());
+    } else {
+      ++bounce_only;
+      const auto turns = full.generate(pos);
+      bool all_lose = true;
+      for (const auto& t : turns) all_lose &= t.winner >= 0 && t.winner != mover;
+      // No plain way out: a bounce needs a state, so the budget of 0 stops the search, which
+      // then proves nothing (complete only when no kick bounces) ...
+      if (check.last_search_complete()) {
+        CHECK(lose == all_lose);
+      } else {
+        ++stopped;
+        CHECK(pos.variant() != Variant::kStandard);  // standard needs no search
+        CHECK_FALSE(lose);
+      }
+      // ... and with the default budget it agrees with the full turn list.
+      CHECK(full.all_turns_lose(pos) == all_lose);
+      CHECK(full.last_search_complete());
+    }
+  }
+  CHECK(plain > 100);
+  CHECK(bounce_only > 5);  // the sample must exercise both cases
+  CHECK(stopped > 0);
+}
+
+TEST_CASE("standard win checks are exact without a search budget, the chain legal") {
+  // Relaxed reachability decides both checks in standard; with a budget of 1 state the search
+  // for the first winning chain stops early and the reachability's path is the chain.
+  TurnGenerator gen, tight, plain;
+  tight.set_state_budget(1);
+  int wins = 0, from_path = 0;
+  for (const Position& pos : random_positions(1500, 33)) {
+    if (pos.variant() != Variant::kStandard) continue;
+    const int mover = pos.side_to_move();
+    bool any_win = false, all_lose = true;
+    for (const auto& t : gen.generate(pos)) {
+      any_win |= t.winner == mover;
+      all_lose &= t.winner >= 0 && t.winner != mover;
+    }
+    REQUIRE(tight.find_winning_turn(pos) == any_win);
+    REQUIRE(tight.last_search_complete());
+    REQUIRE(tight.all_turns_lose(pos) == all_lose);
+    REQUIRE(tight.last_search_complete());
+    std::string kicks, first;
+    REQUIRE(tight.find_winning_turn(pos, &kicks) == any_win);
+    if (!any_win) continue;
+    ++wins;
+    CHECK(play(pos, kicks).winner() == mover);
+    REQUIRE(plain.find_winning_turn(pos, &first));
+    from_path += kicks != first;
+  }
+  CHECK(wins > 20);
+  CHECK(from_path > 0);  // the budget of 1 stopped some searches: the path was used
 }
 
 TEST_CASE("perft from the start positions") {

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -157,17 +158,30 @@ TEST_CASE("a live process's claim of this host is refused, naming it") {
 TEST_CASE("a dead process's claim of this host is taken over at once (SIGKILL, then restart)") {
   TempRunDir dir("dead");
   fs::create_directories(dir.path + "/claims");
-  write_claim(dir.claim("worker-A"), this_host(), dead_pid(), 12345, "theirs", 9, 30);
+  const long dead = dead_pid();
+  write_claim(dir.claim("worker-A"), this_host(), dead, 12345, "theirs", 9, 30);
   const auto t0 = std::chrono::steady_clock::now();
-  auto claim = RoleClaim::acquire(dir.path, "worker-A");
+  std::unique_ptr<RoleClaim> claim;
+  {
+    CaptureFd out(1, dir.path + "/stdout.txt");
+    claim = RoleClaim::acquire(dir.path, "worker-A");
+    CHECK_THAT(out.text(), Catch::Contains("took over the claim of pid " + std::to_string(dead) +
+                                           " on host " + this_host()) &&
+                               Catch::EndsWith("whose pid " + std::to_string(dead) + " does not run\n"));
+  }
   CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(2));
   REQUIRE(claim);
   CHECK(token_in(dir.claim("worker-A")) != "theirs");
-  // A pid now used by another process (another start time) is dead too.
+  // A pid now used by another process (another start time) is dead too. Probe finding: this was
+  // reported as "which no longer runs"; the pid runs, as another process.
   claim.reset();
   const long parent = long(::getppid());
   write_claim(dir.claim("worker-A"), this_host(), parent, start_ticks_of(parent) + 1, "reused", 0, 30);
+  CaptureFd out(1, dir.path + "/stdout2.txt");
   CHECK(RoleClaim::acquire(dir.path, "worker-A"));
+  CHECK_THAT(out.text(), Catch::EndsWith("whose pid " + std::to_string(parent) +
+                                         " runs but is another process: it started at another time (a "
+                                         "reused pid)\n"));
 }
 
 TEST_CASE("another host's claim: taken over after its heartbeat stood still, refused while it moves") {
@@ -290,4 +304,35 @@ TEST_CASE("a refused acquire on a corrupt claim leaves it alone and warns of no 
   CHECK_THAT(message, Catch::Contains("not a claim file"));
   CHECK_THAT(printed, !Catch::Contains("not released"));  // it printed this before
   CHECK(read_file(dir.claim("gatekeeper")) == "{not json");
+}
+
+// Probe finding: nlohmann-json's own message text ("[json.exception.parse_error.101] ...") was
+// shown inside ours. Each exact input, and the message in our words.
+TEST_CASE("a corrupt claim file is named with what is wrong with it") {
+  TempRunDir dir("corrupt_words");
+  fs::create_directories(dir.path + "/claims");
+  const auto message_for = [&](const std::string& text) {
+    write_file_atomic(dir.claim("trainer"), text);
+    try {
+      RoleClaim::acquire(dir.path, "trainer");
+    } catch (const std::runtime_error& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  const std::string path = dir.claim("trainer");
+  const std::string advice = "; remove it if no process of this role runs";
+  CHECK(message_for("{not json") ==
+        path + ": not a claim file: its text is not JSON (the error is at byte 3)" + advice);
+  CHECK(message_for("") == path + ": not a claim file: it is empty" + advice);
+  CHECK(message_for("[1, 2]") == path + ": not a claim file: its JSON is not an object" + advice);
+  CHECK(message_for(R"({"host": "h", "pid": 5, "heartbeat": 0})") ==
+        path + ": not a claim file: it has no \"token\" key" + advice);
+  CHECK(message_for(R"({"host": 7, "token": "t", "pid": 5, "heartbeat": 0})") ==
+        path + ": not a claim file: its \"host\" is not a string" + advice);
+  CHECK(message_for(R"({"host": "h", "token": "t", "pid": "5", "heartbeat": 0})") ==
+        path + ": not a claim file: its \"pid\" is not an integer" + advice);
+  CHECK(message_for(R"({"host": "h", "token": "t", "pid": 5, "heartbeat": 0, "heartbeat_s": "x"})") ==
+        path + ": not a claim file: its \"heartbeat_s\" is not a number" + advice);
+  CHECK_THAT(message_for("{not json"), !Catch::Contains("json.exception"));
 }

@@ -3,6 +3,7 @@
 
 #include <random>
 
+#include "engine/random_positions.h"
 #include "engine/record.h"
 #include "engine/turns.h"
 #include "nn/encoder.h"
@@ -20,23 +21,6 @@ std::vector<float> encode(const Position& pos) {
   std::vector<float> v(planes_size(pos.pitch()), -1.0f);
   encode_position(pos, v.data());
   return v;
-}
-
-/// A position after `turns` random complete turns (stops early at a finished game).
-Position random_position(const Pitch& pitch, Variant variant, std::mt19937& rng, int turns) {
-  Position pos(pitch, variant);
-  TurnGenerator gen;
-  for (int t = 0; t < turns; ++t) {
-    std::vector<Turn> list = gen.generate(pos);
-    // Prefer non-final turns so the position stays playable.
-    std::vector<const Turn*> ongoing;
-    for (const auto& tr : list)
-      if (tr.winner < 0) ongoing.push_back(&tr);
-    if (ongoing.empty()) break;
-    const Turn* pick = ongoing[rng() % ongoing.size()];
-    for (char c : pick->kicks) pos.make_kick(c - '0');
-  }
-  return pos;
 }
 
 }  // namespace
@@ -122,10 +106,10 @@ TEST_CASE("extra kick pending plane", "[nn]") {
 }
 
 TEST_CASE("mirror of planes equals the encoding of the mirrored position", "[nn]") {
-  std::mt19937 rng(7);
+  std::mt19937_64 rng(7);
   for (const Pitch* pitch : {&Pitch::get(8, 10, 2), &Pitch::get(8, 12, 2)}) {
     for (int i = 0; i < 6; ++i) {
-      Position pos = random_position(*pitch, Variant(i % kNumVariants), rng, 2 + i * 3);
+      Position pos = random_position(*pitch, Variant(i % kNumVariants), 2 + i * 3, rng);
       std::vector<float> v = encode(pos), m(v.size()), back(v.size());
       mirror_planes(*pitch, v.data(), m.data());
       REQUIRE(m == encode(pos.mirrored()));

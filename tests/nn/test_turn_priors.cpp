@@ -4,39 +4,21 @@
 #include <cmath>
 #include <random>
 
+#include "engine/random_positions.h"
 #include "engine/turns.h"
 #include "nn/turn_priors.h"
 
 using namespace ps;
 using namespace ps::nn;
 
-namespace {
-
-Position random_position(const Pitch& pitch, Variant variant, std::mt19937& rng, int turns) {
-  Position pos(pitch, variant);
-  TurnGenerator gen;
-  for (int t = 0; t < turns; ++t) {
-    std::vector<Turn> list = gen.generate(pos);
-    std::vector<const Turn*> ongoing;
-    for (const auto& tr : list)
-      if (tr.winner < 0) ongoing.push_back(&tr);
-    if (ongoing.empty()) break;
-    const Turn* pick = ongoing[rng() % ongoing.size()];
-    for (char c : pick->kicks) pos.make_kick(c - '0');
-  }
-  return pos;
-}
-
-}  // namespace
-
 TEST_CASE("turn priors sum to 1 over the distinct turns", "[nn]") {
-  std::mt19937 rng(11);
+  std::mt19937_64 rng(11);
   std::normal_distribution<float> noise(0.0f, 1.5f);
   int checked = 0;
   for (const Pitch* pitch : {&Pitch::get(8, 10, 2), &Pitch::get(8, 12, 2)}) {
     for (int i = 0; i < 12; ++i) {
       const Variant variant = Variant(i % kNumVariants);
-      Position pos = random_position(*pitch, variant, rng, int(rng() % 14));
+      Position pos = random_position(*pitch, variant, int(rng() % 14), rng);
       if (pos.game_over()) continue;
       Evaluation ev;
       ev.policy_logits.resize(size_t(pitch->num_points()) * 8);

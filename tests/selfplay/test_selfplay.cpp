@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <set>
 
@@ -59,6 +60,11 @@ TEST_CASE("a self-play game records every turn with a consistent result") {
   CHECK(st.games == 1);
   CHECK(st.samples == int64_t(g.samples.size()));
   CHECK(st.full_samples == full);
+  // PUCT searches count their root turns: the summary shows them.
+  REQUIRE(st.root_turns > 0);
+  char expected[64];
+  std::snprintf(expected, sizeof expected, ", %.1f root turns/search, wins p0/p1 ", st.mean_root_turns());
+  CHECK_THAT(st.summary(), Catch::Contains(expected));
 }
 
 TEST_CASE("run_selfplay writes chunks atomically and resumes without replaying games") {

@@ -83,6 +83,12 @@ TEST_CASE("teacher games: chunks read back, samples legal, the policy turn is th
     }
   }
   CHECK(st.games.samples == samples);
+  // Probe finding: the teacher's progress lines said "0.0 root turns/search" (alpha-beta does not
+  // count its root turns); the summary leaves the field out.
+  CHECK(st.games.searches > 0);
+  CHECK(st.games.root_turns == 0);
+  CHECK_THAT(st.games.summary(), !Catch::Contains("root turns/search"));
+  CHECK_THAT(st.games.summary(), Catch::Contains("games 3 (") && Catch::Contains(", wins p0/p1 "));
   CHECK(proven >= 3);  // every game ends with the winner's proven last turn at least
   CHECK(st.scores.size() <= size_t(samples - proven));
   // Resuming: the games are there, none is played again.

@@ -1,9 +1,10 @@
 // The trainer: config parsing, loss drop on a fixed small data set, exact resume after a kill.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+#include <cmath>
 #include <filesystem>
 #include <random>
-#include <unistd.h>
 
 #include "core/fileutil.h"
 #include "nn/checkpoint.h"
@@ -25,8 +26,9 @@ struct TempDir : ps::test::TempDir {
 };
 
 // A fixed data set with a learnable signal: random games in which the policy target puts most
-// visits on the greedy player's turn, and the value target is the real result.
-void write_dataset(const std::string& dir, int games, uint64_t seed) {
+// visits on the greedy player's turn, and the value target is the real result. one_hot: the
+// greedy turn alone, with all visits (as the teacher writes its samples).
+void write_dataset(const std::string& dir, int games, uint64_t seed, bool one_hot = false) {
   std::mt19937_64 rng(seed);
   TurnGenerator gen;
   std::vector<GameData> out;
@@ -42,7 +44,7 @@ void write_dataset(const std::string& dir, int games, uint64_t seed) {
       s.turn_index = uint16_t(g.num_complete_turns());
       s.policy.push_back({best, 20});
       const std::string& other = turns[rng() % turns.size()].kicks;
-      if (other != best) s.policy.push_back({other, 3});
+      if (other != best && !one_hot) s.policy.push_back({other, 3});
       d.samples.push_back(s);
       sides.push_back(g.position().side_to_move());
       // Mostly greedy play, sometimes random, so games differ.
@@ -190,6 +192,39 @@ TEST_CASE("training a tiny net on a fixed data set lowers both losses") {
   TrainResult more = train_network(cfg, dir.path.string(), out, (dir.path / "net2.ckpt").string(), "");
   CHECK(more.start_step == 300);
   CHECK(more.end_step == 320);
+}
+
+// Probe finding: on one-hot teacher targets the policy accuracy was 100% by construction (the
+// net's top turn among one visited turn). It counts samples with 2+ visited turns only.
+TEST_CASE("the policy accuracy counts samples with 2+ visited turns only") {
+  TempDir dir("accuracy");
+  TrainConfig cfg = small_config();
+  cfg.steps = 10;
+  cfg.log_interval = 5;
+  const fs::path one_hot = dir.path / "one-hot", two = dir.path / "two";
+  fs::create_directories(one_hot);
+  fs::create_directories(two);
+  write_dataset(one_hot.string(), 6, 3, /*one_hot=*/true);
+  write_dataset(two.string(), 6, 3);
+  const std::string log = (dir.path / "one-hot.jsonl").string();
+  TrainResult r = train_network(cfg, one_hot.string(), "", (dir.path / "a.ckpt").string(), log);
+  REQUIRE(r.metrics.size() == 2);
+  for (const TrainMetrics& m : r.metrics) {
+    CHECK(m.policy_accuracy_samples == 0);
+    CHECK(std::isnan(m.policy_accuracy));
+    CHECK(policy_accuracy_text(m) == "policy acc n/a (no sample with 2+ visited turns)");
+  }
+  CHECK_THAT(read_file(log), Catch::Contains("\"policy_accuracy\":null"));
+  r = train_network(cfg, two.string(), "", (dir.path / "b.ckpt").string(), "");
+  REQUIRE(r.metrics.size() == 2);
+  for (const TrainMetrics& m : r.metrics) {
+    // Every sample whose random turn differs from the greedy one has two visited turns.
+    CHECK(m.policy_accuracy_samples > 0);
+    CHECK(m.policy_accuracy_samples <= 5 * cfg.batch_size);
+    CHECK(m.policy_accuracy > 0.0);
+    CHECK(m.policy_accuracy < 1.0);
+    CHECK_THAT(policy_accuracy_text(m), Catch::EndsWith("% (2+ visited turns)"));
+  }
 }
 
 TEST_CASE("a training run killed mid-way resumes exactly") {
