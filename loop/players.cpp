@@ -33,8 +33,8 @@ std::shared_ptr<const ValueNet> shared_value_net(const std::string& path) {
 class NetMctsPlayer final : public Player {
  public:
   NetMctsPlayer(std::shared_ptr<Evaluator> eval, const SearchParams& params, uint64_t seed,
-                const std::string& name)
-      : eval_(std::move(eval)), player_(*eval_, params, seed, name) {}
+                const std::string& name, const Ablation& ablation = {})
+      : eval_(std::move(eval)), player_(*eval_, params, seed, name, ablation) {}
   std::string name() const override { return player_.name(); }
   void new_game(const Pitch& pitch, Variant variant) override { player_.new_game(pitch, variant); }
   std::string choose_turn(const Game& game, const TurnBudget& budget) override {
@@ -126,13 +126,17 @@ void clear_net_evaluators() {
 
 namespace {
 
-// The `mcts` player type: checkpoint, the service's keys and a search: map.
+// The `mcts` player type: checkpoint, the service's keys, a search: map, and the diagnostics
+// uniform_priors and zero_value (search/mcts_player.h: Ablation; default false).
 std::unique_ptr<Player> make_mcts_player(ConfigReader& r, const tour::PlayerContext& c) {
   const std::string ckpt = r.require<std::string>("checkpoint");
   nn::ServiceOptions so = nn::parse_service_options(r);
+  Ablation ab;
+  r.read(field("uniform_priors", ab.uniform_priors), field("zero_value", ab.zero_value));
   ConfigReader sr = r.child("search");
   SearchParams sp = parse_search_params(sr);
-  return make_net_player(ckpt, so, sp, c.seed, c.name.empty() ? "mcts" : c.name);
+  return std::make_unique<NetMctsPlayer>(shared_net_evaluator(ckpt, so), sp, c.seed,
+                                         c.name.empty() ? "mcts" : c.name, ab);
 }
 
 }  // namespace

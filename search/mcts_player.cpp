@@ -5,10 +5,35 @@
 
 namespace ps {
 
-MctsPlayer::MctsPlayer(Evaluator& evaluator, const SearchParams& params, uint64_t seed,
-                       std::string name)
-    : search_(evaluator, params, seed),
-      name_(name.empty() ? "mcts(" + evaluator.name() + ")" : std::move(name)) {}
+AblatedEvaluator::AblatedEvaluator(Evaluator& inner, const Ablation& ablation)
+    : inner_(inner), ablation_(ablation) {}
+
+void AblatedEvaluator::ablate(const Position& pos, Evaluation& e) const {
+  if (ablation_.uniform_priors) e.policy_logits.assign(size_t(pos.pitch().num_points()) * 8, 0.0f);
+  if (ablation_.zero_value) e.value = 0.0f;
+}
+
+void AblatedEvaluator::evaluate(const Position& pos, Evaluation& out) {
+  inner_.evaluate(pos, out);
+  ablate(pos, out);
+}
+
+void AblatedEvaluator::evaluate_many(const Position* const* positions, size_t n, Evaluation* out) {
+  inner_.evaluate_many(positions, n, out);
+  for (size_t i = 0; i < n; ++i) ablate(*positions[i], out[i]);
+}
+
+std::string AblatedEvaluator::name() const {
+  return inner_.name() + (ablation_.uniform_priors ? "+uniform_priors" : "") +
+         (ablation_.zero_value ? "+zero_value" : "");
+}
+
+MctsPlayer::MctsPlayer(Evaluator& evaluator, const SearchParams& params, uint64_t seed, std::string name,
+                       const Ablation& ablation)
+    : ablated_(ablation.any() ? std::make_unique<AblatedEvaluator>(evaluator, ablation) : nullptr),
+      search_(ablated_ ? *ablated_ : evaluator, params, seed),
+      name_(name.empty() ? "mcts(" + (ablated_ ? ablated_->name() : evaluator.name()) + ")"
+                         : std::move(name)) {}
 
 std::string MctsPlayer::choose_turn(const Game& game, const TurnBudget& budget) {
   SearchLimits limits;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "nn/evaluator.h"
@@ -10,15 +11,44 @@
 
 namespace ps {
 
+/// Diagnostics: which heads of the network a search does without (the `mcts` player's keys
+/// uniform_priors and zero_value, loop/players.cpp). docs/STRENGTH.md measures with them what
+/// each head of a trained net adds over a random-weight net.
+struct Ablation {
+  bool uniform_priors = false;  ///< policy logits replaced by zeros: uniform per-kick priors
+  bool zero_value = false;      ///< value replaced by 0 at every leaf
+  bool any() const { return uniform_priors || zero_value; }
+};
+
+/// An evaluator seen through an Ablation: the wrapped network's policy logits replaced by zeros
+/// (turns are still generated best-first, under uniform per-kick priors) and/or its value by 0.
+/// Thread-safe when the wrapped evaluator is. It measures what each head of a net adds to the
+/// search; it is not a way to play well.
+class AblatedEvaluator final : public Evaluator {
+ public:
+  /// inner must outlive this object.
+  AblatedEvaluator(Evaluator& inner, const Ablation& ablation);
+  void evaluate(const Position& pos, Evaluation& out) override;
+  void evaluate_many(const Position* const* positions, size_t n, Evaluation* out) override;
+  /// "<inner name>+uniform_priors", "+zero_value" or both.
+  std::string name() const override;
+
+ private:
+  void ablate(const Position& pos, Evaluation& e) const;
+  Evaluator& inner_;
+  Ablation ablation_;
+};
+
 /// Runs ps::Search on the game's position and picks a turn with the temperature of
 /// SearchParams::temperature_at(number of complete turns played). The tree is kept between
 /// turns (tree reuse) and dropped by new_game().
 class MctsPlayer final : public Player {
  public:
-  /// evaluator must outlive the player. name defaults to "mcts(<evaluator name>)".
-  /// Throws std::invalid_argument for invalid params.
-  MctsPlayer(Evaluator& evaluator, const SearchParams& params, uint64_t seed = 0,
-             std::string name = "");
+  /// evaluator must outlive the player. name defaults to "mcts(<evaluator name>)". With an
+  /// ablation the search sees the evaluator through an AblatedEvaluator. Throws
+  /// std::invalid_argument for invalid params.
+  MctsPlayer(Evaluator& evaluator, const SearchParams& params, uint64_t seed = 0, std::string name = "",
+             const Ablation& ablation = {});
   std::string name() const override { return name_; }
   void new_game(const Pitch& pitch, Variant variant) override { search_.clear(); }
   /// Budget: visits and/or time_ms (the search stops at 90% of time_ms to leave a margin);
@@ -31,6 +61,7 @@ class MctsPlayer final : public Player {
   Search& search() { return search_; }
 
  private:
+  std::unique_ptr<AblatedEvaluator> ablated_;  // null unless an ablation is asked for
   Search search_;
   std::string name_;
   SearchResult last_;

@@ -6,12 +6,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/fileutil.h"
 #include "core/progress.h"
 #include "core/stats.h"
-#include "core/fileutil.h"
 #include "loop/players.h"
 #include "loop/run.h"
 #include "nn/checkpoint.h"
+#include "search/mcts_player.h"
+#include "tests/common/temp_dir.h"
+#include "tournament/registry.h"
 
 using namespace ps;
 namespace fs = std::filesystem;
@@ -89,15 +92,20 @@ TEST_CASE("gating plays and compares with the best network, not the previous one
         std::vector<std::string>{"gen-0000", "random", "greedy"});
 }
 
+// A freshly initialised tiny net (generation 0) in dir.
+static std::string tiny_checkpoint(const ps::test::TempDir& dir, const std::string& note) {
+  TrainConfig tc;
+  tc.net = nn::NetConfig::tiny();
+  const std::string ck = (dir.path / "net.ckpt").string();
+  write_initial_checkpoint(tc, ck, note);
+  return ck;
+}
+
 TEST_CASE("players share a network service only when every service option agrees") {
   // Regression: the cache key left out workers and torch_threads, so the first player to make
   // the service set them for every later one.
-  const fs::path dir = fs::temp_directory_path() / ("ps_svc_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  TrainConfig tc;
-  tc.net = nn::NetConfig::tiny();
-  const std::string ck = (dir / "net.ckpt").string();
-  write_initial_checkpoint(tc, ck, "svc");
+  ps::test::TempDir dir("svc");
+  const std::string ck = tiny_checkpoint(dir, "svc");
   nn::ServiceOptions a;
   a.workers = 1;
   nn::ServiceOptions b = a;
@@ -109,7 +117,30 @@ TEST_CASE("players share a network service only when every service option agrees
   CHECK(shared_net_evaluator(ck, b) != ea);
   CHECK(shared_net_evaluator(ck, c) != ea);
   clear_net_evaluators();
-  ps::remove_tree(dir.string());
+}
+
+TEST_CASE("the mcts player's uniform_priors and zero_value replace both heads of its net") {
+  ps::test::TempDir dir("ablate");
+  const std::string ck = tiny_checkpoint(dir, "ablate");
+  register_builtin_players();
+  tour::PlayerContext ctx;
+  ctx.pitch = &Pitch::standard();
+  ctx.seed = 3;
+  auto ablated = tour::create_player(
+      "mcts", YAML::Load("{checkpoint: " + ck + ", uniform_priors: true, zero_value: true}"), ctx);
+  UniformEvaluator uniform;
+  MctsPlayer reference(uniform, SearchParams{}, ctx.seed);
+  // With both heads replaced the net's search is the uniform search, turn for turn.
+  Game g(Pitch::standard(), Variant::kStandard);
+  for (int t = 0; t < 6 && !g.position().game_over(); ++t) {
+    const std::string a = ablated->choose_turn(g, {-1, 150});
+    CHECK(a == reference.choose_turn(g, {-1, 150}));
+    g.play_turn(a);
+  }
+  CHECK_THROWS_WITH(
+      tour::create_player("mcts", YAML::Load("{checkpoint: " + ck + ", zero_value: maybe}"), ctx, "t.yaml"),
+      Catch::Contains("zero_value") && Catch::Contains("wrong type"));
+  clear_net_evaluators();
 }
 
 TEST_CASE("a resumed run's config: incoherent changes are refused, others listed") {

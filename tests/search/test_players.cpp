@@ -1,6 +1,7 @@
 // Baseline players and the MCTS player on the Player interface.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -103,6 +104,72 @@ TEST_CASE("players: UCT with rollouts and the MCTS player beat random play", "[s
   }
   REQUIRE(wins >= 3);
   REQUIRE(!mcts.last_result().children.empty());
+}
+
+namespace {
+
+// A deterministic evaluator with an opinion: the value is the ball's row for the side to move
+// (nearer the goal it attacks: higher), and the logits favour kicks toward that goal.
+class BiasedEvaluator final : public Evaluator {
+ public:
+  void evaluate(const Position& pos, Evaluation& out) override {
+    const Pitch& p = pos.pitch();
+    const int y = p.y_of(pos.ball());
+    const double toward = pos.side_to_move() == 0 ? double(p.length() - y) : double(y);
+    out.value = float(std::tanh(toward / p.length() - 0.5));
+    out.policy_logits.assign(size_t(p.num_points()) * 8, 0.0f);
+    for (int q = 0; q < p.num_points(); ++q)
+      for (int d = 0; d < 8; ++d) out.policy_logits[size_t(q) * 8 + d] = float(d + q % 3);
+  }
+  std::string name() const override { return "biased"; }
+};
+
+}  // namespace
+
+TEST_CASE("players: uniform_priors and zero_value replace the network's heads", "[search]") {
+  BiasedEvaluator biased;
+  const Game start(Pitch::standard(), Variant::kStandard);
+  Game g = parse_record(Pitch::standard(), Variant::kStandard, "0 3 66 5 3");
+  Evaluation raw, ablated;
+  biased.evaluate(g.position(), raw);
+  REQUIRE(raw.value != 0.0f);
+  {
+    AblatedEvaluator both(biased, Ablation{true, true});
+    CHECK(both.name() == "biased+uniform_priors+zero_value");
+    both.evaluate(g.position(), ablated);
+    CHECK(ablated.value == 0.0f);
+    CHECK(ablated.policy_logits == std::vector<float>(raw.policy_logits.size(), 0.0f));
+    AblatedEvaluator prior_only(biased, Ablation{true, false});
+    prior_only.evaluate(g.position(), ablated);
+    CHECK(ablated.value == raw.value);
+    AblatedEvaluator value_only(biased, Ablation{false, true});
+    const Position* ps[1] = {&g.position()};
+    value_only.evaluate_many(ps, 1, &ablated);
+    CHECK(ablated.value == 0.0f);
+    CHECK(ablated.policy_logits == raw.policy_logits);
+  }
+  // Both heads ablated: the search over the biased net is the search over uniform priors and
+  // values, visit for visit (one thread, same seed).
+  SearchParams sp;
+  sp.visits = 200;
+  UniformEvaluator uniform;
+  MctsPlayer a(biased, sp, 7, "", Ablation{true, true}), b(uniform, sp, 7), c(biased, sp, 7);
+  CHECK(a.name() == "mcts(biased+uniform_priors+zero_value)");
+  for (const Game* game : {&start, static_cast<const Game*>(&g)}) {
+    a.choose_turn(*game, {});
+    b.choose_turn(*game, {});
+    c.choose_turn(*game, {});
+    auto visits = [](const SearchResult& r) {
+      std::map<std::string, int64_t> v;
+      for (const RootChild& ch : r.children) v[ch.kicks] = ch.visits;
+      return v;
+    };
+    CHECK(visits(a.last_result()) == visits(b.last_result()));
+    CHECK(visits(a.last_result()) != visits(c.last_result()));  // the heads did matter
+    a.new_game(game->position().pitch(), Variant::kStandard);
+    b.new_game(game->position().pitch(), Variant::kStandard);
+    c.new_game(game->position().pitch(), Variant::kStandard);
+  }
 }
 
 TEST_CASE("players: finished games and mid-turn positions are rejected", "[search]") {

@@ -11,6 +11,7 @@
 #include "search/baselines.h"
 #include "selfplay/data.h"
 #include "tests/common/random_games.h"
+#include "tests/common/temp_dir.h"
 #include "tests/train/finished_game.h"
 #include "train/trainer.h"
 
@@ -19,19 +20,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct TempDir {
-  fs::path path;
-  explicit TempDir(const std::string& tag) {
-    path = fs::temp_directory_path() / ("ps_train_" + tag + "_" + std::to_string(::getpid()));
-    ps::remove_tree(path.string());
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    try {
-      ps::remove_tree(path.string());
-    } catch (...) {  // never throw from a destructor; a leftover temp dir is harmless
-    }
-  }
+// ps_train_<tag>_...: the shared helper with this file's prefix.
+struct TempDir : ps::test::TempDir {
+  explicit TempDir(const std::string& tag) : ps::test::TempDir("train_" + tag) {}
 };
 
 // A fixed data set with a learnable signal: random games in which the policy target puts most
