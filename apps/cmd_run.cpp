@@ -13,6 +13,7 @@
 
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 
 #include "apps/commands.h"
@@ -223,6 +224,12 @@ void run_train_command(const TrainArgs& a) {
   ConfigReader r = top.child("train");
   TrainConfig cfg = parse_train_config(r);
   finish_top_level(top);
+  // Refuse an --out that cannot be written before any training, not after it.
+  std::error_code ec;
+  if (std::filesystem::is_directory(a.out, ec))
+    throw std::invalid_argument("train: --out " + a.out + " is a directory: give the checkpoint's file name");
+  const std::filesystem::path parent = std::filesystem::path(a.out).parent_path();
+  if (!parent.empty()) ensure_directory(parent.string(), "the directory of the checkpoint " + a.out + ",");
   install_signal_handlers();
   ProgressLine line;
   TrainResult res = train_network(
