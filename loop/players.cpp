@@ -1,5 +1,6 @@
 #include "loop/players.h"
 
+#include <cstdio>
 #include <map>
 #include <mutex>
 
@@ -33,8 +34,16 @@ std::shared_ptr<const ValueNet> shared_value_net(const std::string& path) {
 class NetMctsPlayer final : public Player {
  public:
   NetMctsPlayer(std::shared_ptr<Evaluator> eval, const SearchParams& params, uint64_t seed,
-                const std::string& name, const Ablation& ablation = {})
-      : eval_(std::move(eval)), player_(*eval_, params, seed, name, ablation) {}
+                const std::string& name, const Ablation& ablation = {}, bool search_stats = false)
+      : eval_(std::move(eval)), player_(*eval_, params, seed, name, ablation), search_stats_(search_stats) {}
+  // search_stats: the game's search totals, one line on stderr (a tournament makes a player
+  // per game, so one line per game).
+  ~NetMctsPlayer() override {
+    if (search_stats_ && player_.totals().searches > 0) {
+      const std::string line = "search stats of " + player_.name() + ": " + player_.totals().summary() + "\n";
+      std::fputs(line.c_str(), stderr);
+    }
+  }
   std::string name() const override { return player_.name(); }
   void new_game(const Pitch& pitch, Variant variant) override { player_.new_game(pitch, variant); }
   std::string choose_turn(const Game& game, const TurnBudget& budget) override {
@@ -44,6 +53,7 @@ class NetMctsPlayer final : public Player {
  private:
   std::shared_ptr<Evaluator> eval_;
   MctsPlayer player_;
+  bool search_stats_;
 };
 
 // The factory of a player type with no keys of its own: a P from the context's seed.
@@ -126,17 +136,21 @@ void clear_net_evaluators() {
 
 namespace {
 
-// The `mcts` player type: checkpoint, the service's keys, a search: map, and the diagnostics
-// uniform_priors and zero_value (search/mcts_player.h: Ablation; default false).
+// The `mcts` player type: checkpoint, the service's keys, a search: map, the diagnostics
+// uniform_priors and zero_value (search/mcts_player.h: Ablation; default false), and
+// search_stats (default false: true writes each game's visits, evaluations and depth per search
+// to stderr, search/mcts_player.h: SearchTotals).
 std::unique_ptr<Player> make_mcts_player(ConfigReader& r, const tour::PlayerContext& c) {
   const std::string ckpt = r.require<std::string>("checkpoint");
   nn::ServiceOptions so = nn::parse_service_options(r);
   Ablation ab;
-  r.read(field("uniform_priors", ab.uniform_priors), field("zero_value", ab.zero_value));
+  bool stats = false;
+  r.read(field("uniform_priors", ab.uniform_priors), field("zero_value", ab.zero_value),
+         field("search_stats", stats));
   ConfigReader sr = r.child("search");
   SearchParams sp = parse_search_params(sr);
   return std::make_unique<NetMctsPlayer>(shared_net_evaluator(ckpt, so), sp, c.seed,
-                                         c.name.empty() ? "mcts" : c.name, ab);
+                                         c.name.empty() ? "mcts" : c.name, ab, stats);
 }
 
 }  // namespace

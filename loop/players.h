@@ -6,7 +6,9 @@
 //            max_nodes
 //   mcts     PUCT search guided by a network; keys: checkpoint (path, required), device,
 //            max_batch, batch_timeout_us, workers, torch_threads, cache_entries (the inference
-//            service, nn/service.h) and search: {...} (search/params.h)
+//            service, nn/service.h), search: {...} (search/params.h), uniform_priors and
+//            zero_value (diagnostics, search/mcts_player.h), search_stats (each game's
+//            visits, evaluations and depth per search on stderr)
 // Networks are loaded once per (checkpoint, service options) and shared by every player that uses them
 // (the inference service is thread-safe), so a tournament does not reload a file per game.
 #pragma once

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "engine/turns.h"
+#include "search/policy_temperature.h"
 
 namespace ps {
 
@@ -1053,14 +1054,18 @@ std::string sample_turn(const SearchResult& result, double temperature, std::mt1
 
 // The single-file bot (export/single_file.h) plays PUCT only: the UBFM / Descent dispatch is
 // left out of it, and so is search/descent.cpp (its header stays for the member's type).
+// The policy temperature is applied here, once for every algorithm (search/policy_temperature.h).
 Search::Search(Evaluator& evaluator, const SearchParams& params, uint64_t seed) {
+  if (params.policy_temperature != 1.0)
+    tempered_ = std::make_unique<PolicyTemperatureEvaluator>(evaluator, params.policy_temperature);
+  Evaluator& ev = tempered_ ? *tempered_ : evaluator;
 // single-file: omit begin (the exported bot plays PUCT only)
   if (params.algorithm != "puct") {
-    descent_ = std::make_unique<DescentSearch>(evaluator, params, seed);
+    descent_ = std::make_unique<DescentSearch>(ev, params, seed);
     return;
   }
 // single-file: omit end
-  impl_ = std::make_unique<Impl>(evaluator, params, seed);
+  impl_ = std::make_unique<Impl>(ev, params, seed);
 }
 Search::~Search() = default;
 SearchResult Search::run(const Position& pos, const SearchLimits& limits) {

@@ -122,6 +122,9 @@ class Search {
   struct Impl;
 
  private:
+  // The evaluator with params.policy_temperature applied (null at temperature 1); declared
+  // first so that it outlives the searches that hold it.
+  std::unique_ptr<Evaluator> tempered_;
   std::unique_ptr<Impl> impl_;                     // PUCT (params.algorithm "puct")
   std::unique_ptr<DescentSearch> descent_;    // "ubfm" / "descent" (search/descent.h)
 };

@@ -1,6 +1,7 @@
 #include "search/mcts_player.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <stdexcept>
 
 namespace ps {
@@ -28,6 +29,16 @@ std::string AblatedEvaluator::name() const {
          (ablation_.zero_value ? "+zero_value" : "");
 }
 
+std::string SearchTotals::summary() const {
+  if (searches == 0) return "0 searches";
+  const double n = double(searches);
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "%lld searches, per search: %.0f visits, %.0f evaluations, depth %.1f, %.0f ms",
+                static_cast<long long>(searches), double(visits) / n, double(evaluations) / n,
+                double(depth) / n, elapsed_ms / n);
+  return buf;
+}
+
 MctsPlayer::MctsPlayer(Evaluator& evaluator, const SearchParams& params, uint64_t seed, std::string name,
                        const Ablation& ablation)
     : ablated_(ablation.any() ? std::make_unique<AblatedEvaluator>(evaluator, ablation) : nullptr),
@@ -40,6 +51,11 @@ std::string MctsPlayer::choose_turn(const Game& game, const TurnBudget& budget) 
   limits.visits = budget.visits;
   if (budget.time_ms >= 0) limits.time_ms = std::max<int64_t>(1, budget.time_ms * 9 / 10);
   last_ = search_.run(game.position(), limits);
+  ++totals_.searches;
+  totals_.visits += last_.new_visits;
+  totals_.evaluations += last_.evaluations;
+  totals_.depth += last_.max_depth;
+  totals_.elapsed_ms += last_.elapsed_ms;
   const double t = search_.params().temperature_at(game.num_complete_turns());
   return sample_turn(last_, t, search_.rng());
 }

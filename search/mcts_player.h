@@ -39,6 +39,19 @@ class AblatedEvaluator final : public Evaluator {
   Ablation ablation_;
 };
 
+/// What the searches of one game reached (MctsPlayer::totals; reset by new_game): sums over
+/// its choose_turn calls, for per-turn means (docs/STRENGTH.md reports visits per turn).
+struct SearchTotals {
+  int64_t searches = 0;     ///< choose_turn calls
+  int64_t visits = 0;       ///< new simulations (ubfm / descent: node expansions)
+  int64_t evaluations = 0;  ///< evaluator positions
+  int64_t depth = 0;        ///< sum of SearchResult::max_depth (0 for puct, which does not track it)
+  double elapsed_ms = 0;    ///< search wall time
+  /// "N searches, per search: V visits, E evaluations, depth D, T ms" (means; "0 searches"
+  /// when there were none).
+  std::string summary() const;
+};
+
 /// Runs ps::Search on the game's position and picks a turn with the temperature of
 /// SearchParams::temperature_at(number of complete turns played). The tree is kept between
 /// turns (tree reuse) and dropped by new_game().
@@ -50,7 +63,10 @@ class MctsPlayer final : public Player {
   MctsPlayer(Evaluator& evaluator, const SearchParams& params, uint64_t seed = 0, std::string name = "",
              const Ablation& ablation = {});
   std::string name() const override { return name_; }
-  void new_game(const Pitch& pitch, Variant variant) override { search_.clear(); }
+  void new_game(const Pitch& pitch, Variant variant) override {
+    search_.clear();
+    totals_ = {};
+  }
   /// Budget: visits and/or time_ms (the search stops at 90% of time_ms to leave a margin);
   /// neither given -> SearchParams visits/time_ms. Throws std::invalid_argument when the game
   /// is over or mid-turn; evaluator errors propagate.
@@ -58,6 +74,8 @@ class MctsPlayer final : public Player {
 
   /// The full result of the last choose_turn (visits per root turn: the training target).
   const SearchResult& last_result() const { return last_; }
+  /// The searches of this game so far.
+  const SearchTotals& totals() const { return totals_; }
   Search& search() { return search_; }
 
  private:
@@ -65,6 +83,7 @@ class MctsPlayer final : public Player {
   Search search_;
   std::string name_;
   SearchResult last_;
+  SearchTotals totals_;
 };
 
 }  // namespace ps

@@ -37,6 +37,8 @@ void SearchParams::validate() const {
   check(p.widen_min_remaining_mass >= 0 && p.widen_min_remaining_mass < 1, "widen_min_remaining_mass",
         "must be in [0, 1)");
   check(p.turn_gen_max_expansions >= 1, "turn_gen_max_expansions", "must be >= 1");
+  check(p.policy_temperature > 0 && std::isfinite(p.policy_temperature), "policy_temperature",
+        "must be > 0");
 }
 
 SearchParams parse_search_params(ConfigReader& cfg, const SearchParams& defaults) {
@@ -54,7 +56,7 @@ SearchParams parse_search_params(ConfigReader& cfg, const SearchParams& defaults
            field("widen_per_sqrt_visit", p.widen_per_sqrt_visit),
            field("widen_min_remaining_mass", p.widen_min_remaining_mass),
            field("turn_gen_max_expansions", p.turn_gen_max_expansions), field("sum_chains", p.sum_chains),
-           field("solver", p.solver));
+           field("policy_temperature", p.policy_temperature), field("solver", p.solver));
   return cfg.finish_validated(p);
 }
 

@@ -96,6 +96,11 @@ struct SearchParams {
   /// of its best chain (false). A match of the two (configs/experiments/chains-sum-vs-best.yaml)
   /// found no difference in 240 games; see docs/BENCHMARKS.md.
   bool sum_chains = true;
+  /// policy_temperature: the per-kick policy softmax is taken over logits / policy_temperature
+  /// (Leela Chess Zero's policy softmax temperature; search/policy_temperature.h): > 1 flattens
+  /// the turn priors towards uniform over kicks, < 1 sharpens them, 1 = the network's priors.
+  /// Every algorithm and widening see it. Must be > 0.
+  double policy_temperature = 1.0;
 
   // --- solver ------------------------------------------------------------------------------
   /// solver: propagate proven wins/losses (MCTS-solver) and stop once the root is proven.
