@@ -1,6 +1,6 @@
 #include "loop/players.h"
 
-#include <cstdio>
+#include <iostream>
 #include <map>
 #include <mutex>
 
@@ -41,7 +41,7 @@ class NetMctsPlayer final : public Player {
   ~NetMctsPlayer() override {
     if (search_stats_ && player_.totals().searches > 0) {
       const std::string line = "search stats of " + player_.name() + ": " + player_.totals().summary() + "\n";
-      std::fputs(line.c_str(), stderr);
+      std::cerr << line << std::flush;  // one string: lines of games in parallel stay whole
     }
   }
   std::string name() const override { return player_.name(); }

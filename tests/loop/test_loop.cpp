@@ -2,6 +2,8 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <iostream>
+#include <sstream>
 #include <unistd.h>
 
 #include <nlohmann/json.hpp>
@@ -140,6 +142,31 @@ TEST_CASE("the mcts player's uniform_priors and zero_value replace both heads of
   CHECK_THROWS_WITH(
       tour::create_player("mcts", YAML::Load("{checkpoint: " + ck + ", zero_value: maybe}"), ctx, "t.yaml"),
       Catch::Contains("zero_value") && Catch::Contains("wrong type"));
+  clear_net_evaluators();
+}
+
+TEST_CASE("the mcts player's search_stats writes the game's searches per turn on stderr") {
+  ps::test::TempDir dir("stats");
+  const std::string ck = tiny_checkpoint(dir, "stats");
+  register_builtin_players();
+  tour::PlayerContext ctx;
+  ctx.pitch = &Pitch::standard();
+  ctx.seed = 3;
+  ctx.name = "probe";
+  std::ostringstream err;
+  std::streambuf* old = std::cerr.rdbuf(err.rdbuf());
+  std::string line;
+  {
+    auto p = tour::create_player(
+        "mcts", YAML::Load("{checkpoint: " + ck + ", search_stats: true, search: {policy_temperature: 2}}"), ctx);
+    Game g(Pitch::standard(), Variant::kStandard);
+    for (int t = 0; t < 2; ++t) g.play_turn(p->choose_turn(g, {-1, 20}));
+  }
+  std::cerr.rdbuf(old);
+  CHECK_THAT(err.str(), Catch::StartsWith("search stats of probe: 2 searches, per search: 20 visits, "));
+  CHECK_THROWS_WITH(
+      tour::create_player("mcts", YAML::Load("{checkpoint: " + ck + ", search_stats: 1x}"), ctx, "t.yaml"),
+      Catch::Contains("search_stats") && Catch::Contains("wrong type"));
   clear_net_evaluators();
 }
 
