@@ -1059,7 +1059,7 @@ Search::Search(Evaluator& evaluator, const SearchParams& params, uint64_t seed) 
   if (params.policy_temperature != 1.0)
     tempered_ = std::make_unique<PolicyTemperatureEvaluator>(evaluator, params.policy_temperature);
   Evaluator& ev = tempered_ ? *tempered_ : evaluator;
-// single-file: omit begin (the exported bot plays PUCT only)
+  // single-file: omit begin (the exported bot plays PUCT only)
   if (params.algorithm != "puct") {
     descent_ = std::make_unique<DescentSearch>(ev, params, seed);
     return;

@@ -33,7 +33,8 @@ std::string SearchTotals::summary() const {
   if (searches == 0) return "0 searches";
   const double n = double(searches);
   char buf[160];
-  std::snprintf(buf, sizeof buf, "%lld searches, per search: %.0f visits, %.0f evaluations, depth %.1f, %.0f ms",
+  std::snprintf(buf, sizeof buf,
+                "%lld searches, per search: %.0f visits, %.0f evaluations, depth %.1f, %.0f ms",
                 static_cast<long long>(searches), double(visits) / n, double(evaluations) / n,
                 double(depth) / n, elapsed_ms / n);
   return buf;

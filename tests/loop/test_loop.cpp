@@ -1,10 +1,10 @@
 // The main job: shipped configs parse, and a tiny loop runs end to end and resumes.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
 #include <filesystem>
 #include <iostream>
 #include <sstream>
-#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
@@ -121,13 +121,20 @@ TEST_CASE("players share a network service only when every service option agrees
   clear_net_evaluators();
 }
 
-TEST_CASE("the mcts player's uniform_priors and zero_value replace both heads of its net") {
-  ps::test::TempDir dir("ablate");
-  const std::string ck = tiny_checkpoint(dir, "ablate");
+// The context the registry gives an `mcts` player on the standard pitch (players registered).
+static tour::PlayerContext mcts_context(const std::string& name = "") {
   register_builtin_players();
   tour::PlayerContext ctx;
   ctx.pitch = &Pitch::standard();
   ctx.seed = 3;
+  ctx.name = name;
+  return ctx;
+}
+
+TEST_CASE("the mcts player's uniform_priors and zero_value replace both heads of its net") {
+  ps::test::TempDir dir("ablate");
+  const std::string ck = tiny_checkpoint(dir, "ablate");
+  const tour::PlayerContext ctx = mcts_context();
   auto ablated = tour::create_player(
       "mcts", YAML::Load("{checkpoint: " + ck + ", uniform_priors: true, zero_value: true}"), ctx);
   UniformEvaluator uniform;
@@ -148,17 +155,13 @@ TEST_CASE("the mcts player's uniform_priors and zero_value replace both heads of
 TEST_CASE("the mcts player's search_stats writes the game's searches per turn on stderr") {
   ps::test::TempDir dir("stats");
   const std::string ck = tiny_checkpoint(dir, "stats");
-  register_builtin_players();
-  tour::PlayerContext ctx;
-  ctx.pitch = &Pitch::standard();
-  ctx.seed = 3;
-  ctx.name = "probe";
+  const tour::PlayerContext ctx = mcts_context("probe");
   std::ostringstream err;
   std::streambuf* old = std::cerr.rdbuf(err.rdbuf());
-  std::string line;
   {
     auto p = tour::create_player(
-        "mcts", YAML::Load("{checkpoint: " + ck + ", search_stats: true, search: {policy_temperature: 2}}"), ctx);
+        "mcts", YAML::Load("{checkpoint: " + ck + ", search_stats: true, search: {policy_temperature: 2}}"),
+        ctx);
     Game g(Pitch::standard(), Variant::kStandard);
     for (int t = 0; t < 2; ++t) g.play_turn(p->choose_turn(g, {-1, 20}));
   }

@@ -52,7 +52,8 @@ TEST_CASE("policy temperature: T = 1 leaves the logits, T scales them by 1 / T",
   REQUIRE(one.policy_logits == raw.policy_logits);
   REQUIRE(one.value == raw.value);
   REQUIRE(two.value == raw.value);
-  for (size_t i = 0; i < raw.policy_logits.size(); ++i) REQUIRE(two.policy_logits[i] == raw.policy_logits[i] / 2);
+  for (size_t i = 0; i < raw.policy_logits.size(); ++i)
+    REQUIRE(two.policy_logits[i] == raw.policy_logits[i] / 2);
   REQUIRE(t2.name() == net.name() + "/T=2");
 }
 
