@@ -1052,20 +1052,23 @@ std::string sample_turn(const SearchResult& result, double temperature, std::mt1
   return result.best_turn;
 }
 
-// The single-file bot (export/single_file.h) plays PUCT only: the UBFM / Descent dispatch is
-// left out of it, and so is search/descent.cpp (its header stays for the member's type).
+// The single-file bot (export/single_file.h) plays PUCT only at policy temperature 1 (its
+// parameters are fixed): the tempering and the UBFM / Descent dispatch are left out of it, and so
+// are search/policy_temperature.h and search/descent.cpp (its header stays for the member's type).
 // The policy temperature is applied here, once for every algorithm (search/policy_temperature.h).
 Search::Search(Evaluator& evaluator, const SearchParams& params, uint64_t seed) {
-  if (params.policy_temperature != 1.0)
+  Evaluator* ev = &evaluator;
+  // single-file: omit begin (the exported bot searches at temperature 1 and plays PUCT only)
+  if (params.policy_temperature != 1.0) {
     tempered_ = std::make_unique<PolicyTemperatureEvaluator>(evaluator, params.policy_temperature);
-  Evaluator& ev = tempered_ ? *tempered_ : evaluator;
-  // single-file: omit begin (the exported bot plays PUCT only)
+    ev = tempered_.get();
+  }
   if (params.algorithm != "puct") {
-    descent_ = std::make_unique<DescentSearch>(ev, params, seed);
+    descent_ = std::make_unique<DescentSearch>(*ev, params, seed);
     return;
   }
-// single-file: omit end
-  impl_ = std::make_unique<Impl>(ev, params, seed);
+  // single-file: omit end
+  impl_ = std::make_unique<Impl>(*ev, params, seed);
 }
 Search::~Search() = default;
 SearchResult Search::run(const Position& pos, const SearchLimits& limits) {
