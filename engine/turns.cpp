@@ -337,7 +337,7 @@ struct QueueEntry {
 // queue, the merges, the turns' arena nodes, the turn ends (hash, turn index) and the expanded
 // mid-turn positions (hash, arena node), each array padded to whole words.
 struct SavedHeader {
-  uint64_t words;             // the whole buffer, header included
+  uint64_t words;  // the whole buffer, header included
   uint64_t root_hash;
   uint64_t logits_print;
   double frontier_mass;
@@ -345,8 +345,8 @@ struct SavedHeader {
   double min_frontier_passed;  // the least unexplored mass at which a stopping check went on
   int64_t seq;
   int64_t expansions;
-  int64_t turns_passed;        // turns found when a stopping check last went on (-1: never)
-  int64_t expansions_passed;   // expansions then (-1: never)
+  int64_t turns_passed;       // turns found when a stopping check last went on (-1: never)
+  int64_t expansions_passed;  // expansions then (-1: never)
   uint32_t arena, heap, merges, turns, expanded;
   uint8_t sum_chains, greedy_completion;
 };
@@ -390,7 +390,7 @@ struct BestFirst {
   std::vector<Arrival> sorted_merges;
   double frontier_mass = 0;      // probability of the queued prefixes
   int64_t seq = 0;
-  int64_t base = 0;              // turns returned by earlier calls (res.turns[i] is turn base + i)
+  int64_t base = 0;  // turns returned by earlier calls (res.turns[i] is turn base + i)
   // The loosest stopping rule the generation has gone past (see BestFirstState).
   int64_t turns_passed = -1, expansions_passed = -1;
   double min_frontier_passed = HUGE_VAL;
@@ -593,7 +593,7 @@ struct BestFirst {
       res.turns[i].prior = float(mass[size_t(turn_node[size_t(base) + i])]);
   }
 
-// single-file: omit begin (resumable best-first generation: the exported bot does not resume)
+  // single-file: omit begin (resumable best-first generation: the exported bot does not resume)
   // --- saving and resuming (BestFirstState) -----------------------------------------------
 
   static const SavedHeader& header_of(const BestFirstState& st) {
@@ -605,10 +605,9 @@ struct BestFirst {
                          const BestFirstOptions& opt) {
     if (st.empty()) return false;
     const SavedHeader& h = header_of(st);
-    return h.root_hash == root.hash() && h.logits_print == print &&
-           bool(h.sum_chains) == opt.sum_chains && bool(h.greedy_completion) == opt.greedy_completion &&
-           h.turns_passed < int64_t(opt.max_turns) && h.expansions_passed < opt.max_expansions &&
-           h.min_frontier_passed >= opt.min_remaining_mass;
+    return h.root_hash == root.hash() && h.logits_print == print && bool(h.sum_chains) == opt.sum_chains &&
+           bool(h.greedy_completion) == opt.greedy_completion && h.turns_passed < int64_t(opt.max_turns) &&
+           h.expansions_passed < opt.max_expansions && h.min_frontier_passed >= opt.min_remaining_mass;
   }
 
   template <class T>
@@ -650,13 +649,12 @@ struct BestFirst {
   // Saves this generation into st, or clears st when it would take more than max_bytes.
   void save(BestFirstState& st, const Position& root, uint64_t print, const BestFirstOptions& opt,
             const BestFirstResult& res, size_t max_bytes) const {
-    const size_t words = words_for(sizeof(SavedHeader)) + words_for(arena.size() * sizeof(Prefix)) +
-                         words_for(heap.size() * sizeof(QueueEntry)) +
-                         words_for(merges.size() * sizeof(Arrival)) +
-                         words_for(turn_node.size() * sizeof(int32_t)) + 2 * index.size() +
-                         2 * expanded.size();
-    if (words * sizeof(uint64_t) > max_bytes || turn_node.size() > UINT32_MAX ||
-        arena.size() > UINT32_MAX || heap.size() > UINT32_MAX || merges.size() > UINT32_MAX) {
+    const size_t words =
+        words_for(sizeof(SavedHeader)) + words_for(arena.size() * sizeof(Prefix)) +
+        words_for(heap.size() * sizeof(QueueEntry)) + words_for(merges.size() * sizeof(Arrival)) +
+        words_for(turn_node.size() * sizeof(int32_t)) + 2 * index.size() + 2 * expanded.size();
+    if (words * sizeof(uint64_t) > max_bytes || turn_node.size() > UINT32_MAX || arena.size() > UINT32_MAX ||
+        heap.size() > UINT32_MAX || merges.size() > UINT32_MAX) {
       st.clear();
       return;
     }
@@ -698,7 +696,7 @@ struct BestFirst {
       *at++ = value;
     });
   }
-// single-file: omit end
+  // single-file: omit end
 };
 
 }  // namespace detail
