@@ -390,10 +390,11 @@ struct BestFirst {
   std::vector<Arrival> sorted_merges;
   double frontier_mass = 0;      // probability of the queued prefixes
   int64_t seq = 0;
-  int64_t base = 0;  // turns returned by earlier calls (res.turns[i] is turn base + i)
+  // single-file: omit begin (resumable best-first generation: the exported bot does not resume)
   // The loosest stopping rule the generation has gone past (see BestFirstState).
   int64_t turns_passed = -1, expansions_passed = -1;
   double min_frontier_passed = HUGE_VAL;
+  // single-file: omit end
 
   void reset() {
     arena.clear();
@@ -403,9 +404,10 @@ struct BestFirst {
     merges.clear();
     turn_node.clear();
     seq = 0;
-    base = 0;
+    // single-file: omit begin
     turns_passed = expansions_passed = -1;
     min_frontier_passed = HUGE_VAL;
+    // single-file: omit end
     frontier_mass = 0;
     arena.push_back({-1, 0, 0, 1.0f});
     push(0, 1.0);
@@ -457,7 +459,7 @@ struct BestFirst {
   // sum_chains an arrival at a turn already emitted.
   void end_chain(const Position& pos, int32_t node, double prob, bool sum_chains,
                  BestFirstResult& res) {
-    if (const uint64_t* turn = index.find_or_set(pos.hash(), uint64_t(base) + res.turns.size())) {
+    if (const uint64_t* turn = index.find_or_set(pos.hash(), turn_node.size())) {
       if (sum_chains) add_merge(node, turn_node[*turn]);
       return;
     }
@@ -519,13 +521,14 @@ struct BestFirst {
   // generation).
   void run(const Position& root, const float* logits, const BestFirstOptions& opt, BestFirstResult& res) {
     while (!heap.empty()) {
-      const int64_t found = base + int64_t(res.turns.size());
-      if (found >= opt.max_turns) break;
+      if (int64_t(turn_node.size()) >= opt.max_turns) break;
       if (frontier_mass < opt.min_remaining_mass) break;
       if (res.expansions >= opt.max_expansions) break;
-      turns_passed = found;
+      // single-file: omit begin
+      turns_passed = int64_t(turn_node.size());
       expansions_passed = res.expansions;
       min_frontier_passed = std::min(min_frontier_passed, frontier_mass);
+      // single-file: omit end
       const QueueEntry e = pop();
       Position pos = rebuild(root, e.node);
       int32_t node = e.node;
@@ -589,8 +592,10 @@ struct BestFirst {
         }
       }
     }
+    // res.turns are the generation's last turns (a resumed generation returns the new ones).
+    const size_t first = turn_node.size() - res.turns.size();
     for (size_t i = 0; i < res.turns.size(); ++i)
-      res.turns[i].prior = float(mass[size_t(turn_node[size_t(base) + i])]);
+      res.turns[i].prior = float(mass[size_t(turn_node[first + i])]);
   }
 
   // single-file: omit begin (resumable best-first generation: the exported bot does not resume)
@@ -638,7 +643,6 @@ struct BestFirst {
     for (uint32_t i = 0; i < h.expanded; ++i, at += 2) *expanded.find_or_insert(at[0], &inserted) = at[1];
     frontier_mass = h.frontier_mass;
     seq = h.seq;
-    base = int64_t(h.turns);
     turns_passed = h.turns_passed;
     expansions_passed = h.expansions_passed;
     min_frontier_passed = h.min_frontier_passed;
@@ -711,7 +715,9 @@ namespace {
 
 void clear_result(BestFirstResult& res) {
   res.turns.clear();
+  // single-file: omit begin
   res.first_turn = 0;
+  // single-file: omit end
   res.remaining_mass = 0.0;
   res.dropped_mass = 0.0;
   res.expansions = 0;
@@ -762,7 +768,7 @@ void best_first_turns(const Position& root, const float* logits, const BestFirst
   } else {
     bf.reset();
   }
-  res.first_turn = bf.base;
+  res.first_turn = int64_t(bf.turn_node.size());
   bf.run(root, logits, opt, res);
   if (res.complete) {
     state->clear();

@@ -277,9 +277,11 @@ struct BestFirstOptions {
 
 struct BestFirstResult {
   std::vector<Turn> turns;        ///< in the order found (strict mode: non-increasing chain probability)
+  // single-file: omit begin (resumable best-first generation: the exported bot does not resume)
   /// Index of turns[0] in the generation's order: 0, except for a resumed generation
   /// (BestFirstState), whose turns are the ones after the first_turn returned before.
   int64_t first_turn = 0;
+  // single-file: omit end
   double remaining_mass = 0.0;    ///< probability of chains not yet finished when it stopped
   /// Probability (of their own chain) of chains that reached a mid-turn position already
   /// expanded through an earlier chain: not followed again, so the work stays bounded by the

@@ -225,13 +225,15 @@ struct Search::Impl {
   // Drops n's logits (and its saved generation) once no generation step needs them (only the
   // thread holding n's expansion or widening flag calls this).
   void release_logits_if_done(Node* n) {
-    if (!n->complete.load(std::memory_order_acquire) && !n->exhausted.load(std::memory_order_acquire)) return;
     // single-file: omit begin
-    drop_turn_state(n);
+    if (n->complete.load(std::memory_order_acquire) || n->exhausted.load(std::memory_order_acquire))
+      drop_turn_state(n);
     // single-file: omit end
     if (!n->logits) return;
-    n->logits.reset();
-    logits_stored.fetch_sub(1, std::memory_order_relaxed);
+    if (n->complete.load(std::memory_order_acquire) || n->exhausted.load(std::memory_order_acquire)) {
+      n->logits.reset();
+      logits_stored.fetch_sub(1, std::memory_order_relaxed);
+    }
   }
 
   // single-file: omit begin (the exported bot lists a node's turns afresh at each widening)
@@ -241,13 +243,15 @@ struct Search::Impl {
   }
 
   // Lists n's turns into res by continuing n's saved generation (best_first_turns with a
-  // BestFirstState: the same turns and priors as listing them afresh, from res.first_turn on),
-  // when `resume` (the logits are n's kept ones); then keeps the generation in n if it fits
-  // the node's cap and the search's budget. Returns false, with n's saved generation dropped,
-  // when not resuming.
+  // BestFirstState: the same turns and priors as listing them afresh, from res.first_turn on)
+  // when the logits are the ones n keeps, or will keep (n is being expanded: store_logits
+  // follows, and the generation is dropped if it stores none); then keeps the generation in n
+  // if it fits the node's cap and the search's budget. Returns false, with n's saved
+  // generation dropped, for other logits (a widening that evaluated n again, a root's zero
+  // logits).
   bool resume_turns(Node* n, const Position& pos, const float* logits, const BestFirstOptions& opt,
-                    bool resume, BestFirstResult& res) {
-    if (!resume) {
+                    BestFirstResult& res) {
+    if (logits != n->logits.get() && n->state.load(std::memory_order_acquire) != kExpanding) {
       drop_turn_state(n);
       return false;
     }
@@ -372,21 +376,19 @@ struct Search::Impl {
 
   // Generates up to max_turns turns of pos best-first under logits and adds the ones n lacks.
   // Only one thread at a time may call this for a node (expansion or the widening flag).
-  // check_children: run the win checks on the new children now (the root's). resume: the
-  // logits are the ones n keeps (or will keep), so n's generation may be continued and saved.
-  void generate_children(Node* n, const Position& pos, const float* logits, int max_turns, double min_mass,
-                         Worker& w, bool check_children, bool resume) {
+  // check_children: run the win checks on the new children now (the root's).
+  void generate_children(Node* n, const Position& pos, const float* logits, int max_turns,
+                         double min_mass, Worker& w, bool check_children) {
     BestFirstOptions opt;
     opt.max_turns = max_turns;
     opt.min_remaining_mass = min_mass;
     opt.max_expansions = params.turn_gen_max_expansions;
     opt.sum_chains = params.sum_chains;
     BestFirstResult& res = w.turns;
-    bool resumed = false;
     // single-file: omit begin (the exported bot lists a node's turns afresh at each widening)
-    resumed = resume_turns(n, pos, logits, opt, resume, res);
-    // single-file: omit end
-    if (!resumed) best_first_turns(pos, logits, opt, &res);
+    if (!resume_turns(n, pos, logits, opt, res))
+      // single-file: omit end
+      best_first_turns(pos, logits, opt, &res);
     const uint32_t had = n->num_children.load(std::memory_order_relaxed);
     if (res.turns.empty() && had == 0) {
       // The expansion cap stopped best-first before any chain ended: take the first turn in
@@ -411,9 +413,12 @@ struct Search::Impl {
     }
     std::vector<int>& pick = w.pick;
     pick.clear();
-    if (had == 0 || (res.first_turn > 0 && int64_t(had) == res.first_turn)) {
-      // A fresh node, or a continued generation whose earlier turns are exactly n's children:
-      // every turn listed is new.
+    bool all_new = had == 0;
+    // single-file: omit begin
+    // A continued generation whose earlier turns are exactly n's children lists new ones only.
+    all_new = all_new || (res.first_turn > 0 && int64_t(had) == res.first_turn);
+    // single-file: omit end
+    if (all_new) {
       for (size_t i = 0; i < res.turns.size(); ++i) pick.push_back(int(i));
     } else {
       w.have.clear();
@@ -476,8 +481,8 @@ struct Search::Impl {
         logits = w.eval.policy_logits.data();
       }
       const int target = std::max(allowed, 2 * std::max(have, 1));
-      generate_children(n, pos, logits, target, forced || is_root ? 0.0 : params.widen_min_remaining_mass, w,
-                        is_root, logits == n->logits.get());
+      generate_children(n, pos, logits, target,
+                        forced || is_root ? 0.0 : params.widen_min_remaining_mass, w, is_root);
       release_logits_if_done(n);
     }
     n->widening.store(0, std::memory_order_release);
@@ -529,8 +534,10 @@ struct Search::Impl {
                           const Evaluation& e) {
     check_eval(pos, e);
     const BestFirstOptions ro = root_turn_options(params);
-    generate_children(n, pos, e.policy_logits.data(), is_root ? ro.max_turns : params.initial_turns,
-                      is_root ? ro.min_remaining_mass : params.widen_min_remaining_mass, w, is_root, true);
+    generate_children(n, pos, e.policy_logits.data(),
+                      is_root ? ro.max_turns : params.initial_turns,
+                      is_root ? ro.min_remaining_mass : params.widen_min_remaining_mass, w,
+                      is_root);
     store_logits(n, pos, e.policy_logits);
     // single-file: omit begin
     // A generation is kept only with its logits.
@@ -1032,15 +1039,14 @@ struct Search::Impl {
         check_eval(root_pos, main_worker.eval);
         logits = main_worker.eval.policy_logits.data();
       }
-      generate_children(rt, root_pos, logits, std::max(params.root_initial_turns, 1), 0.0, main_worker, true,
-                        logits == rt->logits.get());
+      generate_children(rt, root_pos, logits, std::max(params.root_initial_turns, 1), 0.0, main_worker, true);
       release_logits_if_done(rt);
     }
     if (rt->num_children.load() == 0) {
       // A root proven lost by the win check has no children: list some turns to play.
       main_worker.zero_logits.assign(size_t(root_pos.pitch().num_points()) * 8, 0.0f);
       generate_children(rt, root_pos, main_worker.zero_logits.data(), params.initial_turns, 0.0, main_worker,
-                        true, false);
+                        true);
     }
   }
 
