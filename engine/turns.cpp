@@ -4,7 +4,6 @@
 #include <cmath>
 #include <cstring>
 #include <queue>
-#include <type_traits>
 
 namespace ps {
 
@@ -396,6 +395,12 @@ struct BestFirst {
   double min_frontier_passed = HUGE_VAL;
   // single-file: omit end
 
+  // The working state of this thread.
+  static BestFirst& of_thread() {
+    thread_local BestFirst bf;
+    return bf;
+  }
+
   void reset() {
     arena.clear();
     heap.clear();
@@ -521,7 +526,7 @@ struct BestFirst {
   // generation).
   void run(const Position& root, const float* logits, const BestFirstOptions& opt, BestFirstResult& res) {
     while (!heap.empty()) {
-      if (int64_t(turn_node.size()) >= opt.max_turns) break;
+      if (int(turn_node.size()) >= opt.max_turns) break;
       if (frontier_mass < opt.min_remaining_mass) break;
       if (res.expansions >= opt.max_expansions) break;
       // single-file: omit begin
@@ -593,9 +598,8 @@ struct BestFirst {
       }
     }
     // res.turns are the generation's last turns (a resumed generation returns the new ones).
-    const size_t first = turn_node.size() - res.turns.size();
-    for (size_t i = 0; i < res.turns.size(); ++i)
-      res.turns[i].prior = float(mass[size_t(turn_node[first + i])]);
+    for (size_t i = res.turns.size(), j = turn_node.size(); i-- > 0;)
+      res.turns[i].prior = float(mass[size_t(turn_node[--j])]);
   }
 
   // single-file: omit begin (resumable best-first generation: the exported bot does not resume)
@@ -711,26 +715,6 @@ int64_t BestFirstState::turns() const {
 }
 // single-file: omit end
 
-namespace {
-
-void clear_result(BestFirstResult& res) {
-  res.turns.clear();
-  // single-file: omit begin
-  res.first_turn = 0;
-  // single-file: omit end
-  res.remaining_mass = 0.0;
-  res.dropped_mass = 0.0;
-  res.expansions = 0;
-  res.complete = false;
-}
-
-detail::BestFirst& thread_best_first() {
-  thread_local detail::BestFirst bf;
-  return bf;
-}
-
-}  // namespace
-
 BestFirstResult best_first_turns(const Position& root, const float* logits,
                                  const BestFirstOptions& opt) {
   BestFirstResult res;
@@ -741,12 +725,19 @@ BestFirstResult best_first_turns(const Position& root, const float* logits,
 void best_first_turns(const Position& root, const float* logits, const BestFirstOptions& opt,
                       BestFirstResult* out) {
   BestFirstResult& res = *out;
-  clear_result(res);
+  res.turns.clear();
+  // single-file: omit begin
+  res.first_turn = 0;
+  // single-file: omit end
+  res.remaining_mass = 0.0;
+  res.dropped_mass = 0.0;
+  res.expansions = 0;
+  res.complete = false;
   if (root.game_over()) {
     res.complete = true;
     return;
   }
-  detail::BestFirst& bf = thread_best_first();
+  auto& bf = detail::BestFirst::of_thread();
   bf.reset();
   bf.run(root, logits, opt, res);
 }
@@ -755,21 +746,17 @@ void best_first_turns(const Position& root, const float* logits, const BestFirst
 void best_first_turns(const Position& root, const float* logits, const BestFirstOptions& opt,
                       BestFirstState* state, size_t max_state_bytes, BestFirstResult* out) {
   BestFirstResult& res = *out;
-  clear_result(res);
-  if (root.game_over()) {
-    state->clear();
-    res.complete = true;
-    return;
-  }
-  const uint64_t print = detail::logits_print(logits, size_t(root.pitch().num_points()) * kNumDirs);
-  detail::BestFirst& bf = thread_best_first();
-  if (detail::BestFirst::can_resume(*state, root, print, opt)) {
-    bf.load(*state, res);
+  const uint64_t print =
+      root.game_over() ? 0 : detail::logits_print(logits, size_t(root.pitch().num_points()) * kNumDirs);
+  auto& bf = detail::BestFirst::of_thread();
+  if (!root.game_over() && detail::BestFirst::can_resume(*state, root, print, opt)) {
+    res.turns.clear();
+    bf.load(*state, res);  // the generation's counters
+    res.first_turn = int64_t(bf.turn_node.size());
+    bf.run(root, logits, opt, res);
   } else {
-    bf.reset();
+    best_first_turns(root, logits, opt, out);  // from the first turn, in this thread's bf
   }
-  res.first_turn = int64_t(bf.turn_node.size());
-  bf.run(root, logits, opt, res);
   if (res.complete) {
     state->clear();
   } else {

@@ -137,31 +137,24 @@ TEST_CASE("a best-first generation starts over when it cannot go on") {
       CHECK(r.first_turn == 0);
       require_same_tail(r, best_first_turns(p, lg, o));
     };
+    // Options for 8 turns, changed by `change`.
+    auto more_turns = [&](auto change) {
+      BestFirstOptions o = opt;
+      o.max_turns = 8;
+      change(o);
+      return o;
+    };
     // A stricter mass cut than the one the generation went past could have stopped it earlier.
-    BestFirstOptions stricter = opt;
-    stricter.max_turns = 8;
-    stricter.min_remaining_mass = 1.0;
-    expect_fresh(pos, logits.data(), stricter);
+    expect_fresh(pos, logits.data(), more_turns([](BestFirstOptions& o) { o.min_remaining_mass = 1.0; }));
     // As many turns as it has already, or fewer expansions than it made.
-    BestFirstOptions fewer = opt;
-    fewer.max_turns = 3;
-    expect_fresh(pos, logits.data(), fewer);
-    BestFirstOptions capped = opt;
-    capped.max_turns = 8;
-    capped.max_expansions = 1;
-    expect_fresh(pos, logits.data(), capped);
+    expect_fresh(pos, logits.data(), more_turns([](BestFirstOptions& o) { o.max_turns = 3; }));
+    expect_fresh(pos, logits.data(), more_turns([](BestFirstOptions& o) { o.max_expansions = 1; }));
     // Other priors rules.
-    BestFirstOptions other = opt;
-    other.max_turns = 8;
-    other.sum_chains = !opt.sum_chains;
-    expect_fresh(pos, logits.data(), other);
-    other = opt;
-    other.max_turns = 8;
-    other.greedy_completion = !opt.greedy_completion;
-    expect_fresh(pos, logits.data(), other);
+    expect_fresh(pos, logits.data(), more_turns([](BestFirstOptions& o) { o.sum_chains = !o.sum_chains; }));
+    expect_fresh(pos, logits.data(),
+                 more_turns([](BestFirstOptions& o) { o.greedy_completion = !o.greedy_completion; }));
     // Other logits (one value changed), another position.
-    BestFirstOptions more = opt;
-    more.max_turns = 8;
+    const BestFirstOptions more = more_turns([](BestFirstOptions&) {});
     auto changed = logits;
     changed[size_t(pos.ball()) * 8] += 0.25f;
     expect_fresh(pos, changed.data(), more);
