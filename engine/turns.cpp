@@ -395,12 +395,6 @@ struct BestFirst {
   double min_frontier_passed = HUGE_VAL;
   // single-file: omit end
 
-  // The working state of this thread.
-  static BestFirst& of_thread() {
-    thread_local BestFirst bf;
-    return bf;
-  }
-
   void reset() {
     arena.clear();
     heap.clear();
@@ -707,6 +701,9 @@ struct BestFirst {
   // single-file: omit end
 };
 
+// This thread's working state, shared by both forms of best_first_turns.
+thread_local BestFirst thread_best_first;
+
 }  // namespace detail
 
 // single-file: omit begin (resumable best-first generation: the exported bot does not resume)
@@ -737,7 +734,7 @@ void best_first_turns(const Position& root, const float* logits, const BestFirst
     res.complete = true;
     return;
   }
-  auto& bf = detail::BestFirst::of_thread();
+  auto& bf = detail::thread_best_first;
   bf.reset();
   bf.run(root, logits, opt, res);
 }
@@ -748,7 +745,7 @@ void best_first_turns(const Position& root, const float* logits, const BestFirst
   BestFirstResult& res = *out;
   const uint64_t print =
       root.game_over() ? 0 : detail::logits_print(logits, size_t(root.pitch().num_points()) * kNumDirs);
-  auto& bf = detail::BestFirst::of_thread();
+  auto& bf = detail::thread_best_first;
   if (!root.game_over() && detail::BestFirst::can_resume(*state, root, print, opt)) {
     res.turns.clear();
     bf.load(*state, res);  // the generation's counters
