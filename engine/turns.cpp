@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <queue>
 
 namespace ps {
@@ -302,7 +303,7 @@ std::string fallback_turn(const Position& pos) {
 
 // --- best-first ---------------------------------------------------------------------------
 
-namespace {
+namespace detail {
 
 struct Prefix {
   int32_t parent;  // index into the arena, -1 for the root
@@ -330,25 +331,69 @@ struct QueueEntry {
   }
 };
 
+// single-file: omit begin (resumable best-first generation: the exported bot does not resume)
+// The fixed part of a saved BestFirstState (data_[0] is `words`), followed by the arena, the
+// queue, the merges, the turns' arena nodes, the turn ends (hash, turn index) and the expanded
+// mid-turn positions (hash, arena node), each array padded to whole words.
+struct SavedHeader {
+  uint64_t words;  // the whole buffer, header included
+  uint64_t root_hash;
+  uint64_t logits_print;
+  double frontier_mass;
+  double dropped_mass;
+  double min_frontier_passed;  // the least unexplored mass at which a stopping check went on
+  int64_t seq;
+  int64_t expansions;
+  int64_t turns_passed;       // turns found when a stopping check last went on (-1: never)
+  int64_t expansions_passed;  // expansions then (-1: never)
+  uint32_t arena, heap, merges, turns, expanded;
+  uint8_t sum_chains, greedy_completion;
+};
+
+static_assert(std::is_trivially_copyable<Prefix>::value && std::is_trivially_copyable<Arrival>::value &&
+                  std::is_trivially_copyable<QueueEntry>::value,
+              "saved by memcpy");
+
+constexpr size_t words_for(size_t bytes) { return (bytes + sizeof(uint64_t) - 1) / sizeof(uint64_t); }
+
+// A fingerprint of the network's logits (FNV-1a over their bits): a resumed generation must
+// read the same logits as the one it continues.
+uint64_t logits_print(const float* logits, size_t n) {
+  uint64_t h = 0xcbf29ce484222325ULL;
+  for (size_t i = 0; i < n; ++i) {
+    uint32_t b;
+    std::memcpy(&b, &logits[i], sizeof b);
+    h = (h ^ b) * 0x100000001b3ULL;
+  }
+  return h;
+}
+// single-file: omit end
+
 // The working state of best_first_turns, one per thread and reused by every call (a search
 // expands many nodes; fresh tables and vectors per call cost allocations and clearing). Each
-// member function is one phase of a call: reset, pop a prefix and rebuild its position, end a
-// chain (a new turn, or an arrival at a position already reached), expand a prefix by the
-// masked softmax of its kicks, and at the end sum the probabilities of merged chains.
+// member function is one phase of a call: reset (or load a saved generation), pop a prefix and
+// rebuild its position, end a chain (a new turn, or an arrival at a position already reached),
+// expand a prefix by the masked softmax of its kicks, at the end sum the probabilities of
+// merged chains, and save the generation to resume it.
 struct BestFirst {
   std::vector<Prefix> arena;
   std::vector<QueueEntry> heap;  // max-heap by QueueEntry::operator<
-  HashMap64 index;               // end hash -> index in res.turns
+  HashMap64 index;               // end hash -> index of the turn in the generation's order
   HashMap64 expanded;            // mid-turn position hash -> its first arena node
   std::vector<uint8_t> path;
   std::vector<Arrival> merges;   // later chains into already reached positions (sum_chains)
-  std::vector<int32_t> turn_node;  // res.turns[i] -> arena node of its first chain
+  std::vector<int32_t> turn_node;  // turn index -> arena node of its first chain
   std::vector<double> mass;      // per arena node: summed probability of reaching it
   std::vector<int32_t> order;    // arena nodes by depth
   std::vector<int32_t> first_of_depth;  // counting-sort scratch of sum_merged_chains
   std::vector<Arrival> sorted_merges;
   double frontier_mass = 0;      // probability of the queued prefixes
   int64_t seq = 0;
+  // single-file: omit begin (resumable best-first generation: the exported bot does not resume)
+  // The loosest stopping rule the generation has gone past (see BestFirstState).
+  int64_t turns_passed = -1, expansions_passed = -1;
+  double min_frontier_passed = HUGE_VAL;
+  // single-file: omit end
 
   void reset() {
     arena.clear();
@@ -358,6 +403,10 @@ struct BestFirst {
     merges.clear();
     turn_node.clear();
     seq = 0;
+    // single-file: omit begin
+    turns_passed = expansions_passed = -1;
+    min_frontier_passed = HUGE_VAL;
+    // single-file: omit end
     frontier_mass = 0;
     arena.push_back({-1, 0, 0, 1.0f});
     push(0, 1.0);
@@ -409,7 +458,7 @@ struct BestFirst {
   // sum_chains an arrival at a turn already emitted.
   void end_chain(const Position& pos, int32_t node, double prob, bool sum_chains,
                  BestFirstResult& res) {
-    if (const uint64_t* turn = index.find_or_set(pos.hash(), res.turns.size())) {
+    if (const uint64_t* turn = index.find_or_set(pos.hash(), turn_node.size())) {
       if (sum_chains) add_merge(node, turn_node[*turn]);
       return;
     }
@@ -466,6 +515,45 @@ struct BestFirst {
     return follow;
   }
 
+  // Pops prefixes until a stopping rule holds or the queue is empty; res holds the turns
+  // found so far in this call (res.expansions and res.dropped_mass count from the start of the
+  // generation).
+  void run(const Position& root, const float* logits, const BestFirstOptions& opt, BestFirstResult& res) {
+    while (!heap.empty()) {
+      if (int(turn_node.size()) >= opt.max_turns) break;
+      if (frontier_mass < opt.min_remaining_mass) break;
+      if (res.expansions >= opt.max_expansions) break;
+      // single-file: omit begin
+      turns_passed = int64_t(turn_node.size());
+      expansions_passed = res.expansions;
+      min_frontier_passed = std::min(min_frontier_passed, frontier_mass);
+      // single-file: omit end
+      const QueueEntry e = pop();
+      Position pos = rebuild(root, e.node);
+      int32_t node = e.node;
+      double prob = e.prob;
+      // Follow the prefix; with greedy_completion, dive along the most probable kick until
+      // the turn ends, queueing the other kicks on the way.
+      while (true) {
+        if (node != 0 && (pos.game_over() || pos.turn_start())) {
+          end_chain(pos, node, prob, opt.sum_chains, res);
+          break;
+        }
+        if (node != 0 && reached_before(pos, node, prob, opt.sum_chains, res)) break;
+        ++res.expansions;
+        double share = 0;
+        const int follow = expand(pos, node, prob, logits, opt.greedy_completion, &share);
+        if (follow < 0) break;
+        prob *= share;
+        node = add_prefix(node, follow, float(share));
+        pos.make_kick(follow);
+      }
+    }
+    res.complete = heap.empty();
+    res.remaining_mass = res.complete ? 0.0 : std::max(0.0, frontier_mass);
+    if (opt.sum_chains && !merges.empty()) sum_merged_chains(res);
+  }
+
   // Summed chain probabilities over the explored part of the turn's DAG. Every chain into a
   // position has the same number of kicks (each kick draws one segment), so arrivals into a
   // node at depth d come from depth d - 1: one pass in order of depth is exact.
@@ -486,6 +574,8 @@ struct BestFirst {
     sorted_merges.resize(merges.size());
     for (const Arrival& m : merges)
       sorted_merges[size_t(first_of_depth[arena[size_t(m.target)].depth]++)] = m;
+    // The merges stay in this order (a stable sort by depth), so a resumed generation, which
+    // appends to them, sorts them into the same order as a fresh one.
     merges.swap(sorted_merges);
     size_t next_merge = 0;
     mass[0] = 1.0;
@@ -501,11 +591,126 @@ struct BestFirst {
         }
       }
     }
-    for (size_t i = 0; i < res.turns.size(); ++i) res.turns[i].prior = float(mass[size_t(turn_node[i])]);
+    // res.turns are the generation's last turns (a resumed generation returns the new ones).
+    for (size_t i = res.turns.size(), j = turn_node.size(); i-- > 0;)
+      res.turns[i].prior = float(mass[size_t(turn_node[--j])]);
   }
+
+  // single-file: omit begin (resumable best-first generation: the exported bot does not resume)
+  // --- saving and resuming (BestFirstState) -----------------------------------------------
+
+  static const SavedHeader& header_of(const BestFirstState& st) {
+    return *reinterpret_cast<const SavedHeader*>(st.data_.get());
+  }
+
+  // May the generation saved in st go on under opt (see the resumable best_first_turns)?
+  static bool can_resume(const BestFirstState& st, const Position& root, uint64_t print,
+                         const BestFirstOptions& opt) {
+    if (st.empty()) return false;
+    const SavedHeader& h = header_of(st);
+    return h.root_hash == root.hash() && h.logits_print == print && bool(h.sum_chains) == opt.sum_chains &&
+           bool(h.greedy_completion) == opt.greedy_completion && h.turns_passed < int64_t(opt.max_turns) &&
+           h.expansions_passed < opt.max_expansions && h.min_frontier_passed >= opt.min_remaining_mass;
+  }
+
+  template <class T>
+  static const uint64_t* read_array(const uint64_t* at, std::vector<T>& v, size_t n) {
+    v.resize(n);
+    if (n) std::memcpy(v.data(), at, n * sizeof(T));
+    return at + words_for(n * sizeof(T));
+  }
+
+  template <class T>
+  static uint64_t* write_array(uint64_t* at, const std::vector<T>& v) {
+    if (!v.empty()) std::memcpy(at, v.data(), v.size() * sizeof(T));
+    return at + words_for(v.size() * sizeof(T));
+  }
+
+  // Reads the saved generation back into this working state; res gets its counters.
+  void load(const BestFirstState& st, BestFirstResult& res) {
+    const SavedHeader& h = header_of(st);
+    const uint64_t* at = st.data_.get() + words_for(sizeof(SavedHeader));
+    at = read_array(at, arena, h.arena);
+    at = read_array(at, heap, h.heap);
+    at = read_array(at, merges, h.merges);
+    at = read_array(at, turn_node, h.turns);
+    index.clear();
+    expanded.clear();
+    bool inserted;
+    for (uint32_t i = 0; i < h.turns; ++i, at += 2) *index.find_or_insert(at[0], &inserted) = at[1];
+    for (uint32_t i = 0; i < h.expanded; ++i, at += 2) *expanded.find_or_insert(at[0], &inserted) = at[1];
+    frontier_mass = h.frontier_mass;
+    seq = h.seq;
+    turns_passed = h.turns_passed;
+    expansions_passed = h.expansions_passed;
+    min_frontier_passed = h.min_frontier_passed;
+    res.expansions = h.expansions;
+    res.dropped_mass = h.dropped_mass;
+  }
+
+  // Saves this generation into st, or clears st when it would take more than max_bytes.
+  void save(BestFirstState& st, const Position& root, uint64_t print, const BestFirstOptions& opt,
+            const BestFirstResult& res, size_t max_bytes) const {
+    const size_t words =
+        words_for(sizeof(SavedHeader)) + words_for(arena.size() * sizeof(Prefix)) +
+        words_for(heap.size() * sizeof(QueueEntry)) + words_for(merges.size() * sizeof(Arrival)) +
+        words_for(turn_node.size() * sizeof(int32_t)) + 2 * index.size() + 2 * expanded.size();
+    if (words * sizeof(uint64_t) > max_bytes || turn_node.size() > UINT32_MAX || arena.size() > UINT32_MAX ||
+        heap.size() > UINT32_MAX || merges.size() > UINT32_MAX) {
+      st.clear();
+      return;
+    }
+    if (st.bytes() != words * sizeof(uint64_t)) st.data_.reset(new uint64_t[words]);
+    SavedHeader h{};
+    h.words = words;
+    h.root_hash = root.hash();
+    h.logits_print = print;
+    h.frontier_mass = frontier_mass;
+    h.dropped_mass = res.dropped_mass;
+    h.min_frontier_passed = min_frontier_passed;
+    h.seq = seq;
+    h.expansions = res.expansions;
+    h.turns_passed = turns_passed;
+    h.expansions_passed = expansions_passed;
+    h.arena = uint32_t(arena.size());
+    h.heap = uint32_t(heap.size());
+    h.merges = uint32_t(merges.size());
+    h.turns = uint32_t(turn_node.size());
+    h.expanded = uint32_t(expanded.size());
+    h.sum_chains = opt.sum_chains;
+    h.greedy_completion = opt.greedy_completion;
+    uint64_t* at = st.data_.get();
+    std::memcpy(at, &h, sizeof h);
+    at += words_for(sizeof(SavedHeader));
+    at = write_array(at, arena);
+    at = write_array(at, heap);
+    at = write_array(at, merges);
+    at = write_array(at, turn_node);
+    // The turn ends in the generation's order (their index is their place).
+    uint64_t* ends = at;
+    index.for_each([&](uint64_t key, uint64_t value) {
+      ends[2 * value] = key;
+      ends[2 * value + 1] = value;
+    });
+    at += 2 * index.size();
+    expanded.for_each([&](uint64_t key, uint64_t value) {
+      *at++ = key;
+      *at++ = value;
+    });
+  }
+  // single-file: omit end
 };
 
-}  // namespace
+// This thread's working state, shared by both forms of best_first_turns.
+thread_local BestFirst thread_best_first;
+
+}  // namespace detail
+
+// single-file: omit begin (resumable best-first generation: the exported bot does not resume)
+int64_t BestFirstState::turns() const {
+  return empty() ? 0 : int64_t(detail::BestFirst::header_of(*this).turns);
+}
+// single-file: omit end
 
 BestFirstResult best_first_turns(const Position& root, const float* logits,
                                  const BestFirstOptions& opt) {
@@ -518,6 +723,9 @@ void best_first_turns(const Position& root, const float* logits, const BestFirst
                       BestFirstResult* out) {
   BestFirstResult& res = *out;
   res.turns.clear();
+  // single-file: omit begin
+  res.first_turn = 0;
+  // single-file: omit end
   res.remaining_mass = 0.0;
   res.dropped_mass = 0.0;
   res.expansions = 0;
@@ -526,36 +734,32 @@ void best_first_turns(const Position& root, const float* logits, const BestFirst
     res.complete = true;
     return;
   }
-  thread_local BestFirst bf;
+  auto& bf = detail::thread_best_first;
   bf.reset();
-  while (!bf.heap.empty()) {
-    if (int(res.turns.size()) >= opt.max_turns) break;
-    if (bf.frontier_mass < opt.min_remaining_mass) break;
-    if (res.expansions >= opt.max_expansions) break;
-    const QueueEntry e = bf.pop();
-    Position pos = bf.rebuild(root, e.node);
-    int32_t node = e.node;
-    double prob = e.prob;
-    // Follow the prefix; with greedy_completion, dive along the most probable kick until the
-    // turn ends, queueing the other kicks on the way.
-    while (true) {
-      if (node != 0 && (pos.game_over() || pos.turn_start())) {
-        bf.end_chain(pos, node, prob, opt.sum_chains, res);
-        break;
-      }
-      if (node != 0 && bf.reached_before(pos, node, prob, opt.sum_chains, res)) break;
-      ++res.expansions;
-      double share = 0;
-      const int follow = bf.expand(pos, node, prob, logits, opt.greedy_completion, &share);
-      if (follow < 0) break;
-      prob *= share;
-      node = bf.add_prefix(node, follow, float(share));
-      pos.make_kick(follow);
-    }
-  }
-  res.complete = bf.heap.empty();
-  res.remaining_mass = res.complete ? 0.0 : std::max(0.0, bf.frontier_mass);
-  if (opt.sum_chains && !bf.merges.empty()) bf.sum_merged_chains(res);
+  bf.run(root, logits, opt, res);
 }
+
+// single-file: omit begin (resumable best-first generation: the exported bot does not resume)
+void best_first_turns(const Position& root, const float* logits, const BestFirstOptions& opt,
+                      BestFirstState* state, size_t max_state_bytes, BestFirstResult* out) {
+  BestFirstResult& res = *out;
+  const uint64_t print =
+      root.game_over() ? 0 : detail::logits_print(logits, size_t(root.pitch().num_points()) * kNumDirs);
+  auto& bf = detail::thread_best_first;
+  if (!root.game_over() && detail::BestFirst::can_resume(*state, root, print, opt)) {
+    res.turns.clear();
+    bf.load(*state, res);  // the generation's counters
+    res.first_turn = int64_t(bf.turn_node.size());
+    bf.run(root, logits, opt, res);
+  } else {
+    best_first_turns(root, logits, opt, out);  // from the first turn, in this thread's bf
+  }
+  if (res.complete) {
+    state->clear();
+  } else {
+    bf.save(*state, root, print, opt, res, max_state_bytes);
+  }
+}
+// single-file: omit end
 
 }  // namespace ps

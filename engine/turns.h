@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -91,6 +92,14 @@ class HashMap64 {
   size_t capacity() const { return capacity_; }
   /// Slots allocated: the largest active table since construction.
   size_t allocated() const { return slots_.size(); }
+  // single-file: omit begin (resumable best-first generation: the exported bot does not resume)
+  /// Calls fn(key, value) for every entry, in no particular order.
+  template <class Fn>
+  void for_each(Fn&& fn) const {
+    if (has_zero_) fn(uint64_t(0), zero_value_);
+    for (uint32_t j : used_) fn(slots_[j].key, slots_[j].value);
+  }
+  // single-file: omit end
 
  private:
   struct Slot {
@@ -268,6 +277,11 @@ struct BestFirstOptions {
 
 struct BestFirstResult {
   std::vector<Turn> turns;        ///< in the order found (strict mode: non-increasing chain probability)
+  // single-file: omit begin (resumable best-first generation: the exported bot does not resume)
+  /// Index of turns[0] in the generation's order: 0, except for a resumed generation
+  /// (BestFirstState), whose turns are the ones after the first_turn returned before.
+  int64_t first_turn = 0;
+  // single-file: omit end
   double remaining_mass = 0.0;    ///< probability of chains not yet finished when it stopped
   /// Probability (of their own chain) of chains that reached a mid-turn position already
   /// expanded through an earlier chain: not followed again, so the work stays bounded by the
@@ -290,6 +304,54 @@ BestFirstResult best_first_turns(const Position& pos, const float* logits,
 /// once the list has grown. Not thread-safe for one *out.
 void best_first_turns(const Position& pos, const float* logits, const BestFirstOptions& options,
                       BestFirstResult* out);
+
+// single-file: omit begin (resumable best-first generation: the exported bot does not resume)
+namespace detail {
+struct BestFirst;
+}
+
+/// A best-first generation kept between calls, so that progressive widening continues a
+/// node's turn list where its last generation stopped instead of generating it again from the
+/// first turn. It holds, in one allocation, what the generation needs to go on: the tree of
+/// chain prefixes explored (12 bytes per prefix), the queue of prefixes not yet followed (24
+/// bytes each), the expanded mid-turn positions and the turn ends found (16 bytes each, by
+/// hash), the chains that merged into them (12 bytes each, for sum_chains), the position's
+/// hash, a fingerprint of the logits, and the loosest stopping rule it has gone past. Empty
+/// until a resumable best_first_turns saves into it. Movable; not thread-safe.
+class BestFirstState {
+ public:
+  bool empty() const { return !data_; }
+  /// Heap bytes held: 0 when empty.
+  size_t bytes() const { return empty() ? 0 : size_t(data_[0]) * sizeof(uint64_t); }
+  /// Turns the saved generation has returned so far (0 when empty).
+  int64_t turns() const;
+  /// Releases the memory; the next resumable call generates from the first turn.
+  void clear() { data_.reset(); }
+
+ private:
+  friend struct detail::BestFirst;
+  std::unique_ptr<uint64_t[]> data_;  // data_[0]: the length in words; layout in turns.cpp
+};
+
+/// Resumable best_first_turns: when *state holds a generation of the same position (hash),
+/// logits (fingerprint), sum_chains and greedy_completion, and `options` stop no earlier than
+/// every call before did (max_turns and max_expansions above the counts at which they last
+/// went on, min_remaining_mass at most the unexplored mass at which they did), it continues
+/// that generation: out->turns holds only the turns after the out->first_turn ones returned
+/// before. Otherwise it generates from the first turn (out->first_turn = 0). Either way the
+/// turns, their order, their priors and the other fields of *out are bit for bit those of
+/// best_first_turns(pos, logits, options) from turn out->first_turn on: a fresh generation
+/// under `options` passes through the saved state, because the stopping rules are checked
+/// between pops only and a looser rule cannot stop earlier. (With sum_chains, the turns
+/// returned before may have a larger prior in a longer generation, as later chains merge into
+/// them; only the new turns' priors are returned.)
+/// Afterwards *state holds this generation when it is incomplete and its saved form takes at
+/// most max_state_bytes; otherwise it is cleared, and the next call starts over (today's cost:
+/// the whole list again). Saving and resuming copy the state (O(its size)); the logits are
+/// read in full once per call for their fingerprint.
+void best_first_turns(const Position& pos, const float* logits, const BestFirstOptions& options,
+                      BestFirstState* state, size_t max_state_bytes, BestFirstResult* out);
+// single-file: omit end
 
 // ---------------------------------------------------------------------------------------------
 

@@ -51,6 +51,12 @@ struct Node {
   // while the node can still widen so that widening never evaluates the position again;
   // released once its turn list is complete or exhausted (see SearchParams::widen_*).
   std::unique_ptr<float[]> logits;
+  // single-file: omit begin (the exported bot lists a node's turns afresh at each widening)
+  // The node's best-first generation, kept with its logits so that widening continues it
+  // instead of listing the first turns again (engine/turns.h BestFirstState; bounded, see
+  // Search::Impl::kTurnStateNodeBytes).
+  BestFirstState turn_state;
+  // single-file: omit end
 };
 
 // Children added by one generation step: nodes and their packed kick strings, immutable once
@@ -132,6 +138,15 @@ struct Search::Impl {
   // Nodes holding their policy logits (Node::logits), bounded by kLogitsBudgetBytes.
   std::atomic<int64_t> logits_stored{0};
   static constexpr int64_t kLogitsBudgetBytes = int64_t(256) << 20;
+  // single-file: omit begin (the exported bot lists a node's turns afresh at each widening)
+  // Nodes' saved best-first generations (Node::turn_state): at most kTurnStateNodeBytes each
+  // (a larger one is not kept: that node's widenings list its turns from the first again) and
+  // turn_state_budget per search, like the logits they go with.
+  std::atomic<int64_t> turn_state_bytes{0};
+  int64_t turn_state_budget = int64_t(256) << 20;  // Search::set_turn_state_budget
+  static constexpr size_t kTurnStateNodeBytes = size_t(1) << 20;
+  std::atomic<int64_t> resumed_generations{0};
+  // single-file: omit end
 
   // Per-search shared state.
   std::atomic<int64_t> started{0}, evaluations{0}, collisions{0};
@@ -185,6 +200,9 @@ struct Search::Impl {
     root_noise.clear();
     node_count = 0;
     logits_stored = 0;
+    // single-file: omit begin
+    turn_state_bytes = 0;
+    // single-file: omit end
   }
 
   // --- stored network output --------------------------------------------------------------
@@ -205,15 +223,55 @@ struct Search::Impl {
     std::copy(logits.begin(), logits.end(), n->logits.get());
   }
 
-  // Drops n's logits once no generation step needs them (only the thread holding n's
-  // expansion or widening flag calls this).
+  // Drops n's logits (and its saved generation) once no generation step needs them (only the
+  // thread holding n's expansion or widening flag calls this).
   void release_logits_if_done(Node* n) {
+    // single-file: omit begin
+    if (n->complete.load(std::memory_order_acquire) || n->exhausted.load(std::memory_order_acquire))
+      drop_turn_state(n);
+    // single-file: omit end
     if (!n->logits) return;
     if (n->complete.load(std::memory_order_acquire) || n->exhausted.load(std::memory_order_acquire)) {
       n->logits.reset();
       logits_stored.fetch_sub(1, std::memory_order_relaxed);
     }
   }
+
+  // single-file: omit begin (the exported bot lists a node's turns afresh at each widening)
+  void drop_turn_state(Node* n) {
+    turn_state_bytes.fetch_sub(int64_t(n->turn_state.bytes()), std::memory_order_relaxed);
+    n->turn_state.clear();
+  }
+
+  // Lists n's turns into res by continuing n's saved generation (best_first_turns with a
+  // BestFirstState: the same turns and priors as listing them afresh, from res.first_turn on)
+  // when the logits are the ones n keeps, or will keep (n is being expanded: store_logits
+  // follows, and the generation is dropped if it stores none); then keeps the generation in n
+  // if it fits the node's cap and the search's budget. Returns false, with n's saved
+  // generation dropped, for other logits (a widening that evaluated n again, a root's zero
+  // logits).
+  bool resume_turns(Node* n, const Position& pos, const float* logits, const BestFirstOptions& opt,
+                    BestFirstResult& res) {
+    if (logits != n->logits.get() && n->state.load(std::memory_order_acquire) != kExpanding) {
+      drop_turn_state(n);
+      return false;
+    }
+    const int64_t before = int64_t(n->turn_state.bytes());
+    best_first_turns(pos, logits, opt, &n->turn_state, kTurnStateNodeBytes, &res);
+    if (res.first_turn > 0) resumed_generations.fetch_add(1, std::memory_order_relaxed);
+    const int64_t after = int64_t(n->turn_state.bytes());
+    if (turn_state_bytes.fetch_add(after - before, std::memory_order_relaxed) + after - before >
+        turn_state_budget)
+      drop_turn_state(n);
+    return true;
+  }
+
+  static int64_t count_turn_state_bytes(const Node* n) {
+    int64_t k = int64_t(n->turn_state.bytes());
+    for_each_child(n, [&](const Node* c) { k += count_turn_state_bytes(c); });
+    return k;
+  }
+  // single-file: omit end
 
   static int64_t count_logits(const Node* n) {
     int64_t k = n->logits ? 1 : 0;
@@ -328,7 +386,10 @@ struct Search::Impl {
     opt.max_expansions = params.turn_gen_max_expansions;
     opt.sum_chains = params.sum_chains;
     BestFirstResult& res = w.turns;
-    best_first_turns(pos, logits, opt, &res);
+    // single-file: omit begin (the exported bot lists a node's turns afresh at each widening)
+    if (!resume_turns(n, pos, logits, opt, res))
+      // single-file: omit end
+      best_first_turns(pos, logits, opt, &res);
     const uint32_t had = n->num_children.load(std::memory_order_relaxed);
     if (res.turns.empty() && had == 0) {
       // The expansion cap stopped best-first before any chain ended: take the first turn in
@@ -353,7 +414,12 @@ struct Search::Impl {
     }
     std::vector<int>& pick = w.pick;
     pick.clear();
-    if (had == 0) {
+    bool all_new = had == 0;
+    // single-file: omit begin
+    // A continued generation whose earlier turns are exactly n's children lists new ones only.
+    all_new = all_new || (res.first_turn > 0 && int64_t(had) == res.first_turn);
+    // single-file: omit end
+    if (all_new) {
       for (size_t i = 0; i < res.turns.size(); ++i) pick.push_back(int(i));
     } else {
       w.have.clear();
@@ -474,6 +540,10 @@ struct Search::Impl {
                       is_root ? ro.min_remaining_mass : params.widen_min_remaining_mass, w,
                       is_root);
     store_logits(n, pos, e.policy_logits);
+    // single-file: omit begin
+    // A generation is kept only with its logits.
+    if (!n->logits) drop_turn_state(n);
+    // single-file: omit end
     double v = -double(std::clamp(e.value, -1.0f, 1.0f));
     if (n->proven.load(std::memory_order_acquire) == -1) v = -1.0;  // a winning child
     if (is_root && params.solver && n->complete.load(std::memory_order_relaxed) &&
@@ -767,6 +837,9 @@ struct Search::Impl {
     nr->capped.store(target->capped.load());
     nr->checked.store(target->checked.load());
     nr->logits = std::move(target->logits);
+    // single-file: omit begin
+    nr->turn_state = std::move(target->turn_state);
+    // single-file: omit end
     nr->winner = target->winner;
     nr->hash = target->hash;
     nr->num_children.store(target->num_children.load());
@@ -777,6 +850,9 @@ struct Search::Impl {
     root = std::move(nr);
     node_count = 1 + count_nodes(root.get());
     logits_stored = count_logits(root.get());
+    // single-file: omit begin
+    turn_state_bytes = count_turn_state_bytes(root.get());
+    // single-file: omit end
   }
 
   static int64_t count_nodes(const Node* n) {
@@ -905,6 +981,9 @@ struct Search::Impl {
     started = 0;
     evaluations = 0;
     collisions = 0;
+    // single-file: omit begin
+    resumed_generations = 0;
+    // single-file: omit end
     stop = false;
     try {
       prepare_root(pos);
@@ -923,6 +1002,9 @@ struct Search::Impl {
     r.new_visits = started.load();
     r.evaluations = evaluations.load();
     r.collisions = collisions.load();
+    // single-file: omit begin
+    r.resumed_generations = resumed_generations.load();
+    // single-file: omit end
     r.elapsed_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
     return r;
   }
@@ -1087,6 +1169,13 @@ void Search::clear() {
 std::vector<std::string> Search::variation(const std::string& first_turn, int max_turns) const {
   if (descent_) return descent_->variation(first_turn, max_turns);
   return impl_->variation(first_turn, max_turns);
+}
+// single-file: omit end
+// single-file: omit begin
+void Search::set_turn_state_budget(int64_t bytes) {
+  if (bytes < 0)
+    throw std::invalid_argument("search: turn state budget must be >= 0 bytes, got " + std::to_string(bytes));
+  if (impl_) impl_->turn_state_budget = bytes;
 }
 // single-file: omit end
 const SearchParams& Search::params() const {

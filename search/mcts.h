@@ -12,7 +12,9 @@
 //    propagation (Winands, Bjornsson, Saito 2008): a root with a proven result stops at once;
 //    a root's turns are all checked when listed (one the opponent answers with a goal is proven
 //    lost and never played while a safe turn exists), deeper turns at their first visit;
-//  - one network evaluation per expanded node: widening reuses the logits kept in the node;
+//  - one network evaluation per expanded node: widening reuses the logits kept in the node,
+//    and continues the node's best-first generation where it stopped (engine/turns.h
+//    BestFirstState; Search::set_turn_state_budget) rather than listing its first turns again;
 //  - first-play urgency, root Dirichlet noise, temperature, tree reuse (KataGo, Lc0 practice);
 //  - several threads on one tree with virtual loss (SearchParams::num_threads), or many
 //    single-threaded Search objects in parallel threads sharing one thread-safe Evaluator;
@@ -69,6 +71,10 @@ struct SearchResult {
   int64_t new_visits = 0;             ///< simulations made by this call
   int64_t evaluations = 0;            ///< Evaluator::evaluate calls by this call
   int64_t collisions = 0;             ///< simulations retried because another thread was busy
+  /// Turn generations (expansions and widenings) by this call that continued a node's saved
+  /// best-first generation instead of listing its turns from the first (Search::
+  /// set_turn_state_budget); PUCT only.
+  int64_t resumed_generations = 0;
   int64_t tree_nodes = 0;             ///< nodes in the tree after the search
   int max_depth = 0;                  ///< deepest node reached, turns below the root (ubfm and
                                       ///< descent; 0 for puct, which does not track it)
@@ -115,6 +121,16 @@ class Search {
 
   /// Drops the tree (e.g. between games).
   void clear();
+  // single-file: omit begin (the exported bot lists a node's turns afresh at each widening)
+  /// Bytes of saved best-first generations (engine/turns.h BestFirstState) this search may keep
+  /// in its nodes, so that widening continues a node's generation instead of listing its first
+  /// turns again: the same turns and priors, bit for bit. Default 256 MiB per search, at most
+  /// 1 MiB per node (a larger one is not kept); a node keeps one only while it keeps its logits
+  /// (SearchParams::widen_per_sqrt_visit). 0: every widening lists the node's turns afresh.
+  /// Throws std::invalid_argument when negative. PUCT only (ubfm and descent ignore it). Call
+  /// between runs; a smaller budget applies to generations saved from then on.
+  void set_turn_state_budget(int64_t bytes);
+  // single-file: omit end
   const SearchParams& params() const;
   /// Noise and sampling generator (seeded in the constructor).
   std::mt19937_64& rng();
