@@ -178,10 +178,11 @@ void bench_search(const Options& o) {
       TimedEvaluator ev(*service);
       const Figures f = run_tree(ev, ps, o.net_visits, threads);
       const double outside = 1.0 - ev.busy_seconds() / (threads * f.wall_s);
-      std::printf("  %s net (%s) on %s, torch threads 1, %s on one tree: %.0f visits/s, "
-                  "%.1f%% of thread time outside the network\n",
-                  preset.c_str(), nc.summary().c_str(), o.device.c_str(), counted(threads, "thread").c_str(),
-                  f.visits / f.wall_s, 100.0 * outside);
+      std::printf(
+          "  %s net (%s) on %s, torch threads 1, %s on one tree: %.0f visits/s, "
+          "%.1f%% of thread time outside the network\n",
+          preset.c_str(), nc.summary().c_str(), o.device.c_str(), counted(threads, "thread").c_str(),
+          f.visits / f.wall_s, 100.0 * outside);
     }
   }
   {

@@ -175,10 +175,10 @@ std::unique_ptr<Player> make_mcts_player(ConfigReader& r, const tour::PlayerCont
   const std::string name = c.name.empty() ? "mcts" : c.name;
   std::error_code ec;
   if (!std::filesystem::exists(o.checkpoint, ec))
-    r.fail_key("checkpoint", "player '" + name + "': the checkpoint file " + o.checkpoint +
-                                 " does not exist");
-  return std::make_unique<NetMctsPlayer>(shared_net_evaluator(o.checkpoint, o.service), o.search,
-                                         c.seed, name, o.ablation);
+    r.fail_key("checkpoint",
+               "player '" + name + "': the checkpoint file " + o.checkpoint + " does not exist");
+  return std::make_unique<NetMctsPlayer>(shared_net_evaluator(o.checkpoint, o.service), o.search, c.seed,
+                                         name, o.ablation);
 }
 
 // "keys: a, b, c, search: {x, y}" of the `mcts` type's description.
@@ -202,18 +202,18 @@ void register_builtin_players() {
         "greedy", seeded_player<GreedyPlayer>(),
         "one-turn heuristic: wins at once when it can, never allows an avoidable immediate goal, "
         "else moves the ball towards the attacked goal");
-    tour::register_player_type("uct", make_uct_player,
-                               "pure MCTS with random rollouts (UCT) (keys: " +
-                                   keys_read_by(read_uct_options) + ")");
+    tour::register_player_type(
+        "uct", make_uct_player,
+        "pure MCTS with random rollouts (UCT) (keys: " + keys_read_by(read_uct_options) + ")");
     tour::register_player_type(
         "alphabeta", make_alphabeta_player,
         "iterative-deepening alpha-beta over complete turns with a transposition table and "
         "the hand evaluation (goal distance, mobility, bounce points) or, with eval: nnue, a "
-        "small value net (value_net: FILE) (keys: " + keys_read_by(read_alphabeta_options) +
-            ", eval, value_net)");
-    tour::register_player_type("mcts", make_mcts_player,
-                               "PUCT search guided by a network checkpoint (" + mcts_keys_text() +
-                                   "; checkpoint is required)");
+        "small value net (value_net: FILE) (keys: " +
+            keys_read_by(read_alphabeta_options) + ", eval, value_net)");
+    tour::register_player_type(
+        "mcts", make_mcts_player,
+        "PUCT search guided by a network checkpoint (" + mcts_keys_text() + "; checkpoint is required)");
   });
 }
 

@@ -626,7 +626,8 @@ void load_selfplay_games(RunData& run) {
   });
   if (ec) run.notes.push_back("data/: cannot be listed (" + ec.message() + ")");
   if (files.empty() && other > 0)
-    run.notes.push_back("data/: " + counted(other, "file") + " but no genNNNN-*.tsv game files; no self-play boards");
+    run.notes.push_back("data/: " + counted(other, "file") +
+                        " but no genNNNN-*.tsv game files; no self-play boards");
   for (auto& [gen, names] : files) {
     std::sort(names.begin(), names.end());
     SelfplayGames sg;

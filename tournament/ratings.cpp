@@ -146,8 +146,10 @@ void add_prior_draws(const RatingOptions& options, BradleyTerry& bt, RatingResul
   if (prior < 0 || (prior == 0 && !exists)) prior = exists ? 0.0 : 1.0;
   if (!exists) {
     if (!res.note.empty()) res.note += "; ";
-    res.note += "maximum likelihood does not exist (some players only won or only lost against "
-                "part of the field): added " + virtual_draws_text(prior) + " per pair that met";
+    res.note +=
+        "maximum likelihood does not exist (some players only won or only lost against "
+        "part of the field): added " +
+        virtual_draws_text(prior) + " per pair that met";
   }
   res.prior_draws_used = prior;
   if (prior > 0)

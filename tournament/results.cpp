@@ -162,8 +162,8 @@ std::string ratings_csv(const TournamentResult& res) {
     const PlayerRating& r = res.ratings.players[size_t(i)];
     const int g = res.cross.total_games(i), w = res.cross.total_wins(i);
     rc << ++rank << "," << csv_field(res.players[size_t(i)]) << "," << csv_field(res.types[size_t(i)]) << ","
-       << (r.rated ? fixed(elo_for_print(r.elo, 2), 2) : "") << "," << (r.rated ? fixed(r.ci95, 2) : "") << ","
-       << (r.rated ? fixed(r.stderr_elo, 2) : "") << "," << g << "," << w << ","
+       << (r.rated ? fixed(elo_for_print(r.elo, 2), 2) : "") << "," << (r.rated ? fixed(r.ci95, 2) : "")
+       << "," << (r.rated ? fixed(r.stderr_elo, 2) : "") << "," << g << "," << w << ","
        << (g ? fixed(double(w) / g, 4) : "") << "\n";
   }
   return rc.str();

@@ -1,9 +1,9 @@
 // The main job: shipped configs parse, and a tiny loop runs end to end and resumes.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
 #include <algorithm>
 #include <filesystem>
-#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
@@ -140,7 +140,8 @@ TEST_CASE("the mcts player's uniform_priors and zero_value replace both heads of
   }
   CHECK_THROWS_WITH(
       tour::create_player("mcts", YAML::Load("{checkpoint: " + ck + ", zero_value: maybe}"), ctx, "t.yaml"),
-      Catch::Equals("t.yaml: player.zero_value (line 1): wrong type: cannot read 'maybe': expected a boolean (true/false)"));
+      Catch::Equals(
+          "t.yaml: player.zero_value (line 1): wrong type: cannot read 'maybe': expected a boolean (true/false)"));
   clear_net_evaluators();
 }
 
@@ -148,17 +149,16 @@ TEST_CASE("the mcts player's listed keys are the keys its parser reads") {
   // Probe finding: `tournament --list-types` listed no keys for mcts. The list is taken from the
   // parser; each listed key, given, is read (not an unknown key), and a key not listed is refused.
   const std::vector<std::string> keys = mcts_player_keys();
-  for (const char* k : {"checkpoint", "device", "workers", "torch_threads", "cache_entries",
-                        "uniform_priors", "zero_value", "search.visits", "search.c_puct_init",
-                        "search.num_threads", "search.solver"})
+  for (const char* k :
+       {"checkpoint", "device", "workers", "torch_threads", "cache_entries", "uniform_priors", "zero_value",
+        "search.visits", "search.c_puct_init", "search.num_threads", "search.solver"})
     CHECK(std::find(keys.begin(), keys.end(), k) != keys.end());
   for (const std::string& k : keys) {
     INFO(k);
     YAML::Node n = YAML::Load("{checkpoint: x.ckpt}");
     if (k.rfind("search.", 0) == 0)
       n["search"][k.substr(7)] = YAML::Node(YAML::NodeType::Null);  // null: the default value
-    else if (k != "checkpoint")
-      n[k] = YAML::Node(YAML::NodeType::Null);
+    else if (k != "checkpoint") n[k] = YAML::Node(YAML::NodeType::Null);
     ConfigReader r(n, "k.yaml");
     CHECK_NOTHROW(read_mcts_player_options(r));
     CHECK_NOTHROW(r.finish());
@@ -175,13 +175,17 @@ TEST_CASE("the mcts player's listed keys are the keys its parser reads") {
   for (const std::string& k : keys) CHECK_THAT(description, Catch::Contains(k.substr(k.find('.') + 1)));
   // The other built-in types with keys list theirs too, each accepted by its factory.
   for (const auto& [type, desc] : tour::player_types()) {
-    if (type == "uct") CHECK_THAT(desc, Catch::Contains("(keys: default_visits, exploration, max_children, max_nodes)"));
-    if (type == "alphabeta") CHECK_THAT(desc, Catch::Contains("(keys: default_time_ms, max_depth, tt_mb, eval, value_net)"));
+    if (type == "uct")
+      CHECK_THAT(desc, Catch::Contains("(keys: default_visits, exploration, max_children, max_nodes)"));
+    if (type == "alphabeta")
+      CHECK_THAT(desc, Catch::Contains("(keys: default_time_ms, max_depth, tt_mb, eval, value_net)"));
   }
   tour::PlayerContext ctx;
   ctx.pitch = &Pitch::standard();
-  CHECK(tour::create_player("uct", YAML::Load("{default_visits: 8, exploration: 1.0, max_children: 4, max_nodes: 1000}"), ctx));
-  CHECK(tour::create_player("alphabeta", YAML::Load("{default_time_ms: 5, max_depth: 2, tt_mb: 1, eval: hand}"), ctx));
+  CHECK(tour::create_player(
+      "uct", YAML::Load("{default_visits: 8, exploration: 1.0, max_children: 4, max_nodes: 1000}"), ctx));
+  CHECK(tour::create_player("alphabeta",
+                            YAML::Load("{default_time_ms: 5, max_depth: 2, tt_mb: 1, eval: hand}"), ctx));
 }
 
 TEST_CASE("a missing mcts checkpoint names the player, the key, the line and that it is missing") {

@@ -125,8 +125,7 @@ TEST_CASE("players without games against the anchor's group are not rated", "[ra
         "1 player has no chain of games to the anchor and is not rated");
 }
 
-TEST_CASE("notes name their counts in words: one virtual draw, not 1.000000 virtual draw(s)",
-          "[ratings]") {
+TEST_CASE("notes name their counts in words: one virtual draw, not 1.000000 virtual draw(s)", "[ratings]") {
   CHECK_THAT(compute_ratings(2, games(0, 1, 10), RatingOptions{1}).note,
              Catch::EndsWith("added 1 virtual draw per pair that met"));
   CHECK_THAT(compute_ratings(2, games(0, 1, 10), RatingOptions{1, 0.5}).note,
