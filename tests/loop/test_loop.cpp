@@ -165,7 +165,8 @@ TEST_CASE("the mcts player's listed keys are the keys its parser reads") {
   }
   for (const char* yaml : {"{checkpoint: x, bogus: 1}", "{checkpoint: x, search: {bogus: 1}}"}) {
     ConfigReader r(YAML::Load(yaml), "k.yaml");
-    CHECK_THROWS_WITH((read_mcts_player_options(r), r.finish()), Catch::Contains("bogus (line 1): unknown key"));
+    CHECK_THROWS_WITH((read_mcts_player_options(r), r.finish()),
+                      Catch::Contains("bogus (line 1): unknown key"));
   }
   // The registry's description lists every one of them.
   register_builtin_players();
