@@ -120,8 +120,8 @@ Game game_from(const PositionArgs& a) {
     if (!f) throw std::runtime_error("cannot open PGN file " + quoted_text(a.pgn));
     auto games = read_pgn(f, a.pgn, pitch, v);
     if (a.pgn_index > int(games.size()))
-      throw std::runtime_error(a.pgn + ": has " + std::to_string(games.size()) +
-                               " game(s), asked for game " + std::to_string(a.pgn_index));
+      throw std::runtime_error(a.pgn + ": has " + counted(int64_t(games.size()), "game") +
+                               ", asked for game " + std::to_string(a.pgn_index));
     const PgnGame& pg = games[size_t(a.pgn_index - 1)];
     check_explicit_rules(a, pg.game, a.pgn + ":" + std::to_string(pg.line) + ": game " +
                                          std::to_string(a.pgn_index), "the file's tags");
@@ -140,14 +140,14 @@ Game select_position(const Game& full, const PositionArgs& a) {
     const int n = full.num_complete_turns();
     if (a.turn > n)
       throw std::out_of_range("--turn " + std::to_string(a.turn) + " is out of range: the record has " +
-                              std::to_string(n) + " complete turn(s), so 0.." + std::to_string(n));
+                              counted(n, "complete turn") + ", so 0.." + std::to_string(n));
     for (int i = 0; i < a.turn; ++i) g.play_turn(full.turns()[size_t(i)]);
     return g;
   }
   const int n = int(full.kicks().size());
   if (a.kick > n)
     throw std::out_of_range("--kick " + std::to_string(a.kick) + " is out of range: the record has " +
-                            std::to_string(n) + " kick(s), so 0.." + std::to_string(n));
+                            counted(n, "kick") + ", so 0.." + std::to_string(n));
   for (int i = 0; i < a.kick; ++i) g.kick(full.kicks()[size_t(i)].dir);
   return g;
 }

@@ -14,6 +14,7 @@
 #include <atomic>
 
 #include "apps/commands.h"
+#include "core/plural.h"
 #include "core/progress.h"
 #include "engine/record.h"
 #include "nn/checkpoint.h"
@@ -134,8 +135,8 @@ void bench_search(const Options& o) {
   UniformEvaluator uniform;
   for (int threads : {1, 2}) {
     const Figures f = run_tree(uniform, ps, o.visits, threads);
-    std::printf("  uniform evaluator, %d thread(s) on one tree: %.0f visits/s (%.2f s, %lld evals)\n",
-                threads, f.visits / f.wall_s, f.wall_s, (long long)f.evaluations);
+    std::printf("  uniform evaluator, %s on one tree: %.0f visits/s (%.2f s, %lld evals)\n",
+                counted(threads, "thread").c_str(), f.visits / f.wall_s, f.wall_s, (long long)f.evaluations);
   }
   {
     const Figures f = run_parallel_games(uniform, ps, o.visits, 2);
@@ -177,10 +178,11 @@ void bench_search(const Options& o) {
       TimedEvaluator ev(*service);
       const Figures f = run_tree(ev, ps, o.net_visits, threads);
       const double outside = 1.0 - ev.busy_seconds() / (threads * f.wall_s);
-      std::printf("  %s net (%s) on %s, torch threads 1, %d thread(s) on one tree: %.0f visits/s, "
-                  "%.1f%% of thread time outside the network\n",
-                  preset.c_str(), nc.summary().c_str(), o.device.c_str(), threads,
-                  f.visits / f.wall_s, 100.0 * outside);
+      std::printf(
+          "  %s net (%s) on %s, torch threads 1, %s on one tree: %.0f visits/s, "
+          "%.1f%% of thread time outside the network\n",
+          preset.c_str(), nc.summary().c_str(), o.device.c_str(), counted(threads, "thread").c_str(),
+          f.visits / f.wall_s, 100.0 * outside);
     }
   }
   {

@@ -20,6 +20,7 @@
 
 #include "apps/commands.h"
 #include "core/fileutil.h"
+#include "core/plural.h"
 #include "core/progress.h"
 #include "nn/checkpoint.h"
 #include "selfplay/selfplay.h"
@@ -137,15 +138,20 @@ void bench_one(const Options& o, const std::string& label, nn::PolicyValueNet ne
               "(%lld evaluations asked, %llu service cache hits)\n",
               (long long)st.searches, st.evaluations_per_search(), st.evaluations_per_visit(),
               (long long)st.evaluations, (unsigned long long)ss.cache_hits);
-  std::printf("  cores: %.2f busy of %u (process CPU %.1f s over %.1f s wall): search threads "
-              "%.2f cores (%.0f%%), service + data %.2f cores (%.0f%%)\n",
-              cpu / wall, std::thread::hardware_concurrency(), cpu, wall, search_cpu / wall,
-              cpu > 0 ? 100.0 * search_cpu / cpu : 0.0, (cpu - search_cpu) / wall,
-              cpu > 0 ? 100.0 * (cpu - search_cpu) / cpu : 0.0);
-  std::printf("  service: workers busy %.2f of %d (forward passes %.2f), %.1f us per evaluated "
-              "position in forward passes\n",
-              ss.busy_s / wall, o.workers, ss.forward_s / wall,
-              ss.positions > 0 ? 1e6 * ss.forward_s / double(ss.positions) : 0.0);
+  // Two different measures, labelled as such: the process's CPU time in cores (all threads),
+  // and the inference workers' wall time inside batches (a worker waiting on a forward pass of
+  // LibTorch's own threads counts as busy).
+  std::printf(
+      "  process CPU: %.2f cores of %u (%.1f s CPU over %.1f s wall): search threads "
+      "%.2f cores (%.0f%%), inference service + data %.2f cores (%.0f%%)\n",
+      cpu / wall, std::thread::hardware_concurrency(), cpu, wall, search_cpu / wall,
+      cpu > 0 ? 100.0 * search_cpu / cpu : 0.0, (cpu - search_cpu) / wall,
+      cpu > 0 ? 100.0 * (cpu - search_cpu) / cpu : 0.0);
+  std::printf(
+      "  inference workers busy %.2f of %d (wall time; in forward passes %.2f), %.1f us "
+      "per evaluated position in forward passes\n",
+      ss.busy_s / wall, o.workers, ss.forward_s / wall,
+      ss.positions > 0 ? 1e6 * ss.forward_s / double(ss.positions) : 0.0);
   service.reset();
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);
@@ -164,10 +170,12 @@ void bench_one(const Options& o, const std::string& label, nn::PolicyValueNet ne
     tc.seed = o.seed;
     const std::string out = (dir / (label + "-b" + std::to_string(batch) + ".ckpt")).string();
     const TrainResult r = train_network(tc, data_dir, "", out, "");
-    std::printf("  training: batch %d, %lld steps, %d torch thread(s): %.0f samples/s "
-                "(%.2f s, window %lld samples, mirror augmentation on)\n",
-                batch, (long long)(r.end_step - r.start_step), o.train_threads, r.samples_per_s,
-                r.seconds, (long long)r.window_samples);
+    std::printf(
+        "  training: batch %d, %s, %s: %.0f samples/s (%.2f s, window %s, mirror "
+        "augmentation on)\n",
+        batch, counted(r.end_step - r.start_step, "step").c_str(),
+        counted(o.train_threads, "torch thread").c_str(), r.samples_per_s, r.seconds,
+        counted(r.window_samples, "sample").c_str());
   }
 }
 
@@ -176,14 +184,16 @@ void bench_selfplay(const Options& o) {
   const fs::path dir = fs::temp_directory_path() / ("ps-bench-selfplay-" + std::to_string(::getpid()));
   ps::remove_tree(fs::path(dir).string());
   ps::ensure_directory(dir.string(), "the bench's temporary directory");
-  std::printf("bench selfplay: %lld games per net, %d at a time (one search thread each), visits "
-              "%lld full / %lld cheap (full with p=%.2f), leaf batch %d, pitch 8x10 standard\n",
-              (long long)o.games, o.concurrent_games, (long long)o.visits,
-              (long long)o.cheap_visits, o.full_search_prob, o.leaf_batch);
-  std::printf("service: %d worker(s), torch intra-op threads %d, max batch %d, batch timeout %d us; "
-              "training: %d torch thread(s); hardware threads %u\n",
-              o.workers, o.torch_threads, o.max_batch, o.batch_timeout_us, o.train_threads,
-              std::thread::hardware_concurrency());
+  std::printf(
+      "bench selfplay: %s per net, %d at a time (one search thread each), visits "
+      "%lld full / %lld cheap (full with p=%.2f), leaf batch %d, pitch 8x10 standard\n",
+      counted(o.games, "game").c_str(), o.concurrent_games, (long long)o.visits, (long long)o.cheap_visits,
+      o.full_search_prob, o.leaf_batch);
+  std::printf(
+      "inference service: %s, torch intra-op threads %d, max batch %d, batch timeout %d "
+      "us; training: %s; hardware threads %u\n",
+      counted(o.workers, "worker").c_str(), o.torch_threads, o.max_batch, o.batch_timeout_us,
+      counted(o.train_threads, "torch thread").c_str(), std::thread::hardware_concurrency());
   try {
     if (!o.checkpoint.empty()) {
       nn::LoadedCheckpoint ck = nn::load_checkpoint(o.checkpoint, "cpu");

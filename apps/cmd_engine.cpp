@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "apps/commands.h"
+#include "core/plural.h"
 #include "core/text.h"
 #include "engine/record.h"
 #include "engine/tsv.h"
@@ -46,8 +47,8 @@ void for_each_tsv_line(std::istream& in, Fn&& fn) {
     std::cout.flush();
   }
   if (errors > 0)
-    throw std::runtime_error(std::to_string(errors) + " of " + std::to_string(lines) +
-                             " input line(s) were errors (the error lines above)");
+    throw std::runtime_error(std::to_string(errors) + " of " + counted(lines, "input line") +
+                             (errors == 1 ? " was an error" : " were errors") + " (the error lines above)");
 }
 
 void register_replay_command(CLI::App& app) {

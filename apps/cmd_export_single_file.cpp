@@ -35,7 +35,7 @@ void export_single_file(const std::string& model, const std::string& out, const 
   try {
     write_file_atomic(out, r.source);
   } catch (const std::exception& e) {
-    throw std::runtime_error("export: cannot write " + out + ": " + e.what());
+    throw std::runtime_error("export: cannot write the source file " + out + ": " + e.what());
   }
   std::printf("wrote %s: %zu chars (code %zu, weights %zu at %d bits; limit %lld), net %s, %s %s\n"
               "build: g++ -O2 -std=c++17 -o bot %s\n",

@@ -67,7 +67,9 @@ std::unique_ptr<Player> make_opponent(const PlayArgs& a, const Pitch& pitch, Var
     // The default opponent: the shipped model of this pitch and variant, else random play.
     const std::string model = default_model_path(pitch, variant);
     type = model.empty() ? "random" : "mcts";
-    if (!model.empty() && a.options.empty()) opts["checkpoint"] = model;
+    // --opponent-options apply to this default opponent; the shipped model is its checkpoint
+    // unless they name another.
+    if (!model.empty() && (opts.IsNull() || opts.IsMap()) && !opts["checkpoint"]) opts["checkpoint"] = model;
     if (model.empty())
       out << "No shipped model for " << pitch.name() << " " << variant_name(variant)
           << "; playing against random turns.\n";
@@ -220,7 +222,9 @@ void register_play_command(CLI::App& app) {
                 "player type from the registry (see tournament --list-types); default: mcts with "
                 "the shipped models/<pitch>-<variant>.model, else random");
   c->add_option("--opponent-options", a->options,
-                "the opponent's options as a YAML map, e.g. \"{command: [./bot]}\"");
+                "the opponent's options as a YAML map, e.g. \"{command: [./bot]}\"; without "
+                "--opponent they apply to the default opponent (the shipped model is its "
+                "checkpoint unless they name one)");
   c->add_option("--side", a->side, "your side: 0 kicks first and attacks the north goal, 1")->capture_default_str();
   c->add_option("--pitch", a->pitch, "pitch WxL")->capture_default_str();
   c->add_option("--goal", a->goal, "goal width")->capture_default_str();

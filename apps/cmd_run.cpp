@@ -203,6 +203,17 @@ void register_selfplay(CLI::App& app) {
   sp->callback([a] { run_selfplay_command(*a); });
 }
 
+// Refuses an output file path that cannot be written, before any work: a directory (named as
+// "<option> PATH is a directory: give <noun>'s file name"), or a parent directory that cannot
+// be made (ensure_directory names the part and why). `noun` is what the command writes.
+void check_output_file(const std::string& path, const std::string& option, const std::string& noun) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec) || (!path.empty() && path.back() == '/'))
+    throw std::invalid_argument(option + " " + path + " is a directory: give " + noun + "'s file name");
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  if (!parent.empty()) ensure_directory(parent.string(), "the directory of " + noun + " " + path + ",");
+}
+
 // The options of `train`.
 struct TrainArgs {
   std::string config, data, from, out, log;
@@ -225,11 +236,7 @@ void run_train_command(const TrainArgs& a) {
   TrainConfig cfg = parse_train_config(r);
   finish_top_level(top);
   // Refuse an --out that cannot be written before any training, not after it.
-  std::error_code ec;
-  if (std::filesystem::is_directory(a.out, ec))
-    throw std::invalid_argument("train: --out " + a.out + " is a directory: give the checkpoint's file name");
-  const std::filesystem::path parent = std::filesystem::path(a.out).parent_path();
-  if (!parent.empty()) ensure_directory(parent.string(), "the directory of the checkpoint " + a.out + ",");
+  check_output_file(a.out, "train: --out", "the checkpoint");
   install_signal_handlers();
   ProgressLine line;
   TrainResult res = train_network(
@@ -307,6 +314,7 @@ void run_export(const ExportArgs& a) {
   if (!a.single_file.empty()) {
     if (!a.out.empty())
       throw std::invalid_argument("export: give either OUT or --single-file OUT.cpp, not both");
+    check_output_file(a.single_file, "export: --single-file", "the source");
     export_single_file(a.in, a.single_file, a.pitch, a.variant, a.bits == "auto" ? 0 : std::stoi(a.bits),
                        a.max_chars);
     return;
@@ -314,6 +322,7 @@ void run_export(const ExportArgs& a) {
   if (a.out.empty())
     throw std::invalid_argument(
         "export: OUT (the model file to write) is required, or --single-file OUT.cpp");
+  check_output_file(a.out, "export: OUT", "the model");
   nn::LoadedCheckpoint ck = nn::load_checkpoint(a.in, "cpu");
   nn::CheckpointMeta meta = ck.meta;
   if (!a.pitch.empty()) {
@@ -338,8 +347,10 @@ void register_export(CLI::App& app) {
   auto* ex = app.add_subcommand(
       "export", "Write a self-contained model file for `bot`, or with --single-file one C++17 "
                 "source (standard library only) for bot arenas such as CodinGame");
-  ex->add_option("checkpoint", a->in, "checkpoint (or model file with --single-file)")->required();
-  ex->add_option("out", a->out, "model file to write (not with --single-file)");
+  // Named for what they are: the input is a checkpoint or a model file either way; OUT is a
+  // model file, and --single-file writes a C++ source instead.
+  ex->add_option("CKPT_OR_MODEL", a->in, "the checkpoint or model file to export")->required();
+  ex->add_option("OUT", a->out, "the model file to write (not with --single-file)");
   ex->add_option("--pitch", a->pitch, "pitch the model is for (e.g. 8x10), if not recorded");
   ex->add_option("--variant", a->variant, "variant the model is for, if not recorded");
   ex->add_option("--single-file", a->single_file,

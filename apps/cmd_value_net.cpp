@@ -8,6 +8,7 @@
 #include <random>
 
 #include "apps/commands.h"
+#include "core/plural.h"
 #include "core/progress.h"
 #include "engine/record.h"
 #include "search/alphabeta.h"
@@ -221,10 +222,10 @@ void register_value_net_commands(CLI::App& app) {
                   m.holdout_sign_accuracy);
       std::fflush(stdout);
     });
-    std::printf("data: %lld games (%s %s; %lld of other rules skipped), %lld training samples, "
-                "%lld held out\n",
-                (long long)r.games, r.pitch.c_str(), r.variant.c_str(), (long long)r.skipped_games,
-                (long long)r.train_samples, (long long)r.holdout_samples);
+    std::printf("data: %s (%s %s; %lld of other rules skipped), %s, %lld held out\n",
+                counted(r.games, "game").c_str(), r.pitch.c_str(), r.variant.c_str(),
+                (long long)r.skipped_games, counted(r.train_samples, "training sample").c_str(),
+                (long long)r.holdout_samples);
     if (r.holdout_samples > 0) {
       const ValueBaselines& b = r.baselines;
       std::printf("held-out baselines (sign accuracy vs the result): the self-play search's root "

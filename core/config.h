@@ -7,6 +7,7 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core/field_check.h"
@@ -29,6 +30,11 @@ template <class T>
 ConfigField<T> field(const char* key, T& value) {
   return {key, value};
 }
+
+template <class T>
+struct is_std_vector : std::false_type {};
+template <class T, class A>
+struct is_std_vector<std::vector<T, A>> : std::true_type {};
 
 class ConfigReader {
  public:
@@ -75,6 +81,9 @@ class ConfigReader {
   template <class T>
   T finish_validated(T value) const;
 
+  /// The keys get(), require(), read(), child() ... asked this map for so far, present or not,
+  /// sorted (a parser run on an empty map lists every key it knows).
+  std::vector<std::string> keys_read() const { return {used_.begin(), used_.end()}; }
   const std::string& source() const { return source_; }
   std::string path(const std::string& key) const { return prefix_.empty() ? key : prefix_ + "." + key; }
   YAML::Node node() const { return node_; }
@@ -86,6 +95,25 @@ class ConfigReader {
   std::set<std::string> used_;
 };
 
+/// What a config value of type T must be, for "wrong type" errors: "a boolean (true/false)",
+/// "an integer", "a number", "a string", "a list (each item a string)", ...
+template <class T>
+std::string expected_type_name() {
+  if constexpr (std::is_same_v<T, bool>) {
+    return "a boolean (true/false)";
+  } else if constexpr (std::is_integral_v<T>) {
+    return std::is_unsigned_v<T> ? "an integer >= 0" : "an integer";
+  } else if constexpr (std::is_floating_point_v<T>) {
+    return "a number";
+  } else if constexpr (std::is_same_v<T, std::string>) {
+    return "a string";
+  } else if constexpr (is_std_vector<T>::value) {
+    return "a list (each item " + expected_type_name<typename T::value_type>() + ")";
+  } else {
+    return "a value of another type";
+  }
+}
+
 template <class T>
 T ConfigReader::get(const std::string& key, const T& def) {
   used_.insert(key);
@@ -96,7 +124,7 @@ T ConfigReader::get(const std::string& key, const T& def) {
     return n.as<T>();
   } catch (const YAML::Exception&) {
     std::string text = n.IsScalar() ? "'" + n.Scalar() + "'" : std::string("a non-scalar value");
-    fail(key, n, "wrong type: cannot read " + text + " as the expected type");
+    fail(key, n, "wrong type: cannot read " + text + ": expected " + expected_type_name<T>());
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "core/plural.h"
 #include "core/text.h"
 
 namespace ps {
@@ -52,7 +53,7 @@ TsvRow parse_tsv_row(const std::string& raw) {
   auto f = split_tabs(line);
   if (f.size() < 4)
     throw std::invalid_argument("expected W<TAB>L<TAB>G<TAB>variant<TAB>record, got " +
-                                std::to_string(f.size()) + " tab-separated field(s)");
+                                counted(int64_t(f.size()), "tab-separated field"));
   TsvRow row;
   row.width = parse_int(f[0], "W");
   row.length = parse_int(f[1], "L");

@@ -1,5 +1,6 @@
 #include "loop/players.h"
 
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <mutex>
@@ -62,12 +63,26 @@ tour::PlayerFactory seeded_player() {
   return [](ConfigReader&, const tour::PlayerContext& c) { return std::make_unique<P>(c.seed); };
 }
 
+// "a, b, c": the keys `read` reads, run on an empty map (the parser's own list, for the
+// descriptions `tournament --list-types` prints).
+template <class Read>
+std::string keys_read_by(Read read) {
+  ConfigReader r(YAML::Node(), "<keys>");
+  read(r);
+  std::string out;
+  for (const std::string& k : r.keys_read()) out += (out.empty() ? "" : ", ") + k;
+  return out;
+}
+
 // The `uct` player type: its own keys are UctPlayer::Options.
-std::unique_ptr<Player> make_uct_player(ConfigReader& r, const tour::PlayerContext& c) {
+UctPlayer::Options read_uct_options(ConfigReader& r) {
   UctPlayer::Options o;
   r.read(field("default_visits", o.default_visits), field("exploration", o.exploration),
          field("max_children", o.max_children), field("max_nodes", o.max_nodes));
-  return std::make_unique<UctPlayer>(o, c.seed);
+  return o;
+}
+std::unique_ptr<Player> make_uct_player(ConfigReader& r, const tour::PlayerContext& c) {
+  return std::make_unique<UctPlayer>(read_uct_options(r), c.seed);
 }
 
 // The leaf evaluation of an `alphabeta` player: eval: hand (search/leaf_eval.h; nullptr) or
@@ -92,10 +107,14 @@ std::unique_ptr<LeafEvaluator> read_leaf_evaluator(ConfigReader& r) {
 }
 
 // The `alphabeta` player type: AlphaBetaPlayer::Options, then its leaf evaluation.
-std::unique_ptr<Player> make_alphabeta_player(ConfigReader& r, const tour::PlayerContext& c) {
+AlphaBetaPlayer::Options read_alphabeta_options(ConfigReader& r) {
   AlphaBetaPlayer::Options o;
   r.read(field("default_time_ms", o.default_time_ms), field("max_depth", o.max_depth),
          field("tt_mb", o.tt_mb));
+  return o;
+}
+std::unique_ptr<Player> make_alphabeta_player(ConfigReader& r, const tour::PlayerContext& c) {
+  const AlphaBetaPlayer::Options o = read_alphabeta_options(r);
   std::unique_ptr<LeafEvaluator> ev = read_leaf_evaluator(r);
   return std::make_unique<AlphaBetaPlayer>(o, std::move(ev), c.seed);
 }
@@ -128,6 +147,29 @@ std::unique_ptr<Player> make_net_player(const std::string& checkpoint,
                                          name);
 }
 
+MctsPlayerOptions read_mcts_player_options(ConfigReader& r) {
+  MctsPlayerOptions o;
+  o.checkpoint = r.require<std::string>("checkpoint");
+  o.service = nn::parse_service_options(r);
+  r.read(field("uniform_priors", o.ablation.uniform_priors), field("zero_value", o.ablation.zero_value),
+         field("search_stats", o.search_stats));
+  ConfigReader sr = r.child("search");
+  o.search = parse_search_params(sr);
+  return o;
+}
+
+std::vector<std::string> mcts_player_keys() {
+  ConfigReader r(YAML::Load("{checkpoint: x}"), "<mcts keys>");
+  read_mcts_player_options(r);
+  ConfigReader sr(YAML::Node(), "<mcts keys>", "search");
+  parse_search_params(sr);  // the reader read_mcts_player_options runs on the search map
+  std::vector<std::string> keys;
+  for (const std::string& k : r.keys_read())
+    if (k != "search") keys.push_back(k);
+  for (const std::string& k : sr.keys_read()) keys.push_back("search." + k);
+  return keys;
+}
+
 void clear_net_evaluators() {
   std::lock_guard<std::mutex> lock(g_mu);
   g_evaluators.clear();
@@ -136,21 +178,31 @@ void clear_net_evaluators() {
 
 namespace {
 
-// The `mcts` player type: checkpoint, the service's keys, a search: map, the diagnostics
+// The `mcts` player type: checkpoint, the service's keys, a search: map, and the diagnostics
 // uniform_priors and zero_value (search/mcts_player.h: Ablation; default false), and
 // search_stats (default false: true writes each game's visits, evaluations and depth per search
-// to stderr, search/mcts_player.h: SearchTotals).
+// to stderr, search/mcts_player.h: SearchTotals). A checkpoint
+// that is not there is named with the player and the config line that gave it.
 std::unique_ptr<Player> make_mcts_player(ConfigReader& r, const tour::PlayerContext& c) {
-  const std::string ckpt = r.require<std::string>("checkpoint");
-  nn::ServiceOptions so = nn::parse_service_options(r);
-  Ablation ab;
-  bool stats = false;
-  r.read(field("uniform_priors", ab.uniform_priors), field("zero_value", ab.zero_value),
-         field("search_stats", stats));
-  ConfigReader sr = r.child("search");
-  SearchParams sp = parse_search_params(sr);
-  return std::make_unique<NetMctsPlayer>(shared_net_evaluator(ckpt, so), sp, c.seed,
-                                         c.name.empty() ? "mcts" : c.name, ab, stats);
+  const MctsPlayerOptions o = read_mcts_player_options(r);
+  const std::string name = c.name.empty() ? "mcts" : c.name;
+  std::error_code ec;
+  if (!std::filesystem::exists(o.checkpoint, ec))
+    r.fail_key("checkpoint",
+               "player '" + name + "': the checkpoint file " + o.checkpoint + " does not exist");
+  return std::make_unique<NetMctsPlayer>(shared_net_evaluator(o.checkpoint, o.service), o.search, c.seed,
+                                         name, o.ablation, o.search_stats);
+}
+
+// "keys: a, b, c, search: {x, y}" of the `mcts` type's description.
+std::string mcts_keys_text() {
+  std::string top, search;
+  for (const std::string& k : mcts_player_keys()) {
+    const bool sub = k.rfind("search.", 0) == 0;
+    std::string& list = sub ? search : top;
+    list += (list.empty() ? "" : ", ") + (sub ? k.substr(7) : k);
+  }
+  return "keys: " + top + ", search: {" + search + "}";
 }
 
 }  // namespace
@@ -163,13 +215,18 @@ void register_builtin_players() {
         "greedy", seeded_player<GreedyPlayer>(),
         "one-turn heuristic: wins at once when it can, never allows an avoidable immediate goal, "
         "else moves the ball towards the attacked goal");
-    tour::register_player_type("uct", make_uct_player, "pure MCTS with random rollouts (UCT)");
+    tour::register_player_type(
+        "uct", make_uct_player,
+        "pure MCTS with random rollouts (UCT) (keys: " + keys_read_by(read_uct_options) + ")");
     tour::register_player_type(
         "alphabeta", make_alphabeta_player,
         "iterative-deepening alpha-beta over complete turns with a transposition table and "
         "the hand evaluation (goal distance, mobility, bounce points) or, with eval: nnue, a "
-        "small value net (value_net: FILE)");
-    tour::register_player_type("mcts", make_mcts_player, "PUCT search guided by a network checkpoint");
+        "small value net (value_net: FILE) (keys: " +
+            keys_read_by(read_alphabeta_options) + ", eval, value_net)");
+    tour::register_player_type(
+        "mcts", make_mcts_player,
+        "PUCT search guided by a network checkpoint (" + mcts_keys_text() + "; checkpoint is required)");
   });
 }
 

@@ -148,13 +148,13 @@ std::optional<Holder> read_holder(const std::string& path) {
 // new process has another one). A claim without a start time and a pid whose start time cannot
 // be read count as running.
 std::string holder_gone_here(const Holder& h) {
-  const std::string pid = "pid " + std::to_string(h.pid);
+  // The sentence's start (holder_text) names the pid already: it is not said twice.
   if (!h.boot.empty() && h.boot != boot_id()) return "written before this host restarted (another boot id)";
-  if (h.pid == long(::getpid())) return "whose " + pid + " is now this process's (a reused pid)";
-  if (::kill(pid_t(h.pid), 0) != 0 && errno == ESRCH) return "whose " + pid + " does not run";
+  if (h.pid == long(::getpid())) return "whose pid is now this process's (a reused pid)";
+  if (::kill(pid_t(h.pid), 0) != 0 && errno == ESRCH) return "whose process does not run";
   const int64_t now_start = start_ticks(h.pid);
   if (h.start >= 0 && now_start >= 0 && now_start != h.start)
-    return "whose " + pid + " runs but is another process: it started at another time (a reused pid)";
+    return "whose pid runs but is another process: it started at another time (a reused pid)";
   return "";
 }
 
@@ -226,6 +226,9 @@ std::unique_ptr<RoleClaim> RoleClaim::acquire(const std::string& run_dir, const 
   for (char c : identity) ok = ok && (std::isalnum((unsigned char)c) || c == '_' || c == '.' || c == '-');
   if (!ok) throw std::invalid_argument("claim identity '" + identity + "': letters, digits, '_', '.', '-'");
   const fs::path dir = fs::path(run_dir) / "claims";
+  // The run directory first, so that a run directory that cannot be one (a regular file, an
+  // unwritable place) is named as such, not as its claims/ subdirectory.
+  ensure_directory(run_dir, "the run directory");
   ensure_directory(dir.string(), "the claims directory");
   const std::string path = (dir / (identity + ".claim")).string();
   const std::string token = random_token();

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "core/fileutil.h"
+#include "core/plural.h"
 #include "loop/role_claim.h"
 #include "loop/roles.h"
 #include "train/trainer.h"
@@ -114,7 +115,8 @@ void open_run_directory(const RunConfig& cfg, bool single_process, int resumed_g
     // A run killed while writing a file leaves its temporary (the file itself is intact: writes
     // are atomic); the run's directory belongs to this process, so clear them.
     if (const uint64_t stale = remove_stale_temp_files(paths.root))
-      std::printf("removed %llu temporary file(s) left by an interrupted run\n", (unsigned long long)stale);
+      std::printf("removed %s left by an interrupted run\n",
+                  counted(int64_t(stale), "temporary file").c_str());
     update_config_copy(cfg, paths, resumed_generation);
   }
   if (!fs::exists(paths.checkpoint(0)))
@@ -150,7 +152,7 @@ std::optional<RunConfig> load_shared_run_config(const std::string& run_dir, cons
         throw ConfigError(
             config_path + " differs from " + paths.config + ", the config the run's roles share, at " +
             c.key + " (" + c.old_value + " there, " + c.new_value + " here)" +
-            (changes.size() > 1 ? " and " + std::to_string(changes.size() - 1) + " more key(s)" : "") +
+            (changes.size() > 1 ? " and " + counted(int64_t(changes.size() - 1), "more key") : "") +
             ": start the role without a config (selfplay and train: no CONFIG argument; "
             "gatekeeper: no --config) to use the run directory's, or put one of the two right");
       }

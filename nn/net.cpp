@@ -4,6 +4,8 @@
 #include <optional>
 #include <stdexcept>
 
+#include "core/plural.h"
+
 namespace ps::nn {
 
 namespace {
@@ -107,8 +109,8 @@ torch::Device parse_device(const std::string& name) {
                              "machine has no usable GPU)");
   const int count = int(torch::cuda::device_count());
   if (dev->has_index() && dev->index() >= count)
-    throw std::runtime_error("device '" + name + "' requested but only " + std::to_string(count) +
-                             " CUDA device(s) exist");
+    throw std::runtime_error("device '" + name + "' requested but only " + counted(count, "CUDA device") +
+                             (count == 1 ? " exists" : " exist"));
   if (!dev->has_index()) dev = torch::Device(torch::kCUDA, 0);
   return *dev;
 }

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "core/fileutil.h"
+#include "core/plural.h"
 #include "core/stats.h"
 #include "engine/render.h"
 #include "report/palette.h"
@@ -386,8 +387,8 @@ std::string evaluation_section(const RunData& run) {
   if (run.generations.empty()) {
     std::string why = "logs/generations.jsonl has no evaluated generation yet";
     if (!run.eval.empty())
-      why += " (eval/ holds " + std::to_string(run.eval.size()) + " generation folder(s), " +
-             std::to_string(run.eval.back().total_games) + " game(s) in the last)";
+      why += " (eval/ holds " + counted(int64_t(run.eval.size()), "generation folder") + ", " +
+             counted(run.eval.back().total_games, "game") + " in the last)";
     os << card(empty_block(why));
     return os.str();
   }

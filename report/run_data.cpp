@@ -11,6 +11,7 @@
 
 #include "core/config.h"
 #include "core/fileutil.h"
+#include "core/plural.h"
 #include "engine/tsv.h"
 #include "selfplay/data.h"
 
@@ -87,7 +88,7 @@ class FileNotes {
   FileNotes(RunData& run, std::string rel) : run_(run), rel_(std::move(rel)) {}
   ~FileNotes() {
     if (skipped_ > kNotesPerFile)
-      run_.notes.push_back(rel_ + ": " + std::to_string(skipped_ - kNotesPerFile) + " more line(s) skipped");
+      run_.notes.push_back(rel_ + ": " + counted(skipped_ - kNotesPerFile, "more line") + " skipped");
   }
   void skip_line(int line, const std::string& why) {
     if (++skipped_ <= kNotesPerFile) run_.notes.push_back(rel_ + " line " + std::to_string(line) + ": " + why + "; skipped");
@@ -625,7 +626,8 @@ void load_selfplay_games(RunData& run) {
   });
   if (ec) run.notes.push_back("data/: cannot be listed (" + ec.message() + ")");
   if (files.empty() && other > 0)
-    run.notes.push_back("data/: " + std::to_string(other) + " file(s) but no genNNNN-*.tsv game files; no self-play boards");
+    run.notes.push_back("data/: " + counted(other, "file") +
+                        " but no genNNNN-*.tsv game files; no self-play boards");
   for (auto& [gen, names] : files) {
     std::sort(names.begin(), names.end());
     SelfplayGames sg;

@@ -1,5 +1,6 @@
 #include "serve/request.h"
 
+#include "core/plural.h"
 #include "core/text.h"
 #include "serve/api_error.h"
 
@@ -93,7 +94,7 @@ Game cut_at_kick(const Game& full, int64_t kick) {
   const int64_t n = int64_t(full.kicks().size());
   if (kick > n)
     throw bad_request("field 'at_kick' is " + std::to_string(kick) + " but the game has " +
-                      std::to_string(n) + " kick(s)");
+                      counted(n, "kick"));
   Game g(full.start().pitch(), full.start().variant());
   for (int64_t i = 0; i < kick; ++i) g.kick(full.kicks()[size_t(i)].dir);
   return g;

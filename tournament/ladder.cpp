@@ -7,6 +7,7 @@
 
 #include "core/plural.h"
 #include "core/stats.h"
+#include "tournament/ratings.h"
 
 namespace ps::tour {
 
@@ -143,7 +144,8 @@ std::string format_ladder(const std::vector<LadderRow>& rows, const LadderSpec& 
     char score[64], elo[64], forfeits[32];
     std::snprintf(score, sizeof score, "%5.1f%% [%4.1f, %5.1f]", 100 * r.score, 100 * r.score_lo,
                   100 * r.score_hi);
-    std::snprintf(elo, sizeof elo, "%+6.0f [%+6.0f, %+6.0f]", r.elo, r.elo_lo, r.elo_hi);
+    std::snprintf(elo, sizeof elo, "%+6.0f [%+6.0f, %+6.0f]", elo_for_print(r.elo, 0),
+                  elo_for_print(r.elo_lo, 0), elo_for_print(r.elo_hi, 0));
     std::snprintf(forfeits, sizeof forfeits, "%d/%d", r.forfeits_model, r.forfeits_opponent);
     std::snprintf(buf, sizeof buf, "%-12s %6d %6d %22s %24s %9s %8lld\n", r.opponent.c_str(),
                   r.games, r.wins, score, elo, forfeits, (long long)r.max_turn_ms);

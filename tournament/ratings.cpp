@@ -4,7 +4,10 @@
 
 #include <cmath>
 #include <limits>
+#include <sstream>
 #include <stdexcept>
+
+#include "core/plural.h"
 
 namespace ps::tour {
 
@@ -127,6 +130,14 @@ std::vector<int> anchor_component(const BradleyTerry& bt, int anchor) {
   return members;
 }
 
+// "1 virtual draw", "2 virtual draws", "0.5 virtual draws" (std::to_string wrote "1.000000").
+std::string virtual_draws_text(double draws) {
+  if (draws == std::floor(draws) && std::fabs(draws) < 1e15) return counted(int64_t(draws), "virtual draw");
+  std::ostringstream os;
+  os << draws << " virtual draws";
+  return os.str();
+}
+
 // Adds virtual draws to every pair of members that met when the maximum likelihood does not
 // exist (or when asked); notes why in res.
 void add_prior_draws(const RatingOptions& options, BradleyTerry& bt, RatingResult& res) {
@@ -135,9 +146,10 @@ void add_prior_draws(const RatingOptions& options, BradleyTerry& bt, RatingResul
   if (prior < 0 || (prior == 0 && !exists)) prior = exists ? 0.0 : 1.0;
   if (!exists) {
     if (!res.note.empty()) res.note += "; ";
-    res.note += "maximum likelihood does not exist (some players only won or only lost against "
-                "part of the field): added " + std::to_string(prior) +
-                " virtual draw(s) per pair that met";
+    res.note +=
+        "maximum likelihood does not exist (some players only won or only lost against "
+        "part of the field): added " +
+        virtual_draws_text(prior) + " per pair that met";
   }
   res.prior_draws_used = prior;
   if (prior > 0)
@@ -193,6 +205,12 @@ std::vector<double> maximise_likelihood(const BradleyTerry& bt, const RatingOpti
 
 double elo_from_score(double p) { return 400.0 * std::log10(p / (1.0 - p)); }
 
+double elo_for_print(double elo, int decimals) {
+  const double scale = std::pow(10.0, decimals);
+  const double rounded = std::round(elo * scale) / scale;
+  return rounded == 0.0 ? 0.0 : rounded;  // -0.0 == 0.0 too: both become +0.0
+}
+
 RatingResult compute_ratings(int num_players, const std::vector<GameOutcome>& games,
                              const RatingOptions& options) {
   if (num_players <= 0) throw std::invalid_argument("compute_ratings: no players");
@@ -210,9 +228,9 @@ RatingResult compute_ratings(int num_players, const std::vector<GameOutcome>& ga
 
   bt.members = anchor_component(bt, options.anchor);
   for (PlayerRating& p : res.players) p.elo = std::numeric_limits<double>::quiet_NaN();
-  if (int(bt.members.size()) < n)
-    res.note = std::to_string(n - int(bt.members.size())) +
-               " player(s) have no chain of games to the anchor and are not rated";
+  if (const int unrated = n - int(bt.members.size()); unrated > 0)
+    res.note = counted(unrated, "player") + (unrated == 1 ? " has" : " have") +
+               " no chain of games to the anchor and " + (unrated == 1 ? "is" : "are") + " not rated";
   add_prior_draws(options, bt, res);
 
   bt.var_of.assign(size_t(n), -1);

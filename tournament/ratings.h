@@ -65,4 +65,9 @@ RatingResult compute_ratings(int num_players, const std::vector<GameOutcome>& ga
 /// Elo difference that gives expected score p (0 < p < 1): 400 log10(p / (1 - p)).
 double elo_from_score(double p);
 
+/// An Elo value rounded to `decimals` decimals for printing, with a value that rounds to zero
+/// made +0 (printf writes -0.04 at one decimal, and negative zero itself, as "-0.0"). NaN stays
+/// NaN.
+double elo_for_print(double elo, int decimals);
+
 }  // namespace ps::tour

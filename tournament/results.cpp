@@ -9,7 +9,9 @@
 #include <nlohmann/json.hpp>
 
 #include "core/fileutil.h"
+#include "core/plural.h"
 #include "tournament/openings.h"
+#include "tournament/ratings.h"
 
 namespace ps::tour {
 
@@ -49,7 +51,7 @@ std::string format_results(const TournamentResult& res) {
   const auto order = ranking(res);
   os << "Tournament '" << res.spec.name << "': " << format_name(res.spec.format) << ", " << res.games.size()
      << "/" << res.scheduled_games << " games" << (res.cancelled ? " (cancelled)" : "") << ", "
-     << res.openings.size() << " opening(s), " << fixed(res.seconds, 1) << " s\n\n";
+     << counted(int64_t(res.openings.size()), "opening") << ", " << fixed(res.seconds, 1) << " s\n\n";
   os << std::left << std::setw(5) << "Rank" << std::setw(int(w) + 2) << "Player" << std::right << std::setw(9)
      << "Elo" << std::setw(9) << "+/-95%" << std::setw(8) << "Games" << std::setw(7) << "Wins" << std::setw(8)
      << "Score"
@@ -59,7 +61,7 @@ std::string format_results(const TournamentResult& res) {
     const PlayerRating& r = res.ratings.players[size_t(i)];
     const int g = res.cross.total_games(i), wins = res.cross.total_wins(i);
     os << std::left << std::setw(5) << ++rank << std::setw(int(w) + 2) << res.players[size_t(i)] << std::right
-       << std::setw(9) << fixed(r.elo, 1) << std::setw(9)
+       << std::setw(9) << fixed(elo_for_print(r.elo, 1), 1) << std::setw(9)
        << (i == res.ratings.anchor ? std::string("anchor") : fixed(r.ci95, 1)) << std::setw(8) << g
        << std::setw(7) << wins << std::setw(7) << (g ? fixed(100.0 * wins / g, 1) : "-") << "%\n";
   }
@@ -160,8 +162,8 @@ std::string ratings_csv(const TournamentResult& res) {
     const PlayerRating& r = res.ratings.players[size_t(i)];
     const int g = res.cross.total_games(i), w = res.cross.total_wins(i);
     rc << ++rank << "," << csv_field(res.players[size_t(i)]) << "," << csv_field(res.types[size_t(i)]) << ","
-       << (r.rated ? fixed(r.elo, 2) : "") << "," << (r.rated ? fixed(r.ci95, 2) : "") << ","
-       << (r.rated ? fixed(r.stderr_elo, 2) : "") << "," << g << "," << w << ","
+       << (r.rated ? fixed(elo_for_print(r.elo, 2), 2) : "") << "," << (r.rated ? fixed(r.ci95, 2) : "")
+       << "," << (r.rated ? fixed(r.stderr_elo, 2) : "") << "," << g << "," << w << ","
        << (g ? fixed(double(w) / g, 4) : "") << "\n";
   }
   return rc.str();

@@ -280,7 +280,7 @@ async function showReviewStep() {
   const done = g.turn_ends.filter((e) => e <= review.at);
   const into = review.at - (done.length ? done[done.length - 1] : 0);
   $('review-where').textContent = `after ${done.length} of ${g.turn_ends.length} turns` +
-      (into ? ` and ${into} kick(s) of turn ${done.length + 1}` : '') + `; kick ${review.at} of ${g.kicks.length}`;
+      (into ? ` and ${into} kick${into === 1 ? '' : 's'} of turn ${done.length + 1}` : '') + `; kick ${review.at} of ${g.kicks.length}`;
   $('review-where').dataset.at = review.at;
   const atEnd = review.at === g.kicks.length;
   showResult(atEnd ? g.result : null);

@@ -103,7 +103,15 @@ TEST_CASE("read: a field table sets the keys given and leaves the others at thei
   // A wrong type names the key and its line, as get() does.
   auto bad = ConfigReader::from_string("games: 2\nrate: fast\n", "b.yaml");
   CHECK_THROWS_WITH(bad.read(field("games", games), field("rate", rate)),
-                    "b.yaml: rate (line 2): wrong type: cannot read 'fast' as the expected type");
+                    "b.yaml: rate (line 2): wrong type: cannot read 'fast': expected a number");
+  // A boolean key of the wrong type says "boolean" (it said "the expected type": a probe).
+  auto flag_bad = ConfigReader::from_string("games: 2\nflag: maybe\n", "f.yaml");
+  CHECK_THROWS_WITH(
+      flag_bad.read(field("flag", flag)),
+      "f.yaml: flag (line 2): wrong type: cannot read 'maybe': expected a boolean (true/false)");
+  auto int_bad = ConfigReader::from_string("games: 2.5\n", "i.yaml");
+  CHECK_THROWS_WITH(int_bad.read(field("games", games)),
+                    "i.yaml: games (line 1): wrong type: cannot read '2.5': expected an integer");
 }
 
 TEST_CASE("get_parsed, get_parsed_list: the converter's error names file, key and line", "[core]") {
@@ -125,7 +133,8 @@ TEST_CASE("get_parsed, get_parsed_list: the converter's error names file, key an
   // A value of the wrong type is the reader's error, not the converter's, and is said once.
   auto typed = ConfigReader::from_string("one: [1, 2]\nlist: 4\n", "w.yaml");
   CHECK_THROWS_WITH(typed.get_parsed("one", "0", parse_even),
-                    "w.yaml: one (line 1): wrong type: cannot read a non-scalar value as the expected type");
-  CHECK_THROWS_WITH(typed.get_parsed_list("list", std::vector<int>{}, parse_even),
-                    "w.yaml: list (line 2): wrong type: cannot read '4' as the expected type");
+                    "w.yaml: one (line 1): wrong type: cannot read a non-scalar value: expected a string");
+  CHECK_THROWS_WITH(
+      typed.get_parsed_list("list", std::vector<int>{}, parse_even),
+      "w.yaml: list (line 2): wrong type: cannot read '4': expected a list (each item a string)");
 }

@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include <unistd.h>
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <sstream>
@@ -148,7 +149,8 @@ TEST_CASE("the mcts player's uniform_priors and zero_value replace both heads of
   }
   CHECK_THROWS_WITH(
       tour::create_player("mcts", YAML::Load("{checkpoint: " + ck + ", zero_value: maybe}"), ctx, "t.yaml"),
-      Catch::Contains("zero_value") && Catch::Contains("wrong type"));
+      Catch::Equals(
+          "t.yaml: player.zero_value (line 1): wrong type: cannot read 'maybe': expected a boolean (true/false)"));
   clear_net_evaluators();
 }
 
@@ -171,6 +173,61 @@ TEST_CASE("the mcts player's search_stats writes the game's searches per turn on
       tour::create_player("mcts", YAML::Load("{checkpoint: " + ck + ", search_stats: 1x}"), ctx, "t.yaml"),
       Catch::Contains("search_stats") && Catch::Contains("wrong type"));
   clear_net_evaluators();
+}
+
+TEST_CASE("the mcts player's listed keys are the keys its parser reads") {
+  // Probe finding: `tournament --list-types` listed no keys for mcts. The list is taken from the
+  // parser; each listed key, given, is read (not an unknown key), and a key not listed is refused.
+  const std::vector<std::string> keys = mcts_player_keys();
+  for (const char* k :
+       {"checkpoint", "device", "workers", "torch_threads", "cache_entries", "uniform_priors", "zero_value",
+        "search.visits", "search.c_puct_init", "search.num_threads", "search.solver"})
+    CHECK(std::find(keys.begin(), keys.end(), k) != keys.end());
+  for (const std::string& k : keys) {
+    INFO(k);
+    YAML::Node n = YAML::Load("{checkpoint: x.ckpt}");
+    if (k.rfind("search.", 0) == 0)
+      n["search"][k.substr(7)] = YAML::Node(YAML::NodeType::Null);  // null: the default value
+    else if (k != "checkpoint") n[k] = YAML::Node(YAML::NodeType::Null);
+    ConfigReader r(n, "k.yaml");
+    CHECK_NOTHROW(read_mcts_player_options(r));
+    CHECK_NOTHROW(r.finish());
+  }
+  for (const char* yaml : {"{checkpoint: x, bogus: 1}", "{checkpoint: x, search: {bogus: 1}}"}) {
+    ConfigReader r(YAML::Load(yaml), "k.yaml");
+    CHECK_THROWS_WITH((read_mcts_player_options(r), r.finish()),
+                      Catch::Contains("bogus (line 1): unknown key"));
+  }
+  // The registry's description lists every one of them.
+  register_builtin_players();
+  std::string description;
+  for (const auto& [type, desc] : tour::player_types())
+    if (type == "mcts") description = desc;
+  for (const std::string& k : keys) CHECK_THAT(description, Catch::Contains(k.substr(k.find('.') + 1)));
+  // The other built-in types with keys list theirs too, each accepted by its factory.
+  for (const auto& [type, desc] : tour::player_types()) {
+    if (type == "uct")
+      CHECK_THAT(desc, Catch::Contains("(keys: default_visits, exploration, max_children, max_nodes)"));
+    if (type == "alphabeta")
+      CHECK_THAT(desc, Catch::Contains("(keys: default_time_ms, max_depth, tt_mb, eval, value_net)"));
+  }
+  tour::PlayerContext ctx;
+  ctx.pitch = &Pitch::standard();
+  CHECK(tour::create_player(
+      "uct", YAML::Load("{default_visits: 8, exploration: 1.0, max_children: 4, max_nodes: 1000}"), ctx));
+  CHECK(tour::create_player("alphabeta",
+                            YAML::Load("{default_time_ms: 5, max_depth: 2, tt_mb: 1, eval: hand}"), ctx));
+}
+
+TEST_CASE("a missing mcts checkpoint names the player, the key, the line and that it is missing") {
+  register_builtin_players();
+  tour::PlayerContext ctx;
+  ctx.pitch = &Pitch::standard();
+  ctx.name = "best";
+  CHECK_THROWS_WITH(tour::create_player("mcts", YAML::Load("{type: mcts,\n checkpoint: no-such.model}"), ctx,
+                                        "t.yaml", "players[1]"),
+                    "t.yaml: players[1].checkpoint (line 2): player 'best': the checkpoint file "
+                    "no-such.model does not exist");
 }
 
 TEST_CASE("a resumed run's config: incoherent changes are refused, others listed") {

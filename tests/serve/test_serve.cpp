@@ -190,7 +190,7 @@ TEST_CASE("any position of a game by id or record, cut at a kick", "[serve]") {
   REQUIRE(r.status == 200);
   CHECK(r.body["position"]["num_kicks"] == 1);
   CHECK(r.body["position"]["ball"] == Json::array({4, 4}));
-  CHECK(contains(s.post("/api/position", {{"record", "0 3"}, {"at_kick", 3}}).body, "has 2 kick(s)"));
+  CHECK(contains(s.post("/api/position", {{"record", "0 3"}, {"at_kick", 3}}).body, "has 2 kicks"));
   const std::string id = new_game(s, {{"opponent", "human"}});
   s.post("/api/games/" + id + "/kick", {{"kicks", "04"}});
   // "04": 0 to (4,4), then 4 back is illegal: nothing played.

@@ -117,7 +117,30 @@ TEST_CASE("players without games against the anchor's group are not rated", "[ra
   CHECK(r.players[1].elo == Approx(0.0).margin(1e-9));
   CHECK_FALSE(r.players[2].rated);
   CHECK(std::isnan(r.players[3].elo));
-  CHECK(r.note.find("not rated") != std::string::npos);
+  CHECK(r.note == "2 players have no chain of games to the anchor and are not rated");
+  std::vector<GameOutcome> pair;
+  add(pair, 0, 1, 2);
+  add(pair, 1, 0, 2);
+  CHECK(compute_ratings(3, pair, RatingOptions{0}).note ==
+        "1 player has no chain of games to the anchor and is not rated");
+}
+
+TEST_CASE("notes name their counts in words: one virtual draw, not 1.000000 virtual draw(s)", "[ratings]") {
+  CHECK_THAT(compute_ratings(2, games(0, 1, 10), RatingOptions{1}).note,
+             Catch::EndsWith("added 1 virtual draw per pair that met"));
+  CHECK_THAT(compute_ratings(2, games(0, 1, 10), RatingOptions{1, 0.5}).note,
+             Catch::EndsWith("added 0.5 virtual draws per pair that met"));
+}
+
+TEST_CASE("elo_for_print: a rating that rounds to zero prints as 0, never -0", "[ratings]") {
+  // Probe finding: an equal player's rating (-1e-12 from the Newton steps) printed as "-0.0".
+  CHECK(std::signbit(elo_for_print(-1e-12, 1)) == false);
+  CHECK(std::signbit(elo_for_print(-0.0, 0)) == false);
+  CHECK(std::signbit(elo_for_print(-0.04, 1)) == false);
+  CHECK(elo_for_print(-0.06, 1) == Approx(-0.1));
+  CHECK(elo_for_print(-0.4, 0) == 0.0);
+  CHECK(elo_for_print(123.456, 2) == Approx(123.46));
+  CHECK(std::isnan(elo_for_print(std::nan(""), 1)));
 }
 
 TEST_CASE("compute_ratings rejects bad indices", "[ratings]") {

@@ -119,6 +119,7 @@ TEST_CASE("round robin: schedule, colours, cross-table, ratings and files", "[to
   const std::string table = format_results(r);
   CHECK_THAT(table, Catch::Contains("Cross-table"));
   CHECK_THAT(table, Catch::Contains("rand-b"));
+  CHECK_THAT(table, Catch::Contains("24/24 games, 2 openings"));
 
   // Files.
   auto json = nlohmann::json::parse(read_file(spec.out_dir + "/results.json"));
@@ -260,7 +261,7 @@ TEST_CASE("bad specs and configs fail with clear messages", "[tournament]") {
   // variant (line 1): wrong type ..."), the reader's error caught as the converter's.
   CHECK_THROWS_WITH(
       load("variant: [standard]\n" + players),
-      "t.yaml: variant (line 1): wrong type: cannot read a non-scalar value as the expected type");
+      "t.yaml: variant (line 1): wrong type: cannot read a non-scalar value: expected a string");
   CHECK_THROWS_WITH(load("players:\n  - {name: a, type: test-first}\n  - {name: b, type: nope}\n"),
                     Catch::Contains("t.yaml: players[1].type (line 3): unknown player type 'nope'"));
   CHECK_THROWS_WITH(load("players:\n  - {name: a, type: test-first}\n"), Catch::Contains("at least 2"));
@@ -300,4 +301,21 @@ TEST_CASE("cancelling skips the games not yet started", "[tournament]") {
   CHECK(r.games.size() == 3);
   CHECK(r.cancelled);
   CHECK(r.scheduled_games == 10);
+}
+
+TEST_CASE("format_results: an Elo that rounds to zero prints as 0.0, never -0.0", "[tournament]") {
+  // Probe finding: two players with 2 wins each; the second's rating came out of the Newton
+  // steps as a tiny negative number and printed as "-0.0" (also in ratings.csv as "-0.00").
+  TournamentResult r;
+  r.spec.name = "t";
+  r.players = {"a", "b", "c"};
+  r.cross.wins = {{0, 2, 1}, {2, 0, 1}, {1, 1, 0}};
+  r.openings = {{"0"}};
+  r.ratings.players.assign(3, PlayerRating{});
+  r.ratings.players[1].elo = -1e-12;
+  r.ratings.players[2].elo = -0.04;
+  const std::string table = format_results(r);
+  CHECK_THAT(table, Catch::Contains("1 opening,"));
+  CHECK_THAT(table, !Catch::Contains("-0.0"));
+  CHECK_THAT(table, Catch::Contains("0.0"));
 }
