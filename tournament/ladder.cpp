@@ -34,9 +34,12 @@ PlayerSpec model_player(const std::string& name, const std::string& type, const 
     for (auto it = extra.begin(); it != extra.end(); ++it) p.options[it->first] = YAML::Clone(it->second);
   p.options["checkpoint"] = path;
   // One core per player: one inference worker, one intra-op thread (search threads: the
-  // search map's num_threads, default 1).
+  // search map's num_threads, default 1), and no batch wait, as `bot`: a search of one thread
+  // hands the service one leaf at a time, and the default 1 ms wait for a batch that never fills
+  // was spent on every evaluation of the player's time (docs/STRENGTH.md).
   if (!p.options["workers"]) p.options["workers"] = 1;
   if (!p.options["torch_threads"]) p.options["torch_threads"] = 1;
+  if (!p.options["batch_timeout_us"]) p.options["batch_timeout_us"] = 0;
   p.where = name;
   return p;
 }

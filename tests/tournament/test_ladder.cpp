@@ -62,6 +62,12 @@ TEST_CASE("ladder: players and spec errors", "[tournament]") {
   CHECK(players[0].type == "mcts");
   CHECK(players[0].options["checkpoint"].as<std::string>() == "m.model");
   CHECK(players[0].options["workers"].as<int>() == 1);
+  // Regression: the model's player waited the service's default 1 ms per evaluation for a batch
+  // that a one-thread search never fills; a wait given by --config is kept.
+  CHECK(players[0].options["batch_timeout_us"].as<int>() == 0);
+  LadderSpec given = s;
+  given.model_options = YAML::Load("{batch_timeout_us: 250}");
+  CHECK(ladder_players(given)[0].options["batch_timeout_us"].as<int>() == 250);
   CHECK(players[4].type == "alphabeta");
   const TournamentSpec t = ladder_tournament(s);
   CHECK(t.format == Format::kGauntlet);
