@@ -33,10 +33,12 @@ std::string SearchTotals::summary() const {
   if (searches == 0) return "0 searches";
   const double n = double(searches);
   char buf[160];
-  std::snprintf(buf, sizeof buf,
-                "%lld searches, per search: %.0f visits, %.0f evaluations, depth %.1f, %.0f ms",
-                static_cast<long long>(searches), double(visits) / n, double(evaluations) / n,
-                double(depth) / n, elapsed_ms / n);
+  // PUCT does not measure the depth (SearchResult::max_depth stays 0): left out, not printed as 0.
+  char depth_text[32] = "";
+  if (best_first) std::snprintf(depth_text, sizeof depth_text, ", depth %.1f", double(depth) / n);
+  std::snprintf(buf, sizeof buf, "%lld searches, per search: %.0f %s, %.0f evaluations%s, %.0f ms",
+                static_cast<long long>(searches), double(visits) / n, best_first ? "expansions" : "visits",
+                double(evaluations) / n, depth_text, elapsed_ms / n);
   return buf;
 }
 
@@ -53,6 +55,7 @@ std::string MctsPlayer::choose_turn(const Game& game, const TurnBudget& budget) 
   if (budget.time_ms >= 0) limits.time_ms = std::max<int64_t>(1, budget.time_ms * 9 / 10);
   last_ = search_.run(game.position(), limits);
   ++totals_.searches;
+  totals_.best_first = search_.params().algorithm != "puct";
   totals_.visits += last_.new_visits;
   totals_.evaluations += last_.evaluations;
   totals_.depth += last_.max_depth;

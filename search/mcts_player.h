@@ -47,8 +47,10 @@ struct SearchTotals {
   int64_t evaluations = 0;  ///< evaluator positions
   int64_t depth = 0;        ///< sum of SearchResult::max_depth (0 for puct, which does not track it)
   double elapsed_ms = 0;    ///< search wall time
-  /// "N searches, per search: V visits, E evaluations, depth D, T ms" (means; "0 searches"
-  /// when there were none).
+  bool best_first = false;  ///< ubfm / descent: visits are expansions and depth is measured
+  /// "N searches, per search: V visits, E evaluations, T ms" for puct; "N searches, per search:
+  /// V expansions, E evaluations, depth D, T ms" for ubfm / descent (means; "0 searches" when
+  /// there were none).
   std::string summary() const;
 };
 

@@ -37,7 +37,8 @@ void SearchParams::validate() const {
   check(p.widen_min_remaining_mass >= 0 && p.widen_min_remaining_mass < 1, "widen_min_remaining_mass",
         "must be in [0, 1)");
   check(p.turn_gen_max_expansions >= 1, "turn_gen_max_expansions", "must be >= 1");
-  check(p.policy_temperature > 0 && std::isfinite(p.policy_temperature), "policy_temperature", "must be > 0");
+  check(p.policy_temperature > 0 && std::isfinite(p.policy_temperature), "policy_temperature",
+        "must be > 0 and finite");
 }
 
 SearchParams parse_search_params(ConfigReader& cfg, const SearchParams& defaults) {

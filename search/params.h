@@ -13,7 +13,9 @@
 
 namespace ps {
 
+// single-file: omit begin (the exported bot reads no config)
 class ConfigReader;
+// single-file: omit end
 
 /// Parameters of ps::Search. YAML keys are the field names; defaults are the values below.
 /// Units: visits are simulations (one network evaluation or one proven/terminal leaf each),
@@ -119,6 +121,8 @@ struct SearchParams {
 /// types and out-of-range values throw ps::ConfigError naming the key path and line; finish()
 /// is called on `cfg`, so pass a reader of a map that holds search keys only.
 /// Keys not given keep their value in `defaults` (e.g. self-play's root noise).
+// single-file: omit begin (the exported bot reads no config)
 SearchParams parse_search_params(ConfigReader& cfg, const SearchParams& defaults = {});
+// single-file: omit end
 
 }  // namespace ps

@@ -152,7 +152,8 @@ TEST_CASE("policy temperature: the key is read and must be > 0", "[search]") {
   REQUIRE(SearchParams().policy_temperature == 1.0);
   for (const char* bad : {"0", "-1", ".nan", ".inf"}) {
     auto cfg = ConfigReader::from_string(std::string("policy_temperature: ") + bad + "\n", "t.yaml");
-    REQUIRE_THROWS_WITH(parse_search_params(cfg), "t.yaml: policy_temperature (line 1): must be > 0");
+    REQUIRE_THROWS_WITH(parse_search_params(cfg),
+                        "t.yaml: policy_temperature (line 1): must be > 0 and finite");
   }
   SearchParams p;
   p.policy_temperature = 0;
