@@ -284,8 +284,7 @@ AlphaBetaPlayer::RootProof AlphaBetaPlayer::prove_root(const Position& root, int
       }
       proof.depth = depth;
     }
-  } catch (const Aborted&) {
-  }
+  } catch (const Aborted&) {}
   return finish();
 }
 

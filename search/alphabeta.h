@@ -83,10 +83,10 @@ class AlphaBetaPlayer final : public Player {
   };
   struct RootProof {
     std::vector<TurnProof> turns;  ///< every listed root turn, in move-ordering order
-    bool complete = true;  ///< turns lists every distinct turn (false: over kEnumerationLimit)
-    int depth = 0;         ///< deepest iteration completed for every unproven turn
-    int64_t nodes = 0;     ///< nodes searched
-    double ms = 0.0;       ///< wall time
+    bool complete = true;          ///< turns lists every distinct turn (false: over kEnumerationLimit)
+    int depth = 0;                 ///< deepest iteration completed for every unproven turn
+    int64_t nodes = 0;             ///< nodes searched
+    double ms = 0.0;               ///< wall time
     /// Index of a proven winning turn (the one proven at the lowest depth), -1 if none.
     int winning_index() const;
     /// Turns proven lost.

@@ -61,11 +61,11 @@ struct SearchTotals {
   int64_t depth = 0;        ///< sum of SearchResult::max_depth (0 for puct, which does not track it)
   double elapsed_ms = 0;    ///< search wall time
   bool best_first = false;  ///< ubfm / descent: visits are expansions and depth is measured
-  int64_t proofs = 0;        ///< proof steps run (SearchParams::proof_fraction)
-  int64_t proof_wins = 0;    ///< turns played because the proof step proved them won
+  int64_t proofs = 0;       ///< proof steps run (SearchParams::proof_fraction)
+  int64_t proof_wins = 0;   ///< turns played because the proof step proved them won
   int64_t proof_resigned = 0;  ///< turns played with every root turn proven lost
   int64_t proof_excluded = 0;  ///< root turns proven lost and excluded from PUCT (sum)
-  double proof_ms = 0;       ///< proof steps' wall time
+  double proof_ms = 0;         ///< proof steps' wall time
   /// "N searches, per search: V visits, E evaluations, T ms" for puct; "N searches, per search:
   /// V expansions, E evaluations, depth D, T ms" for ubfm / descent (means; "0 searches" when
   /// there were none); with proof steps "; proof steps: P ms, X excluded per turn, W won, L all
