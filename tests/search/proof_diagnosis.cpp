@@ -48,8 +48,9 @@ int main(int argc, char** argv) {
   const Pitch& pitch = Pitch::get(8, 10, 2);
   std::string line;
   std::getline(in, line);  // header: game player0 player1 winner termination detail opening record
-  std::printf("game turns ab_proven_win_from_end model_turns blunders_short blunders_long "
-              "last_blunder_short_from_end last_blunder_long_from_end all_lost_from_end\n");
+  std::printf(
+      "game turns ab_proven_win_from_end model_turns blunders_short blunders_long "
+      "last_blunder_short_from_end last_blunder_long_from_end all_lost_from_end\n");
   while (std::getline(in, line)) {
     const std::vector<std::string> f = split(line, '\t');
     if (f.size() < 8 || f[3] == "model" || (f[1] != "model" && f[2] != "model")) continue;
@@ -85,8 +86,8 @@ int main(int argc, char** argv) {
       }
       g.play_turn(turns[size_t(i)]);
     }
-    std::printf("%s %d %d %d %d %d %d %d %d\n", f[0].c_str(), n, ab_first, model_turns,
-                blunders[0], blunders[1], last_blunder[0], last_blunder[1], all_lost);
+    std::printf("%s %d %d %d %d %d %d %d %d\n", f[0].c_str(), n, ab_first, model_turns, blunders[0],
+                blunders[1], last_blunder[0], last_blunder[1], all_lost);
     std::fflush(stdout);
   }
   return 0;
