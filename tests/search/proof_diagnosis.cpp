@@ -1,5 +1,5 @@
 // The diagnosis behind the MCTS-minimax hybrid (issue 12; docs/STRENGTH.md, "The MCTS-minimax
-// hybrid"): for every game the player named `model` lost in a tournament's or ladder's
+// hybrid"): for every game the player named PLAYER (default `model`, the ladder's name) lost in a tournament's or ladder's
 // games.tsv (8x10 standard), replays the record and asks, turn by turn from the third turn on:
 //  - alphabeta's turns: does a fresh-per-game `alphabeta` player (hand evaluation) given AB_MS
 //    per turn score the position as a proven win? The first such turn, counted from the end
@@ -7,7 +7,8 @@
 //  - the model's turns: does AlphaBetaPlayer::prove_root, given SHORT_MS and LONG_MS, prove the
 //    turn the model played lost while not every turn is proven lost (a "blunder" the proof step
 //    would have excluded)? And the first position where every turn is proven lost (LONG_MS).
-// Usage: proof_diagnosis GAMES.tsv AB_MS SHORT_MS LONG_MS; one line per lost game on stdout.
+// Usage: proof_diagnosis GAMES.tsv AB_MS SHORT_MS LONG_MS [PLAYER]; one line per lost game on
+// stdout.
 // Timed searches: figures depend on the machine's load.
 #include <cstdio>
 #include <fstream>
@@ -34,8 +35,8 @@ std::vector<std::string> split(const std::string& s, char sep) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 5) {
-    std::cerr << "usage: proof_diagnosis GAMES.tsv AB_MS SHORT_MS LONG_MS\n";
+  if (argc != 5 && argc != 6) {
+    std::cerr << "usage: proof_diagnosis GAMES.tsv AB_MS SHORT_MS LONG_MS [PLAYER]\n";
     return 2;
   }
   std::ifstream in(argv[1]);
@@ -45,6 +46,7 @@ int main(int argc, char** argv) {
   }
   const int ab_ms = std::stoi(argv[2]);
   const int proof_ms[2] = {std::stoi(argv[3]), std::stoi(argv[4])};
+  const std::string model = argc == 6 ? argv[5] : "model";
   const Pitch& pitch = Pitch::get(8, 10, 2);
   std::string line;
   std::getline(in, line);  // header: game player0 player1 winner termination detail opening record
@@ -53,8 +55,8 @@ int main(int argc, char** argv) {
       "last_blunder_short_from_end last_blunder_long_from_end all_lost_from_end\n");
   while (std::getline(in, line)) {
     const std::vector<std::string> f = split(line, '\t');
-    if (f.size() < 8 || f[3] == "model" || (f[1] != "model" && f[2] != "model")) continue;
-    const int model_side = f[1] == "model" ? 0 : 1;
+    if (f.size() < 8 || f[3] == model || (f[1] != model && f[2] != model)) continue;
+    const int model_side = f[1] == model ? 0 : 1;
     std::vector<std::string> turns;
     for (const std::string& t : split(f[7], ' '))
       if (!t.empty()) turns.push_back(t);
