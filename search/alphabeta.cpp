@@ -254,8 +254,8 @@ AlphaBetaPlayer::RootProof AlphaBetaPlayer::prove_root(const Position& root, int
     TurnProof t{digits(p.kicks.data() + c.kicks_at, c.num_kicks), c.hash, 0, 0};
     if (c.winner >= 0) t.proven = c.winner == me ? 1 : -1;
     open += t.proven == 0;
-    if (t.proven == 1) return proof.turns = {t}, finish();
     proof.turns.push_back(std::move(t));
+    if (proof.turns.back().proven == 1) return finish();  // a turn that wins at once
   }
   proof.complete = p.complete;
   try {

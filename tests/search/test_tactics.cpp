@@ -410,10 +410,7 @@ TEST_CASE("tactics: the mcts player's proof step plays proven wins and avoids pr
 }
 
 TEST_CASE("tactics: the proof step stays within the turn's time in the heaviest position", "[search]") {
-  const Game heavy = parse_kicks(
-      Pitch::standard(), Variant::kStandard,
-      "13064113570225017036575014630745741422243523574227742164435274617703502106741745431672745757"
-      "134661453130361");
+  const Game heavy = heavy_game();
   FixedCostEvaluator ev(0, 0.3f, 1.0f, 7);
   for (const double fraction : {0.25, 0.9}) {
     SearchParams sp;
