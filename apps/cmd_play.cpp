@@ -42,7 +42,7 @@ void print_help(std::ostream& out) {
 }
 
 struct PlayArgs {
-  std::string opponent;  // "" = mcts with the shipped model, else random
+  std::string opponent;  // "" = mcts with the shipped model, else random; mcts defaults to that model
   std::string options;  // YAML map of the opponent's options
   int side = 0;
   std::string pitch = "8x10";
@@ -63,14 +63,14 @@ std::unique_ptr<Player> make_opponent(const PlayArgs& a, const Pitch& pitch, Var
     throw std::invalid_argument("--opponent-options: not valid YAML: " + e.msg);
   }
   std::string type = a.opponent;
-  if (type.empty()) {
-    // The default opponent: the shipped model of this pitch and variant, else random play.
+  if (type.empty() || type == "mcts") {
+    // The default opponent, and an `mcts` opponent without a checkpoint: the shipped model of
+    // this pitch and variant (--opponent-options apply to it); with no shipped model the
+    // default opponent plays random turns and `mcts` says which checkpoint it lacks.
     const std::string model = default_model_path(pitch, variant);
-    type = model.empty() ? "random" : "mcts";
-    // --opponent-options apply to this default opponent; the shipped model is its checkpoint
-    // unless they name another.
+    if (type.empty()) type = model.empty() ? "random" : "mcts";
     if (!model.empty() && (opts.IsNull() || opts.IsMap()) && !opts["checkpoint"]) opts["checkpoint"] = model;
-    if (model.empty())
+    if (model.empty() && a.opponent.empty())
       out << "No shipped model for " << pitch.name() << " " << variant_name(variant)
           << "; playing against random turns.\n";
   }
@@ -127,6 +127,12 @@ bool undo(Game& game, int human, bool external, std::ostream& out) {
 }
 
 // Plays the typed kicks (direction digits, spaces ignored) all or none. True when played.
+// The record for a goodbye line; an empty record printed as nothing at all.
+std::string record_so_far(const Game& game) {
+  const std::string r = game.record();
+  return r.empty() ? "(no kicks yet)" : r;
+}
+
 bool play_kicks(Game& game, const std::string& line, std::ostream& out) {
   std::string digits;
   for (char c : line)
@@ -198,13 +204,13 @@ int run_play(const PlayArgs& a, std::istream& in, std::ostream& out) {
     out << "Legal kicks: " << legal_list(pos) << "\n> " << std::flush;
     std::string line;
     if (!std::getline(in, line)) {
-      out << "\nInput ended; quitting. Record so far: " << game.record() << "\n";
+      out << "\nInput ended; quitting. Record so far: " << record_so_far(game) << "\n";
       return 0;
     }
     line = trim(line);
     if (line.empty()) continue;
     if (line == "quit" || line == "q" || line == "exit") {
-      out << "Bye. Record so far: " << game.record() << "\n";
+      out << "Bye. Record so far: " << record_so_far(game) << "\n";
       return 0;
     }
     if (line == "help" || line == "?") print_help(out);

@@ -28,7 +28,9 @@ std::string fixed(double v, int decimals) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
   std::string s = buf;
-  if (s[0] == '-') s = "\u2212" + s.substr(1);
+  // A value that rounds to zero prints without its sign ("-0" said nothing).
+  if (s[0] == '-' && s.find_first_not_of("0.", 1) != std::string::npos) s = "\u2212" + s.substr(1);
+  else if (s[0] == '-') s = s.substr(1);
   return s;
 }
 

@@ -285,7 +285,10 @@ TournamentResult run_tournament(const TournamentSpec& spec, const std::vector<Pl
         "start position (the protocol cannot set up an opening)");
 
   OpeningOptions oo;
-  oo.count = spec.opening_turns == 0 ? 1 : spec.openings;
+  // A pairing plays opening (k / 2) mod openings in its game k, so only the first
+  // games_per_pairing / 2 openings are ever played; the generator is sequential, so these are
+  // the same openings a larger count would list first.
+  oo.count = spec.opening_turns == 0 ? 1 : std::min(spec.openings, spec.games_per_pairing / 2);
   oo.turns = spec.opening_turns;
   oo.seed = spec.seed;
   oo.balance_rollouts = spec.opening_balance_rollouts;

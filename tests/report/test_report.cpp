@@ -384,3 +384,18 @@ TEST_CASE("Wilson intervals and CSV fields") {
   CHECK(generation_of("greedy") == -1);
   CHECK(generation_of("gen-0003.ckpt") == -1);
 }
+
+TEST_CASE("an Elo that rounds to zero prints as 0, never with a minus sign") {
+  // The exact input that printed "-0": a rating of -0.3 shown with no decimals.
+  TempDir dir("minus_zero");
+  ps::testing::write_fake_run(dir.str(), 1);
+  write_file_atomic(dir / "ratings.json", R"({"anchor":"random","players":[
+  {"name":"random","elo":0,"ci95":0,"games":20,"wins":3},
+  {"name":"gen-0001","elo":-0.3,"ci95":60.2,"games":20,"wins":17}],
+ "crosstable":{"names":["random","gen-0001"],"wins":[[0,3],[17,0]]}}
+)");
+  const std::string html = read_file(write_report(dir.str()));
+  CHECK_THAT(html, Contains("</td><td>0</td><td class=\"muted\">\u00b160</td>"));  // gen-0001's row
+  CHECK(html.find("\u22120<") == std::string::npos);
+  CHECK(html.find(">-0<") == std::string::npos);
+}

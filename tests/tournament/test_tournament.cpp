@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <fstream>
 #include <set>
@@ -137,6 +138,34 @@ TEST_CASE("round robin: schedule, colours, cross-table, ratings and files", "[to
   CHECK_THAT(read_file(spec.out_dir + "/ratings.csv"), Catch::StartsWith("rank,player,type,elo"));
   CHECK_THAT(read_file(spec.out_dir + "/crosstable.csv"), Catch::Contains("4/4") || Catch::Contains("/4"));
   CHECK_THAT(read_file(spec.out_dir + "/games.csv"), Catch::StartsWith("game,player0"));
+}
+
+TEST_CASE("a tournament lists only the openings its games play", "[tournament]") {
+  // The exact input: a 2-game ladder (games_per_pairing 2, openings 10) printed "10 openings"
+  // and balanced ten of them, one of which was played.
+  OpeningOptions o;
+  o.turns = 2;
+  o.seed = 9;
+  o.balance_rollouts = 16;
+  o.count = 10;
+  const auto ten = generate_openings(Pitch::standard(), Variant::kStandard, o);
+  o.count = 3;
+  const auto three = generate_openings(Pitch::standard(), Variant::kStandard, o);
+  REQUIRE(three.size() == 3);
+  CHECK(std::equal(three.begin(), three.end(), ten.begin()));  // the same openings, in order
+
+  test::register_test_players();
+  TournamentSpec spec;
+  spec.games_per_pairing = 2;
+  spec.openings = 10;
+  spec.opening_turns = 2;
+  spec.seed = 9;
+  std::vector<PlayerSpec> players{reg("a", "test-random"), reg("b", "test-random")};
+  auto r = run_tournament(spec, players);
+  CHECK(r.openings.size() == 1);
+  CHECK_THAT(format_results(r), Catch::Contains("2/2 games, 1 opening,"));
+  spec.games_per_pairing = 6;  // 3 openings, each with colours swapped
+  CHECK(run_tournament(spec, players).openings.size() == 3);
 }
 
 TEST_CASE("results do not depend on the number of concurrent games", "[tournament]") {
