@@ -7,7 +7,6 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
-#include <memory>
 #include <sstream>
 
 #include "core/byte_io.h"
@@ -90,21 +89,12 @@ void write_chunk(const std::string& path, const std::vector<GameData>& games, in
   uint64_t size = payload.size();
   std::memcpy(&out[4], &version, 4);
   std::memcpy(&out[8], &size, 8);
-  // One compression context per thread, reset before each use: a fresh one allocated and
-  // zeroed its workspace (page faults included) at every chunk write, about half of the
-  // compression's CPU in self-play (docs/BENCHMARKS.md, speed5). The output depends on the
-  // parameters and the input only, not on the context's history.
-  struct FreeCCtx {
-    void operator()(ZSTD_CCtx* c) const { ZSTD_freeCCtx(c); }
-  };
-  thread_local std::unique_ptr<ZSTD_CCtx, FreeCCtx> thread_cctx(ZSTD_createCCtx());
-  ZSTD_CCtx* cctx = thread_cctx.get();
-  if (!cctx) throw std::runtime_error(path + ": out of memory for zstd");
-  ZSTD_CCtx_reset(cctx, ZSTD_reset_session_and_parameters);
+  ZSTD_CCtx* cctx = ZSTD_createCCtx();
   ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, zstd_level);
   ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1);
   std::string comp(ZSTD_compressBound(payload.size()), '\0');
   size_t n = ZSTD_compress2(cctx, comp.data(), comp.size(), payload.data(), payload.size());
+  ZSTD_freeCCtx(cctx);
   if (ZSTD_isError(n)) throw std::runtime_error(path + ": zstd compression failed: " + ZSTD_getErrorName(n));
   out.append(comp.data(), n);
   write_file_atomic(path, out);

@@ -5,7 +5,6 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
-#include <thread>
 
 #include <unistd.h>
 
@@ -110,23 +109,6 @@ TEST_CASE("chunk round trip gives identical games and samples") {
       CHECK(p.turn_start());
     }
   }
-}
-
-// write_chunk keeps one zstd context per thread: a file's bytes must not depend on what the
-// thread compressed before (another chunk, another level) nor on the thread.
-TEST_CASE("a chunk's bytes do not depend on the thread's earlier chunk writes") {
-  TempDir dir;
-  const auto games = make_games(5, 7);
-  const std::string fresh_file = (dir.path / "fresh.psd").string();
-  std::thread fresh([&] { write_chunk(fresh_file, games); });  // a thread's first context
-  fresh.join();
-  const std::string other = (dir.path / "other.psd").string();
-  write_chunk(other, make_games(12, 8), 19);
-  write_chunk(other, make_games(1, 9), 1);
-  const std::string reused_file = (dir.path / "reused.psd").string();
-  write_chunk(reused_file, games);
-  CHECK(read_file(reused_file) == read_file(fresh_file));
-  REQUIRE(read_chunk(reused_file).size() == games.size());
 }
 
 TEST_CASE("truncated, corrupted and foreign files are reported by name") {
