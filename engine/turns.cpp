@@ -356,16 +356,36 @@ static_assert(std::is_trivially_copyable<Prefix>::value && std::is_trivially_cop
 
 constexpr size_t words_for(size_t bytes) { return (bytes + sizeof(uint64_t) - 1) / sizeof(uint64_t); }
 
-// A fingerprint of the network's logits (FNV-1a over their bits): a resumed generation must
-// read the same logits as the one it continues.
+// A fingerprint of the network's logits: a resumed generation must read the same logits as
+// the one it continues. FNV-1a's step over 64-bit words (two floats' bits) in four independent
+// lanes, folded at the end: each step is a bijection of the lane and of the word, so any
+// changed float changes the print. Computed at every generation step (1,000 floats on 8x10);
+// one FNV-1a chain over 32-bit words waited on its 1,000 dependent multiplies
+// (docs/BENCHMARKS.md, speed5).
 uint64_t logits_print(const float* logits, size_t n) {
-  uint64_t h = 0xcbf29ce484222325ULL;
-  for (size_t i = 0; i < n; ++i) {
-    uint32_t b;
-    std::memcpy(&b, &logits[i], sizeof b);
-    h = (h ^ b) * 0x100000001b3ULL;
+  constexpr uint64_t kPrime = 0x100000001b3ULL;
+  uint64_t lane[4] = {0xcbf29ce484222325ULL, 0x84222325cbf29ce4ULL, 0x9E3779B97F4A7C15ULL,
+                      0xC2B2AE3D27D4EB4FULL};
+  const size_t words = n / 2;
+  size_t i = 0;
+  for (; i + 4 <= words; i += 4) {
+    for (size_t k = 0; k < 4; ++k) {
+      uint64_t w;
+      std::memcpy(&w, logits + 2 * (i + k), sizeof w);
+      lane[k] = (lane[k] ^ w) * kPrime;
+    }
   }
-  return h;
+  for (; i < words; ++i) {
+    uint64_t w;
+    std::memcpy(&w, logits + 2 * i, sizeof w);
+    lane[0] = (lane[0] ^ w) * kPrime;
+  }
+  if (n % 2) {
+    uint32_t b;
+    std::memcpy(&b, logits + n - 1, sizeof b);
+    lane[1] = (lane[1] ^ b) * kPrime;
+  }
+  return (((lane[0] * kPrime) ^ lane[1]) * kPrime ^ lane[2]) * kPrime ^ lane[3];
 }
 // single-file: omit end
 

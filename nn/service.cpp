@@ -13,6 +13,7 @@
 #include <malloc.h>
 #endif
 
+#include "core/thread_name.h"
 #include "nn/checkpoint.h"
 
 namespace ps::nn {
@@ -211,6 +212,7 @@ struct NetEvaluator::Impl {
   };
 
   void worker_loop() {
+    set_thread_name("ps-nn-worker");
     WorkerBuffers b;
     b.batch.reserve(size_t(options.max_batch));
     std::unique_lock<std::mutex> lk(mu);

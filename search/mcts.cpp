@@ -927,6 +927,9 @@ struct Search::Impl {
   SearchResult make_result() const {
     SearchResult r;
     const Node* rt = root.get();
+    // single-file: omit begin (no room in the bot's file)
+    r.children.reserve(rt->num_children.load());
+    // single-file: omit end
     for_each_child(rt, [&](const Node* c) {
       RootChild rc;
       rc.kicks = kicks_of(c);

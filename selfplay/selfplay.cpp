@@ -13,6 +13,7 @@
 
 #include "core/fileutil.h"
 #include "core/random.h"
+#include "core/thread_name.h"
 #include "search/mcts.h"
 
 namespace ps {
@@ -354,6 +355,7 @@ SelfplayStats run_games(int64_t games, int concurrent_games, int games_per_chunk
   std::exception_ptr error;
   const auto t0 = std::chrono::steady_clock::now();
   auto worker = [&]() {
+    set_thread_name("ps-selfplay");
     while (!failed.load() && !(cancel && cancel->load())) {
       const int64_t k = next.fetch_add(1);
       if (k >= todo) break;

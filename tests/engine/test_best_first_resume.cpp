@@ -158,6 +158,13 @@ TEST_CASE("a best-first generation starts over when it cannot go on") {
     auto changed = logits;
     changed[size_t(pos.ball()) * 8] += 0.25f;
     expect_fresh(pos, changed.data(), more);
+    // Any one float: the first, two in the middle (other lanes of the logits' fingerprint) and
+    // the last.
+    for (size_t k : {size_t(0), logits.size() / 2 + 1, logits.size() / 2 + 2, logits.size() - 1}) {
+      auto one = logits;
+      one[k] = -one[k] - 1.0f;
+      expect_fresh(pos, one.data(), more);
+    }
     const Position& next = positions[i + 1];
     const auto next_logits = random_logits(next, rng, 1.5);
     expect_fresh(next, next_logits.data(), more);
