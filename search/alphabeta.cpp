@@ -108,6 +108,7 @@ void AlphaBetaPlayer::generate(const Position& pos, int ply, uint64_t tt_best) {
     p.children.push_back(c);
   };
   const TurnGenerator::Stats st = gen_.for_each_turn(pos, add);
+  p.complete = st.complete;
   if (!st.complete) {
     // Over the enumeration limit the turns found are the lexicographically first ones: add
     // random chains so that the children cover the whole position.
@@ -201,6 +202,92 @@ std::vector<std::string> AlphaBetaPlayer::principal_variation(const Position& ro
   return pv;
 }
 
+void AlphaBetaPlayer::allocate() {
+  if (tt_.size() != tt_entries_) tt_.assign(tt_entries_, TTEntry{});
+  if (plies_.size() < size_t(options_.max_depth) + 1) plies_.resize(size_t(options_.max_depth) + 1);
+}
+
+int AlphaBetaPlayer::RootProof::winning_index() const {
+  int best = -1;
+  for (size_t i = 0; i < turns.size(); ++i)
+    if (turns[i].proven == 1 && (best < 0 || turns[i].depth < turns[size_t(best)].depth)) best = int(i);
+  return best;
+}
+
+int AlphaBetaPlayer::RootProof::lost() const {
+  int n = 0;
+  for (const TurnProof& t : turns) n += t.proven == -1;
+  return n;
+}
+
+AlphaBetaPlayer::RootProof AlphaBetaPlayer::prove_root(const Position& root, int64_t time_ms) {
+  if (root.game_over()) throw std::invalid_argument("alphabeta proof: the game is over");
+  if (!root.turn_start())
+    throw std::invalid_argument("alphabeta proof: the position is in the middle of a turn");
+  if (time_ms < 1) throw std::invalid_argument("alphabeta proof: time_ms must be >= 1");
+  const auto t0 = Clock::now();
+  info_ = Info{};
+  node_limit_ = -1;
+  timed_ = true;
+  deadline_ = t0 + std::chrono::milliseconds(time_ms);
+  allocate();
+  RootProof proof;
+  auto finish = [&] {
+    proof.nodes = info_.nodes;
+    proof.ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    return proof;
+  };
+  std::string won;
+  if (win_.find_winning_turn(root, &won)) {
+    Position end = root;
+    for (char k : won) end.make_kick(k - '0');
+    proof.turns.push_back({won, end.hash(), 1, 0});
+    return finish();
+  }
+  eval_->reset(root);
+  generate(root, 0, 0);
+  // plies_[0] is the root's: the searches below start at ply 1 and never touch it.
+  const Ply& p = plies_[0];
+  const int me = root.side_to_move();
+  int open = 0;
+  for (const Child& c : p.children) {
+    TurnProof t{digits(p.kicks.data() + c.kicks_at, c.num_kicks), c.hash, 0, 0};
+    if (c.winner >= 0) t.proven = c.winner == me ? 1 : -1;
+    open += t.proven == 0;
+    proof.turns.push_back(std::move(t));
+    if (proof.turns.back().proven == 1) return finish();  // a turn that wins at once
+  }
+  proof.complete = p.complete;
+  try {
+    for (int depth = 1; depth <= options_.max_depth && open > 0; ++depth) {
+      for (size_t i = 0; i < p.children.size(); ++i) {
+        TurnProof& t = proof.turns[i];
+        if (t.proven != 0) continue;
+        const Child& c = p.children[i];
+        const Position child = child_position(root, p, c);
+        eval_->reset(root);  // an aborted search leaves the evaluator's path anywhere
+        eval_->push_turn(root, p.kicks.data() + c.kicks_at, c.num_kicks);
+        // The opponent's score after the turn, against the proven-result bound from both sides.
+        if (search(child, depth - 1, kWinBound, kWinBound + 1, 1) > kWinBound) {
+          t.proven = -1;
+        } else if (search(child, depth - 1, -kWinBound - 1, -kWinBound, 1) < -kWinBound) {
+          t.proven = 1;
+        }
+        eval_->pop_turn();
+        if (t.proven == 0) continue;
+        t.depth = depth;
+        --open;
+        if (t.proven == 1) {
+          proof.depth = depth;
+          return finish();
+        }
+      }
+      proof.depth = depth;
+    }
+  } catch (const Aborted&) {}
+  return finish();
+}
+
 std::string AlphaBetaPlayer::choose_turn(const Game& game, const TurnBudget& budget) {
   const Position& root = game.position();
   if (root.game_over()) throw std::invalid_argument("alphabeta player: the game is over");
@@ -216,8 +303,7 @@ std::string AlphaBetaPlayer::choose_turn(const Game& game, const TurnBudget& bud
   deadline_ = t0 + std::chrono::microseconds(std::max<int64_t>(time_ms, 1) * 900);
   const auto soft = t0 + std::chrono::microseconds(std::max<int64_t>(time_ms, 1) * 500);
 
-  if (tt_.size() != tt_entries_) tt_.assign(tt_entries_, TTEntry{});
-  if (plies_.size() < size_t(options_.max_depth) + 1) plies_.resize(size_t(options_.max_depth) + 1);
+  allocate();
   std::string answer;
   if (win_.find_winning_turn(root, &answer)) {
     info_.score = kWin;

@@ -72,6 +72,41 @@ class AlphaBetaPlayer final : public Player {
   };
   const Info& last_info() const { return info_; }
 
+  /// What prove_root found for each turn of a root position.
+  struct TurnProof {
+    std::string kicks;  ///< the turn's kick digits
+    uint64_t hash = 0;  ///< position hash after the turn
+    int proven = 0;     ///< +1 proven win / -1 proven loss for the root's side to move, 0 unknown
+    /// Iteration that proved it (turns searched below the turn; 0: the turn ends the game):
+    /// the shortest proof this search found; for a loss, a larger depth is a longer resistance.
+    int depth = 0;
+  };
+  struct RootProof {
+    std::vector<TurnProof> turns;  ///< every listed root turn, in move-ordering order
+    bool complete = true;          ///< turns lists every distinct turn (false: over kEnumerationLimit)
+    int depth = 0;                 ///< deepest iteration completed for every unproven turn
+    int64_t nodes = 0;             ///< nodes searched
+    double ms = 0.0;               ///< wall time
+    /// Index of a proven winning turn (the one proven at the lowest depth), -1 if none.
+    int winning_index() const;
+    /// Turns proven lost.
+    int lost() const;
+  };
+  /// The proof step of an MCTS-minimax hybrid (Baier and Winands, "MCTS-Minimax Hybrids", IEEE
+  /// TCIAIG 2015, the root variant; the root proof checks of MCTS-Solver programs): proves root
+  /// turns won or lost by iterative deepening over depth 1, 2, ... turns below each turn, with
+  /// two null-window searches per unproven turn at the proven-result bound (is the opponent's
+  /// score a proven win? is it a proven loss?). At that bound the leaf evaluation only orders
+  /// moves, so a result is a proof, not a heuristic score (exact up to the enumeration limit:
+  /// at a node with more than kEnumerationLimit turn states the listed turns are a sample, so a
+  /// "proven" loss of the side to move there may miss an escape). Stops at the first proven
+  /// win, when every turn is proven, after max_depth, or at time_ms (wall time, >= 1; the
+  /// clock is checked every 16 nodes, so it overshoots by one turn generation at most). An
+  /// interrupted test proves nothing; completed ones stand. Shares the transposition table
+  /// (tt_mb) with choose_turn. Throws std::invalid_argument when the game is over, mid-turn or
+  /// time_ms < 1. Not thread-safe (one caller at a time, like choose_turn).
+  RootProof prove_root(const Position& root, int64_t time_ms);
+
  private:
   struct Child {
     uint32_t kicks_at;  // offset into the ply's kick arena
@@ -83,6 +118,7 @@ class AlphaBetaPlayer final : public Player {
   struct Ply {
     std::vector<Child> children;
     std::vector<uint8_t> kicks;
+    bool complete = true;  // every distinct turn listed (within kEnumerationLimit)
   };
   struct TTEntry {
     uint64_t key = 0;
@@ -92,6 +128,8 @@ class AlphaBetaPlayer final : public Player {
     uint8_t bound = 0;   // 1 exact, 2 lower, 3 upper
   };
   struct Aborted {};
+
+  void allocate();  // the transposition table and the ply arrays, when freed
 
   int search(const Position& pos, int depth, int alpha, int beta, int ply);
   void generate(const Position& pos, int ply, uint64_t tt_best);

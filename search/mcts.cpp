@@ -146,6 +146,9 @@ struct Search::Impl {
   int64_t turn_state_budget = int64_t(256) << 20;  // Search::set_turn_state_budget
   static constexpr size_t kTurnStateNodeBytes = size_t(1) << 20;
   std::atomic<int64_t> resumed_generations{0};
+  // Root turns (hashes of the positions after them) the next run marks proven lost
+  // (Search::exclude_root_turns), then forgets.
+  std::vector<uint64_t> excluded_root_turns;
   // single-file: omit end
 
   // Per-search shared state.
@@ -991,6 +994,9 @@ struct Search::Impl {
     try {
       prepare_root(pos);
       ensure_root_children(root.get());
+      // single-file: omit begin (the exported bot has no proof step)
+      exclude_root_children();
+      // single-file: omit end
       if (limits.root_noise) {
         add_root_noise();
       } else {
@@ -1011,6 +1017,23 @@ struct Search::Impl {
     r.elapsed_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
     return r;
   }
+
+  // single-file: omit begin (the exported bot has no proof step)
+  // Marks the root's children listed in excluded_root_turns proven lost for the root's side to
+  // move (the MCTS-solver's mark: never selected, never played while a turn not proven lost
+  // exists; when every listed child is lost the solver widens the root).
+  void exclude_root_children() {
+    if (excluded_root_turns.empty()) return;
+    std::sort(excluded_root_turns.begin(), excluded_root_turns.end());
+    for_each_child(root.get(), [&](Node* c) {
+      if (std::binary_search(excluded_root_turns.begin(), excluded_root_turns.end(), c->hash)) {
+        c->proven.store(-1, std::memory_order_relaxed);
+        c->checked.store(1, std::memory_order_relaxed);
+      }
+    });
+    excluded_root_turns.clear();
+  }
+  // single-file: omit end
 
   // The root's turn list before the descents: a fresh root is expanded; a reused one gets its
   // root-sized list (from the logits kept at its expansion when there are some); a root proven
@@ -1179,6 +1202,12 @@ void Search::set_turn_state_budget(int64_t bytes) {
   if (bytes < 0)
     throw std::invalid_argument("search: turn state budget must be >= 0 bytes, got " + std::to_string(bytes));
   if (impl_) impl_->turn_state_budget = bytes;
+}
+// single-file: omit end
+// single-file: omit begin
+void Search::exclude_root_turns(std::vector<uint64_t> hashes) {
+  if (!impl_) throw std::invalid_argument("search: excluded root turns need algorithm puct");
+  impl_->excluded_root_turns = std::move(hashes);
 }
 // single-file: omit end
 const SearchParams& Search::params() const {

@@ -130,6 +130,13 @@ class Search {
   /// Throws std::invalid_argument when negative. PUCT only (ubfm and descent ignore it). Call
   /// between runs; a smaller budget applies to generations saved from then on.
   void set_turn_state_budget(int64_t bytes);
+  /// Root turns, named by the hash of the position after each (Position::hash), that the next
+  /// run() treats as proven lost for the root's side to move: the MCTS-solver's mark, so they
+  /// get no visits and are never played while another turn is not proven lost (the proof step
+  /// of the hybrid in search/mcts_player.h). Turns not among the root's listed children are
+  /// ignored; the next run() uses the list once and forgets it. Throws std::invalid_argument
+  /// unless params.algorithm is puct. Call between runs.
+  void exclude_root_turns(std::vector<uint64_t> hashes);
   // single-file: omit end
   const SearchParams& params() const;
   /// Noise and sampling generator (seeded in the constructor).

@@ -1,6 +1,7 @@
 #include "search/mcts_player.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <stdexcept>
 
@@ -39,20 +40,75 @@ std::string SearchTotals::summary() const {
   std::snprintf(buf, sizeof buf, "%lld searches, per search: %.0f %s, %.0f evaluations%s, %.0f ms",
                 static_cast<long long>(searches), double(visits) / n, best_first ? "expansions" : "visits",
                 double(evaluations) / n, depth_text, elapsed_ms / n);
-  return buf;
+  if (proofs == 0) return buf;
+  char proof_text[160];
+  std::snprintf(proof_text, sizeof proof_text,
+                "; proof steps: %.0f ms, %.1f excluded per turn, %lld won, %lld all lost",
+                proof_ms / double(proofs), double(proof_excluded) / double(proofs),
+                static_cast<long long>(proof_wins), static_cast<long long>(proof_resigned));
+  return buf + std::string(proof_text);
 }
 
 MctsPlayer::MctsPlayer(Evaluator& evaluator, const SearchParams& params, uint64_t seed, std::string name,
                        const Ablation& ablation)
     : ablated_(ablation.any() ? std::make_unique<AblatedEvaluator>(evaluator, ablation) : nullptr),
       search_(ablated_ ? *ablated_ : evaluator, params, seed),
+      prover_(params.proof_fraction > 0 ? std::make_unique<AlphaBetaPlayer>(seed) : nullptr),
       name_(name.empty() ? "mcts(" + (ablated_ ? ablated_->name() : evaluator.name()) + ")"
                          : std::move(name)) {}
+
+namespace {
+
+// The result of a turn the proof step decided alone: that turn, proven.
+SearchResult proven_result(const AlphaBetaPlayer::TurnProof& t, double elapsed_ms) {
+  SearchResult r;
+  r.best_turn = t.kicks;
+  r.principal_variation = {t.kicks};
+  RootChild c;
+  c.kicks = t.kicks;
+  c.proven = t.proven;
+  r.children.push_back(c);
+  r.root_proven = t.proven;
+  r.root_value = float(t.proven);
+  r.elapsed_ms = elapsed_ms;
+  return r;
+}
+
+}  // namespace
 
 std::string MctsPlayer::choose_turn(const Game& game, const TurnBudget& budget) {
   SearchLimits limits;
   limits.visits = budget.visits;
   if (budget.time_ms >= 0) limits.time_ms = std::max<int64_t>(1, budget.time_ms * 9 / 10);
+  if (prover_ && limits.time_ms >= 0) {
+    const int64_t share =
+        std::max<int64_t>(1, std::llround(double(limits.time_ms) * search_.params().proof_fraction));
+    const AlphaBetaPlayer::RootProof proof = prover_->prove_root(game.position(), share);
+    ++totals_.proofs;
+    totals_.proof_ms += proof.ms;
+    const int won = proof.winning_index();
+    const int lost = proof.lost();
+    const AlphaBetaPlayer::TurnProof* decided = won >= 0 ? &proof.turns[size_t(won)] : nullptr;
+    if (!decided && proof.complete && lost == int(proof.turns.size())) {
+      // Every turn loses: resist longest (the loss proven at the largest depth).
+      decided = &*std::max_element(proof.turns.begin(), proof.turns.end(),
+                                   [](const auto& a, const auto& b) { return a.depth < b.depth; });
+      ++totals_.proof_resigned;
+    }
+    if (decided) {
+      totals_.proof_wins += decided->proven == 1;
+      last_ = proven_result(*decided, proof.ms);
+      ++totals_.searches;
+      totals_.elapsed_ms += proof.ms;
+      return decided->kicks;
+    }
+    std::vector<uint64_t> excluded;
+    for (const AlphaBetaPlayer::TurnProof& t : proof.turns)
+      if (t.proven == -1) excluded.push_back(t.hash);
+    totals_.proof_excluded += int64_t(excluded.size());
+    search_.exclude_root_turns(std::move(excluded));
+    limits.time_ms = std::max<int64_t>(1, limits.time_ms - std::llround(proof.ms));
+  }
   last_ = search_.run(game.position(), limits);
   ++totals_.searches;
   totals_.best_first = search_.params().algorithm != "puct";

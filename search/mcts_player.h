@@ -1,4 +1,20 @@
-// The PUCT search (search/mcts.h) as a ps::Player.
+// The PUCT search (search/mcts.h) as a ps::Player, optionally with a proof step before it: an
+// MCTS-minimax hybrid (Baier and Winands, "MCTS-Minimax Hybrids", IEEE TCIAIG 7(2), 2015; here
+// their root variant, as in the root proof checks of MCTS-Solver programs).
+//
+// Proof step (SearchParams::proof_fraction > 0, timed turns only): alpha-beta over complete
+// turns (AlphaBetaPlayer::prove_root, search/alphabeta.h: iterative deepening, transposition
+// table of 16 MiB, the engine's win check, hand-evaluation move ordering) proves root turns won
+// or lost within proof_fraction of the turn's search time:
+//  - a turn proven won is played at once (the one proven at the lowest depth);
+//  - turns proven lost are marked proven lost in PUCT's root (Search::exclude_root_turns);
+//  - when every turn is proven lost (and the list is complete), the turn proven at the largest
+//    depth is played: the longest resistance found;
+//  - otherwise PUCT searches for the rest of the time (what the proof did not use).
+// The proof step runs in the calling thread before the search, within the turn's time; like the
+// search, the player serves one caller at a time. Measured against alphabeta at 200 ms per
+// turn it did not change the score (docs/STRENGTH.md, "The MCTS-minimax hybrid"), so it is off
+// by default.
 #pragma once
 
 #include <cstdint>
@@ -6,6 +22,7 @@
 #include <string>
 
 #include "nn/evaluator.h"
+#include "search/alphabeta.h"
 #include "search/mcts.h"
 #include "search/player.h"
 
@@ -48,9 +65,15 @@ struct SearchTotals {
   int64_t depth = 0;        ///< sum of SearchResult::max_depth (0 for puct, which does not track it)
   double elapsed_ms = 0;    ///< search wall time
   bool best_first = false;  ///< ubfm / descent: visits are expansions and depth is measured
+  int64_t proofs = 0;       ///< proof steps run (SearchParams::proof_fraction)
+  int64_t proof_wins = 0;   ///< turns played because the proof step proved them won
+  int64_t proof_resigned = 0;  ///< turns played with every root turn proven lost
+  int64_t proof_excluded = 0;  ///< root turns proven lost and excluded from PUCT (sum)
+  double proof_ms = 0;         ///< proof steps' wall time
   /// "N searches, per search: V visits, E evaluations, T ms" for puct; "N searches, per search:
   /// V expansions, E evaluations, depth D, T ms" for ubfm / descent (means; "0 searches" when
-  /// there were none).
+  /// there were none); with proof steps "; proof steps: P ms, X excluded per turn, W won, L all
+  /// lost" follows (per-step means, W and L counts).
   std::string summary() const;
 };
 
@@ -67,14 +90,17 @@ class MctsPlayer final : public Player {
   std::string name() const override { return name_; }
   void new_game(const Pitch& pitch, Variant variant) override {
     search_.clear();
+    if (prover_) prover_->new_game(pitch, variant);
     totals_ = {};
   }
-  /// Budget: visits and/or time_ms (the search stops at 90% of time_ms to leave a margin);
-  /// neither given -> SearchParams visits/time_ms. Throws std::invalid_argument when the game
-  /// is over or mid-turn; evaluator errors propagate.
+  /// Budget: visits and/or time_ms (the search stops at 90% of time_ms to leave a margin; the
+  /// proof step, when on, takes its share of those 90% first); neither given -> SearchParams
+  /// visits/time_ms. Throws std::invalid_argument when the game is over or mid-turn; evaluator
+  /// errors propagate.
   std::string choose_turn(const Game& game, const TurnBudget& budget) override;
 
-  /// The full result of the last choose_turn (visits per root turn: the training target).
+  /// The full result of the last choose_turn (visits per root turn: the training target). A
+  /// turn the proof step decided alone has one child, that turn, with 0 visits.
   const SearchResult& last_result() const { return last_; }
   /// The searches of this game so far.
   const SearchTotals& totals() const { return totals_; }
@@ -83,6 +109,7 @@ class MctsPlayer final : public Player {
  private:
   std::unique_ptr<AblatedEvaluator> ablated_;  // null unless an ablation is asked for
   Search search_;
+  std::unique_ptr<AlphaBetaPlayer> prover_;  // the proof step's search; null when off
   std::string name_;
   SearchResult last_;
   SearchTotals totals_;

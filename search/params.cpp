@@ -39,6 +39,9 @@ void SearchParams::validate() const {
   check(p.turn_gen_max_expansions >= 1, "turn_gen_max_expansions", "must be >= 1");
   check(p.policy_temperature > 0 && std::isfinite(p.policy_temperature), "policy_temperature",
         "must be > 0 and finite");
+  check(p.proof_fraction >= 0 && p.proof_fraction <= 0.9, "proof_fraction", "must be in [0, 0.9]");
+  check(p.algorithm == "puct" || p.proof_fraction == 0, "proof_fraction",
+        "must be 0 with algorithm ubfm or descent (the proof step excludes turns from PUCT's root)");
 }
 
 SearchParams parse_search_params(ConfigReader& cfg, const SearchParams& defaults) {
@@ -56,7 +59,8 @@ SearchParams parse_search_params(ConfigReader& cfg, const SearchParams& defaults
            field("widen_per_sqrt_visit", p.widen_per_sqrt_visit),
            field("widen_min_remaining_mass", p.widen_min_remaining_mass),
            field("turn_gen_max_expansions", p.turn_gen_max_expansions), field("sum_chains", p.sum_chains),
-           field("policy_temperature", p.policy_temperature), field("solver", p.solver));
+           field("policy_temperature", p.policy_temperature), field("solver", p.solver),
+           field("proof_fraction", p.proof_fraction));
   return cfg.finish_validated(p);
 }
 

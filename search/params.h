@@ -109,6 +109,17 @@ struct SearchParams {
   /// Terminal turns and the win check always give exact leaf values, even when false.
   bool solver = true;
 
+  // single-file: omit begin (the exported bot has no proof step)
+  // --- proof step (MCTS-minimax hybrid, search/mcts_player.h) --------------------------------
+  /// proof_fraction: share of a timed turn's search time that the `mcts` player first spends
+  /// on an alpha-beta win/loss proof over the root's turns (AlphaBetaPlayer::prove_root,
+  /// search/alphabeta.h; Baier and Winands 2015, MCTS-minimax hybrids, root variant): a turn
+  /// proven won is played at once, turns proven lost are excluded from the search
+  /// (Search::exclude_root_turns), the rest of the time goes to PUCT. 0 = no proof step.
+  /// Searches with a visit budget only (self-play) skip it. In [0, 0.9]; PUCT only.
+  double proof_fraction = 0.0;
+  // single-file: omit end
+
   /// Temperature for the 0-based turn index of a game.
   double temperature_at(int turn_index) const {
     return turn_index < temperature_turns ? temperature : temperature_final;

@@ -94,6 +94,15 @@ inline bool forced_win_within(const Position& p, const std::string& kicks, int o
   return ok;
 }
 
+/// The heavy position of the engine benchmark (8x10 standard): a tangle with hundreds of
+/// thousands of distinct turns, for the time-limit tests.
+inline Game heavy_game() {
+  return parse_kicks(
+      Pitch::standard(), Variant::kStandard,
+      "13064113570225017036575014630745741422243523574227742164435274617703502106741745431672745757"
+      "134661453130361");
+}
+
 /// CPU time of the calling thread, ms. A time-limited search that ignored its clock would
 /// spend CPU past the limit; a thread the loaded machine did not schedule spends none, so tests
 /// of "no runaway" check this and only a loose bound on the wall time.

@@ -79,11 +79,7 @@ TEST_CASE("alphabeta: fixed-depth scores equal plain minimax", "[search]") {
 }
 
 TEST_CASE("alphabeta: answers within its time limit in the heaviest positions", "[search]") {
-  // A tangle with hundreds of thousands of turns (the same record as the players' tests).
-  const Game heavy = parse_kicks(
-      Pitch::standard(), Variant::kStandard,
-      "13064113570225017036575014630745741422243523574227742164435274617703502106741745431672745757"
-      "134661453130361");
+  const Game heavy = heavy_game();
   AlphaBetaPlayer ab(7);
   for (int ms : {20, 100}) {
     const auto t0 = std::chrono::steady_clock::now();

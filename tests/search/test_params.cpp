@@ -47,6 +47,25 @@ TEST_CASE("params: YAML defaults, overrides and errors", "[search]") {
                         "t.yaml: search.dirichlet_fraction (line 2): must be in [0, 1]");
   }
   {
+    auto root = ConfigReader::from_string("search:\n  visits: 8\n  proof_fraction: 0.95\n", "t.yaml");
+    auto cfg = root.child("search");
+    REQUIRE_THROWS_WITH(parse_search_params(cfg),
+                        "t.yaml: search.proof_fraction (line 3): must be in [0, 0.9]");
+  }
+  {
+    auto cfg = ConfigReader::from_string("algorithm: ubfm\nproof_fraction: 0.25\n", "u.yaml");
+    REQUIRE_THROWS_WITH(parse_search_params(cfg), Catch::Contains("u.yaml: proof_fraction (line 2)") &&
+                                                      Catch::Contains("must be 0 with algorithm ubfm"));
+  }
+  {
+    auto cfg = ConfigReader::from_string("proof_fraction: .nan\n", "n.yaml");
+    REQUIRE_THROWS_WITH(parse_search_params(cfg), Catch::Contains("n.yaml: proof_fraction (line 1)"));
+  }
+  {
+    auto cfg = ConfigReader::from_string("proof_fraction: 0.25\n", "ok.yaml");
+    REQUIRE(parse_search_params(cfg).proof_fraction == 0.25);
+  }
+  {
     // Regression (fuzz_config): a complex key escaped as yaml-cpp's bare "bad conversion"
     // (YAML::TypedBadConversion, not a ConfigError) naming neither file nor key.
     auto cfg = ConfigReader::from_string("? [a, b]\n: 1\n", "t.yaml");
@@ -62,5 +81,5 @@ TEST_CASE("params: configs/search.yaml is valid and documents every key", "[sear
   root.finish();
   REQUIRE(p.visits >= 1);
   // Every key of the example is a field: count them against the parser's list.
-  REQUIRE(cfg.node().size() == 25);
+  REQUIRE(cfg.node().size() == 26);
 }

@@ -246,3 +246,184 @@ TEST_CASE("tactics: alpha-beta takes wins, proves two-turn wins and avoids traps
     }
   }
 }
+
+namespace {
+
+// Does the side to move at q (the opponent of the root's mover) have a forced win within
+// `own_turns` of its own turns? (q a turn start; exhaustive.)
+bool opponent_wins_within(const Position& q, int own_turns) {
+  if (q.game_over()) return false;
+  TurnGenerator g;
+  for (const Turn& r : g.generate(q))
+    if (forced_win_within(q, r.kicks, own_turns)) return true;
+  return false;
+}
+
+// The position before the last turn of a case: the mover's last turn let the opponent force a
+// win (for the win-in-2 cases), though the opponent cannot score at once.
+Game before_last_turn(const Case& c) {
+  Game g = parse_record(Pitch::get(8, c.length, 2), parse_variant(c.variant), c.record);
+  g.undo_turn();
+  return g;
+}
+
+AlphaBetaPlayer::RootProof prove_to_depth(const Position& p, int depth) {
+  AlphaBetaPlayer::Options o;
+  o.max_depth = depth;  // the depth is the limit, not the clock
+  AlphaBetaPlayer ab(o, nullptr, 5);
+  return ab.prove_root(p, 1000000);
+}
+
+}  // namespace
+
+TEST_CASE("tactics: the root proof step proves wins and losses exactly", "[search]") {
+  int losses_beyond_one_turn = 0;
+  for (const Case& c : kCases) {
+    const Game g = parse_record(Pitch::get(8, c.length, 2), parse_variant(c.variant), c.record);
+    const Position& p = g.position();
+    INFO("8x" << c.length << " " << c.variant << ", " << kind_name(c.kind) << "\n" << render_ascii(p));
+    // Depth 2: a win within two own turns is proven (the first one found is returned), and
+    // with no win, exactly the turns the opponent answers with a goal are proven lost.
+    const AlphaBetaPlayer::RootProof proof = prove_to_depth(p, 2);
+    const int won = proof.winning_index();
+    if (c.kind == Kind::kTrap) {
+      REQUIRE(won < 0);
+      REQUIRE(proof.complete);
+      int unsafe = 0;
+      for (const AlphaBetaPlayer::TurnProof& t : proof.turns) {
+        INFO(t.kicks);
+        REQUIRE((t.proven == -1) == !is_safe(p, t.kicks));
+        unsafe += !is_safe(p, t.kicks);
+      }
+      REQUIRE(proof.lost() == unsafe);
+      REQUIRE(unsafe >= 2);
+    } else {
+      REQUIRE(won >= 0);
+      const std::string& k = proof.turns[size_t(won)].kicks;
+      INFO(k);
+      REQUIRE(wins_within_two(p, k));
+      if (c.kind == Kind::kWin1 || c.kind == Kind::kBlockWin1) REQUIRE(proof.turns[size_t(won)].depth == 0);
+    }
+    if (c.kind != Kind::kWin2 || c.length != 10) continue;
+    // One turn earlier: the turn played lets the opponent force a win in two of its turns, which
+    // the root's one-turn checks cannot see; a depth-3 proof marks it lost, and every turn it
+    // marks lost is lost by the exhaustive oracle.
+    const Game before = before_last_turn(c);
+    const Position& q = before.position();
+    const AlphaBetaPlayer::RootProof deeper = prove_to_depth(q, 3);
+    const std::string played = g.turns().back();
+    bool played_lost = false;
+    for (const AlphaBetaPlayer::TurnProof& t : deeper.turns) {
+      if (t.proven != -1) continue;
+      INFO("proven lost: " << t.kicks << " at depth " << t.depth);
+      const Position r = after(q, t.kicks);
+      REQUIRE((r.game_over() ? r.winner() != q.side_to_move() : opponent_wins_within(r, 2)));
+      if (t.depth >= 2) ++losses_beyond_one_turn;
+      if (after(q, t.kicks).hash() == after(q, played).hash()) played_lost = true;
+    }
+    // Unless the mover had a win of its own there: the proof stops at the first proven win.
+    INFO("winning turn index " << deeper.winning_index() << ", depth " << deeper.depth);
+    REQUIRE((played_lost || deeper.winning_index() >= 0));
+  }
+  REQUIRE(losses_beyond_one_turn >= 1);
+}
+
+TEST_CASE("tactics: excluded root turns get no visits and are never played", "[search]") {
+  const Case& c = kCases[2];  // 8x10 standard own-goal trap: several safe turns
+  const Game g = parse_record(Pitch::get(8, c.length, 2), parse_variant(c.variant), c.record);
+  const Position& p = g.position();
+  FixedCostEvaluator ev(0, 0.3f, 1.0f, 7);
+  SearchParams sp;
+  sp.reuse_tree = false;
+  Search plain(ev, sp, 1);
+  const SearchResult first = plain.run(p, SearchLimits{400, -1});
+  // Exclude the turn the plain search plays, and the next most visited one.
+  std::vector<RootChild> ranked = first.children;
+  std::stable_sort(ranked.begin(), ranked.end(),
+                   [](const RootChild& a, const RootChild& b) { return a.visits > b.visits; });
+  REQUIRE(ranked.size() >= 3);
+  REQUIRE(ranked[1].proven == 0);
+  const std::vector<std::string> excluded = {ranked[0].kicks, ranked[1].kicks};
+  Search hybrid(ev, sp, 1);
+  hybrid.exclude_root_turns({after(p, excluded[0]).hash(), after(p, excluded[1]).hash()});
+  const SearchResult r = hybrid.run(p, SearchLimits{400, -1});
+  REQUIRE(r.new_visits == 400);
+  for (const RootChild& rc : r.children) {
+    const bool is_excluded = rc.kicks == excluded[0] || rc.kicks == excluded[1];
+    if (!is_excluded) continue;
+    INFO(rc.kicks);
+    REQUIRE(rc.proven == -1);
+    REQUIRE(rc.visits == 0);
+  }
+  REQUIRE(r.best_turn != excluded[0]);
+  REQUIRE(r.best_turn != excluded[1]);
+  REQUIRE(is_safe(p, r.best_turn));
+  // Without the call nothing is excluded: the same search plays the plain one's turn.
+  Search again(ev, sp, 1);
+  REQUIRE(again.run(p, SearchLimits{400, -1}).best_turn == first.best_turn);
+  SearchParams ubfm = sp;
+  ubfm.algorithm = "ubfm";
+  Search best_first(ev, ubfm, 1);
+  REQUIRE_THROWS_WITH(best_first.exclude_root_turns({}), Catch::Contains("algorithm puct"));
+}
+
+TEST_CASE("tactics: the mcts player's proof step plays proven wins and avoids proven losses", "[search]") {
+  UniformEvaluator ev;
+  SearchParams sp;
+  sp.proof_fraction = 0.5;
+  int decided_by_proof = 0, with_exclusions = 0;
+  for (const Case& c : kCases) {
+    if (c.kind != Kind::kWin2 && c.kind != Kind::kBlockWin2) continue;
+    const Game g = parse_record(Pitch::get(8, c.length, 2), parse_variant(c.variant), c.record);
+    INFO("8x" << c.length << " " << c.variant << ", " << kind_name(c.kind) << "\n"
+              << render_ascii(g.position()));
+    MctsPlayer player(ev, sp, 3);
+    const std::string k = player.choose_turn(g, TurnBudget{2000, 200});
+    check_answer(c, g.position(), k, "mcts player with proof step");
+    // The proof step proves two-turn wins well within 900 ms unless the machine starves it;
+    // then PUCT's solver finds the win (checked above either way).
+    decided_by_proof += player.totals().proof_wins;
+    REQUIRE(player.totals().proofs == 1);
+    if (player.totals().proof_wins == 1) {
+      REQUIRE(player.last_result().children.size() == 1);
+      REQUIRE(player.last_result().root_proven == 1);
+    }
+    // The turn before: whatever the proof marks lost is never played.
+    const Game before = before_last_turn(c);
+    MctsPlayer second(ev, sp, 3);
+    const std::string answer = second.choose_turn(before, TurnBudget{2000, 200});
+    REQUIRE(is_legal_turn(before, answer));
+    int marked = 0;
+    for (const RootChild& rc : second.last_result().children) {
+      if (rc.proven != -1) continue;
+      ++marked;
+      REQUIRE(rc.kicks != answer);
+      REQUIRE(rc.visits == 0);
+    }
+    if (second.totals().proof_excluded > 0 && second.totals().proof_resigned == 0) {
+      REQUIRE(marked >= 1);
+      ++with_exclusions;
+    }
+  }
+  REQUIRE(decided_by_proof >= 1);
+  REQUIRE(with_exclusions >= 1);
+}
+
+TEST_CASE("tactics: the proof step stays within the turn's time in the heaviest position", "[search]") {
+  const Game heavy = heavy_game();
+  FixedCostEvaluator ev(0, 0.3f, 1.0f, 7);
+  for (const double fraction : {0.25, 0.9}) {
+    SearchParams sp;
+    sp.proof_fraction = fraction;
+    MctsPlayer player(ev, sp, 3);
+    const double cpu0 = thread_cpu_ms();
+    const std::string t = player.choose_turn(heavy, TurnBudget{100, -1});
+    const double cpu = thread_cpu_ms() - cpu0;
+    INFO("proof_fraction " << fraction << ": " << cpu << " ms CPU, " << player.totals().summary());
+    REQUIRE(is_legal_turn(heavy, t));
+    REQUIRE(player.totals().proofs == 1);
+    // CPU past the 100 ms budget would be a runaway (the wall clock of a loaded machine is
+    // not; see the alphabeta player's test).
+    CHECK(cpu < 100 + 250);
+  }
+}
