@@ -192,11 +192,12 @@ Frame locate_frame(const std::string& path, const std::string& what, const char*
   if (ZSTD_isError(f.length)) {
     if (ZSTD_getErrorCode(f.length) == ZSTD_error_srcSize_wrong)
       throw DataError(path + ": truncated: incomplete zstd frame (" + what + ")");
-    throw DataError(path + ": corrupted: " + what + " is not a zstd frame (" +
-                    ZSTD_getErrorName(f.length) + ")");
+    throw DataError(path + ": corrupted: " + what + " is not a zstd frame (" + ZSTD_getErrorName(f.length) +
+                    ")");
   }
   const unsigned long long content = ZSTD_getFrameContentSize(p, f.length);
-  if (content == ZSTD_CONTENTSIZE_ERROR) throw DataError(path + ": corrupted: " + what + " is not a zstd frame");
+  if (content == ZSTD_CONTENTSIZE_ERROR)
+    throw DataError(path + ": corrupted: " + what + " is not a zstd frame");
   // The writer always records the content size in the frame; it must be plausible before
   // anything is allocated.
   if (content == ZSTD_CONTENTSIZE_UNKNOWN)
@@ -299,8 +300,8 @@ std::vector<GameData> decode_v2(const std::string& path, const std::string& file
   for (uint32_t i = 0; i < count; ++i) {
     const std::string game = "game " + std::to_string(i);
     if (file.size() - pos < 4)
-      throw DataError(path + ": truncated: the file ends before " + game + "'s frame (" +
-                      std::to_string(i) + " of " + std::to_string(count) + " games complete)");
+      throw DataError(path + ": truncated: the file ends before " + game + "'s frame (" + std::to_string(i) +
+                      " of " + std::to_string(count) + " games complete)");
     const uint32_t length = get_le<uint32_t>(file.data() + pos);
     pos += 4;
     if (length > file.size() - pos)

@@ -295,6 +295,18 @@ std::string version1_chunk(const std::vector<GameData>& games) {
   return file;
 }
 
+std::vector<CompressedGame> compress_games(const std::vector<GameData>& games) {
+  std::vector<CompressedGame> frames;
+  for (const GameData& g : games) frames.push_back(compress_game(g));
+  return frames;
+}
+
+/// The bytes of the chunk write_compressed_chunk wrote to file.
+std::string written(const std::string& file, const std::vector<CompressedGame>& frames) {
+  write_compressed_chunk(file, frames);
+  return read_file(file);
+}
+
 }  // namespace
 
 TEST_CASE("a chunk rewritten game by game keeps the earlier games' frames and reads back whole") {
@@ -367,13 +379,9 @@ TEST_CASE("version-1 chunks still read") {
 }
 
 TEST_CASE("a version-2 chunk cut anywhere is reported truncated, by name") {
-  const auto games = make_games(3, 9);
-  std::vector<CompressedGame> frames;
-  for (const GameData& g : games) frames.push_back(compress_game(g));
+  const auto frames = compress_games(make_games(3, 9));
   TempDir dir;
-  const std::string file = (dir.path / "c.psd").string();
-  write_compressed_chunk(file, frames);
-  const std::string bytes = read_file(file);
+  const std::string bytes = written((dir.path / "c.psd").string(), frames);
   // Every cut: inside the header, a length field, a frame, and at each frame's end.
   for (size_t k = 0; k < bytes.size(); ++k)
     CHECK_THROWS_WITH(parse_chunk("cut.psd", bytes.substr(0, k)), Catch::StartsWith("cut.psd: truncated: "));
@@ -386,41 +394,43 @@ TEST_CASE("a version-2 chunk cut anywhere is reported truncated, by name") {
 }
 
 TEST_CASE("a corrupted version-2 chunk names the game and what is wrong") {
-  const auto games = make_games(3, 10);
-  std::vector<CompressedGame> frames;
-  for (const GameData& g : games) frames.push_back(compress_game(g));
+  const auto frames = compress_games(make_games(3, 10));
   TempDir dir;
   const std::string file = (dir.path / "c.psd").string();
-  write_compressed_chunk(file, frames);
-  const std::string bytes = read_file(file);
+  const std::string bytes = written(file, frames);
   const size_t second = kV2Header + 4 + frames[0].frame.size();  // game 1's length field
 
   // A flipped byte in game 1's checksum (the frame's last byte).
   std::string flipped = bytes;
   flipped[second + 4 + frames[1].frame.size() - 1] ^= 0x5A;
-  CHECK_THROWS_WITH(parse_chunk("c.psd", flipped), Catch::StartsWith("c.psd: corrupted: ") && Catch::Contains("checksum"));
+  CHECK_THROWS_WITH(parse_chunk("c.psd", flipped),
+                    Catch::StartsWith("c.psd: corrupted: ") && Catch::Contains("checksum"));
 
   // A length field one byte short of its frame.
   std::string shorter = bytes;
   const uint32_t len = uint32_t(frames[1].frame.size() - 1);
   std::memcpy(&shorter[second], &len, 4);
-  CHECK_THROWS_WITH(parse_chunk("c.psd", shorter), Catch::StartsWith("c.psd: truncated: incomplete zstd frame (game 1's"));
+  CHECK_THROWS_WITH(parse_chunk("c.psd", shorter),
+                    Catch::StartsWith("c.psd: truncated: incomplete zstd frame (game 1's"));
 
   // Bytes after the last game, a count one short, a payload size that disagrees.
   CHECK_THROWS_WITH(parse_chunk("c.psd", bytes + "x"), "c.psd: corrupted: 1 bytes after the last game");
   std::string fewer = bytes;
   fewer[16] = 2;
-  CHECK_THROWS_WITH(parse_chunk("c.psd", fewer),
-                    "c.psd: corrupted: " + std::to_string(4 + frames[2].frame.size()) + " bytes after the last game");
+  CHECK_THROWS_WITH(
+      parse_chunk("c.psd", fewer),
+      "c.psd: corrupted: " + std::to_string(4 + frames[2].frame.size()) + " bytes after the last game");
   std::string size = bytes;
   const uint64_t claim = field_at<uint64_t>(bytes, 8) + 1;
   std::memcpy(&size[8], &claim, 8);
-  CHECK_THROWS_WITH(parse_chunk("c.psd", size), Catch::StartsWith("c.psd: corrupted: header says the payload is " +
-                                                                   std::to_string(claim)));
+  CHECK_THROWS_WITH(
+      parse_chunk("c.psd", size),
+      Catch::StartsWith("c.psd: corrupted: header says the payload is " + std::to_string(claim)));
   const uint64_t huge = uint64_t(12) << 30;
   std::memcpy(&size[8], &huge, 8);
-  CHECK_THROWS_WITH(parse_chunk("c.psd", size), "c.psd: corrupted: header says the payload is 12884901888 bytes, "
-                                                "more than the format's 268435456");
+  CHECK_THROWS_WITH(parse_chunk("c.psd", size),
+                    "c.psd: corrupted: header says the payload is 12884901888 bytes, "
+                    "more than the format's 268435456");
 
   // A game whose frame holds one byte more than its fields: named by its index.
   std::string fields = decompress(frames[1].frame) + "x";
