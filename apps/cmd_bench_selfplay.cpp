@@ -36,6 +36,7 @@ struct Options {
   std::vector<std::string> nets = {"tiny", "medium"};
   std::string checkpoint;  // a trained net instead of the presets
   int64_t games = 12;
+  int games_per_chunk = SelfplayConfig().games_per_chunk;
   int concurrent_games = 12;
   int64_t visits = 64, cheap_visits = 16;
   int leaf_batch = SelfplayConfig().search.leaf_batch;
@@ -112,6 +113,7 @@ void bench_one(const Options& o, const std::string& label, nn::PolicyValueNet ne
   sc.cheap_visits = o.cheap_visits;
   sc.full_search_prob = o.full_search_prob;
   sc.seed = o.seed;
+  sc.games_per_chunk = o.games_per_chunk;
   sc.search.root_initial_turns = 64;
   sc.search.initial_turns = 12;
   sc.search.temperature_turns = 8;
@@ -134,6 +136,16 @@ void bench_one(const Options& o, const std::string& label, nn::PolicyValueNet ne
               "batch %.1f\n",
               double(st.samples) / wall, double(ss.positions) / wall,
               st.samples > 0 ? double(ss.positions) / double(st.samples) : 0.0, ss.mean_batch());
+  uintmax_t chunk_bytes = 0;
+  int chunks = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(data_dir))
+    if (entry.path().extension() == ".psd") {
+      chunk_bytes += entry.file_size();
+      ++chunks;
+    }
+  std::printf("  data: %s of %d games each, %ju bytes (%.1f per position)\n",
+              counted(chunks, "chunk").c_str(), sc.games_per_chunk, chunk_bytes,
+              st.samples > 0 ? double(chunk_bytes) / double(st.samples) : 0.0);
   std::printf("  searches: %lld, %.1f network evaluations per search, %.2f per new visit "
               "(%lld evaluations asked, %llu service cache hits)\n",
               (long long)st.searches, st.evaluations_per_search(), st.evaluations_per_visit(),
@@ -228,6 +240,9 @@ void register_bench_selfplay_command(CLI::App& app) {
       ->delimiter(',')->capture_default_str();
   cmd->add_option("--checkpoint", o.checkpoint, "a trained checkpoint instead of --nets");
   cmd->add_option("--games", o.games, "games per net")->capture_default_str()->check(CLI::Range(int64_t(1), int64_t(100000)));
+  cmd->add_option("--games-per-chunk", o.games_per_chunk, "games per data chunk file")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100000));
   cmd->add_option("--concurrent-games", o.concurrent_games, "games in flight (threads)")
       ->capture_default_str()->check(CLI::Range(1, 4096));
   cmd->add_option("--visits", o.visits, "visits of a full search")->capture_default_str()->check(CLI::Range(int64_t(1), int64_t(1) << 30));

@@ -1,6 +1,7 @@
 #include "selfplay/data.h"
 
 #include <zstd.h>
+#include <zstd_errors.h>
 
 #include <algorithm>
 #include <cmath>
@@ -36,71 +37,179 @@ class Writer : public ByteWriter {
 
 class Reader : public ByteReader {
  public:
-  Reader(const std::string& path, const char* data, size_t size) : ByteReader(data, size), path_(path) {}
+  /// where: what the bytes are, for messages ("game 3: " in a version-2 file, or "").
+  Reader(const std::string& path, const std::string& where, const char* data, size_t size)
+      : ByteReader(data, size), path_(path), where_(where) {}
   std::string str16(const char* what) { return bytes(get<uint16_t>(what), what); }
   std::string str32(const char* what) { return bytes(get<uint32_t>(what), what); }
   [[noreturn]] void fail(const std::string& why) const override {
-    throw DataError(path_ + ": corrupted: " + why);
+    throw DataError(path_ + ": corrupted: " + where_ + why);
   }
 
  private:
   std::string truncated(const char* what) const override {
     return std::string("payload ends inside ") + what;
   }
-  std::string path_;
+  std::string path_, where_;
 };
 
-std::vector<GameData> decode_games(const std::string& path, const std::string& payload);
+constexpr size_t kHeaderV1 = 16;  // magic, version, payload size
+constexpr size_t kHeaderV2 = 20;  // ... and the game count
+
+// One game's fields (the same in both versions).
+void put_game(Writer& w, const GameData& g) {
+  w.put<uint8_t>(uint8_t(g.width));
+  w.put<uint8_t>(uint8_t(g.length));
+  w.put<uint8_t>(uint8_t(g.goal));
+  w.put<uint8_t>(uint8_t(g.variant));
+  w.put<int8_t>(g.winner);
+  w.put<uint8_t>(uint8_t(g.reason));
+  w.put<uint64_t>(g.game_id);
+  w.put_str16(g.network);
+  w.put_str32(g.record);
+  w.put<uint32_t>(uint32_t(g.samples.size()));
+  for (const TrainingSample& s : g.samples) {
+    w.put<uint16_t>(s.turn_index);
+    w.put<uint8_t>(s.full_search ? 1 : 0);
+    w.put<float>(s.root_value);
+    w.put<int8_t>(s.result);
+    w.put<uint16_t>(s.turns_left);
+    w.put<uint32_t>(uint32_t(s.policy.size()));
+    for (const TurnVisits& t : s.policy) {
+      w.put_str16(t.kicks);
+      w.put<uint32_t>(t.visits);
+    }
+  }
+}
+
+// Game i's fields (see put_game).
+GameData get_game(Reader& r, uint32_t i) {
+  GameData g;
+  g.width = r.get<uint8_t>("width");
+  g.length = r.get<uint8_t>("length");
+  g.goal = r.get<uint8_t>("goal");
+  uint8_t v = r.get<uint8_t>("variant");
+  if (v >= kNumVariants) r.fail("bad variant " + std::to_string(v) + " in game " + std::to_string(i));
+  g.variant = Variant(v);
+  g.winner = r.get<int8_t>("winner");
+  uint8_t reason = r.get<uint8_t>("reason");
+  if (reason > 2 || g.winner < -1 || g.winner > 1) r.fail("bad result in game " + std::to_string(i));
+  g.reason = Reason(reason);
+  g.game_id = r.get<uint64_t>("game id");
+  g.network = r.str16("network");
+  g.record = r.str32("record");
+  uint32_t ns = r.get<uint32_t>("sample count");
+  for (uint32_t j = 0; j < ns; ++j) {
+    TrainingSample s;
+    s.turn_index = r.get<uint16_t>("turn index");
+    s.full_search = r.get<uint8_t>("flags") & 1;
+    s.root_value = r.get<float>("root value");
+    s.result = r.get<int8_t>("result");
+    s.turns_left = r.get<uint16_t>("turns left");
+    uint32_t nt = r.get<uint32_t>("policy size");
+    for (uint32_t k = 0; k < nt; ++k) {
+      TurnVisits t;
+      t.kicks = r.str16("turn");
+      if (t.kicks.empty())
+        r.fail("empty policy turn in game " + std::to_string(i) + ", sample " + std::to_string(j));
+      t.visits = r.get<uint32_t>("visits");
+      s.policy.push_back(std::move(t));
+    }
+    g.samples.push_back(std::move(s));
+  }
+  return g;
+}
 
 }  // namespace
 
-void write_chunk(const std::string& path, const std::vector<GameData>& games, int zstd_level) {
+CompressedGame compress_game(const GameData& game, int zstd_level) {
   Writer w;
-  w.raw(kPayloadMagic, 4);
-  w.put<uint32_t>(uint32_t(games.size()));
-  for (const GameData& g : games) {
-    w.put<uint8_t>(uint8_t(g.width));
-    w.put<uint8_t>(uint8_t(g.length));
-    w.put<uint8_t>(uint8_t(g.goal));
-    w.put<uint8_t>(uint8_t(g.variant));
-    w.put<int8_t>(g.winner);
-    w.put<uint8_t>(uint8_t(g.reason));
-    w.put<uint64_t>(g.game_id);
-    w.put_str16(g.network);
-    w.put_str32(g.record);
-    w.put<uint32_t>(uint32_t(g.samples.size()));
-    for (const TrainingSample& s : g.samples) {
-      w.put<uint16_t>(s.turn_index);
-      w.put<uint8_t>(s.full_search ? 1 : 0);
-      w.put<float>(s.root_value);
-      w.put<int8_t>(s.result);
-      w.put<uint16_t>(s.turns_left);
-      w.put<uint32_t>(uint32_t(s.policy.size()));
-      for (const TurnVisits& t : s.policy) {
-        w.put_str16(t.kicks);
-        w.put<uint32_t>(t.visits);
-      }
-    }
-  }
+  put_game(w, game);
   const std::string& payload = w.str();
-  std::string out(4 + 4 + 8, '\0');
-  std::memcpy(&out[0], kFileMagic, 4);
-  uint32_t version = kDataFormatVersion;
-  uint64_t size = payload.size();
-  std::memcpy(&out[4], &version, 4);
-  std::memcpy(&out[8], &size, 8);
   ZSTD_CCtx* cctx = ZSTD_createCCtx();
+  if (!cctx) throw std::runtime_error("game " + std::to_string(game.game_id) + ": out of memory for zstd");
   ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, zstd_level);
   ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1);
-  std::string comp(ZSTD_compressBound(payload.size()), '\0');
-  size_t n = ZSTD_compress2(cctx, comp.data(), comp.size(), payload.data(), payload.size());
+  CompressedGame c;
+  c.payload_bytes = payload.size();
+  c.frame.resize(ZSTD_compressBound(payload.size()));
+  // ZSTD_compress2 states the content size in the frame (the reader requires it).
+  const size_t n = ZSTD_compress2(cctx, c.frame.data(), c.frame.size(), payload.data(), payload.size());
   ZSTD_freeCCtx(cctx);
-  if (ZSTD_isError(n)) throw std::runtime_error(path + ": zstd compression failed: " + ZSTD_getErrorName(n));
-  out.append(comp.data(), n);
-  write_file_atomic(path, out);
+  if (ZSTD_isError(n))
+    throw std::runtime_error("game " + std::to_string(game.game_id) +
+                             ": zstd compression failed: " + ZSTD_getErrorName(n));
+  c.frame.resize(n);
+  return c;
+}
+
+void write_compressed_chunk(const std::string& path, const std::vector<CompressedGame>& games) {
+  uint64_t payload = 0;
+  size_t bytes = kHeaderV2;
+  for (const CompressedGame& g : games) {
+    if (g.frame.size() > 0xFFFFFFFFu)
+      throw std::runtime_error(path + ": a game's zstd frame is too long for the data format");
+    payload += g.payload_bytes;
+    bytes += 4 + g.frame.size();
+  }
+  ByteWriter w;
+  w.str().reserve(bytes);
+  w.raw(kFileMagic, 4);
+  w.put<uint32_t>(kDataFormatVersion);
+  w.put<uint64_t>(payload);
+  w.put<uint32_t>(uint32_t(games.size()));
+  for (const CompressedGame& g : games) {
+    w.put<uint32_t>(uint32_t(g.frame.size()));
+    w.raw(g.frame.data(), g.frame.size());
+  }
+  write_file_atomic(path, w.str());
+}
+
+void write_chunk(const std::string& path, const std::vector<GameData>& games, int zstd_level) {
+  std::vector<CompressedGame> compressed;
+  compressed.reserve(games.size());
+  for (const GameData& g : games) {
+    try {
+      compressed.push_back(compress_game(g, zstd_level));
+    } catch (const std::runtime_error& e) {
+      throw std::runtime_error(path + ": " + e.what());
+    }
+  }
+  write_compressed_chunk(path, compressed);
 }
 
 namespace {
+
+/// The zstd frame at the start of [p, p + avail): its length and stated content size, checked
+/// to be a whole frame whose content size is stated and plausible. what names it in errors.
+struct Frame {
+  size_t length = 0;
+  uint64_t content = 0;
+};
+Frame locate_frame(const std::string& path, const std::string& what, const char* p, size_t avail) {
+  Frame f;
+  f.length = ZSTD_findFrameCompressedSize(p, avail);
+  if (ZSTD_isError(f.length)) {
+    if (ZSTD_getErrorCode(f.length) == ZSTD_error_srcSize_wrong)
+      throw DataError(path + ": truncated: incomplete zstd frame (" + what + ")");
+    throw DataError(path + ": corrupted: " + what + " is not a zstd frame (" + ZSTD_getErrorName(f.length) +
+                    ")");
+  }
+  const unsigned long long content = ZSTD_getFrameContentSize(p, f.length);
+  if (content == ZSTD_CONTENTSIZE_ERROR)
+    throw DataError(path + ": corrupted: " + what + " is not a zstd frame");
+  // The writer always records the content size in the frame; it must be plausible before
+  // anything is allocated.
+  if (content == ZSTD_CONTENTSIZE_UNKNOWN)
+    throw DataError(path + ": corrupted: " + what + " does not state its content size");
+  if (content > kMaxChunkPayload || content > uint64_t(f.length) * kMaxCompressionRatio)
+    throw DataError(path + ": corrupted: implausible payload size " + std::to_string(content) +
+                    " bytes for a " + std::to_string(f.length) + "-byte zstd frame (at most " +
+                    std::to_string(kMaxCompressionRatio) + " times the frame, and " +
+                    std::to_string(kMaxChunkPayload) + " bytes)");
+  f.content = content;
+  return f;
+}
 
 /// Decompresses one zstd frame, growing the output as data arrives (never more than `size`).
 std::string decompress_payload(const std::string& path, const char* frame, size_t frame_len,
@@ -150,49 +259,92 @@ std::vector<GameData> read_chunk(const std::string& path, std::vector<std::strin
   return parse_chunk(path, file, warnings);
 }
 
+namespace {
+
+// Version 1: one zstd frame of "PSTD", u32 game count, the games.
+std::vector<GameData> decode_v1(const std::string& path, const std::string& file) {
+  const uint64_t size = get_le<uint64_t>(file.data() + 8);
+  const char* frame = file.data() + kHeaderV1;
+  const size_t frame_size = file.size() - kHeaderV1;
+  const Frame f = locate_frame(path, "the zstd frame", frame, frame_size);
+  if (f.length != frame_size)
+    throw DataError(path + ": corrupted: " + std::to_string(frame_size - f.length) +
+                    " bytes after the zstd frame");
+  if (f.content != size)
+    throw DataError(path + ": corrupted: header says the payload is " + std::to_string(size) +
+                    " bytes, the zstd frame says " + std::to_string(f.content));
+  const std::string payload = decompress_payload(path, frame, f.length, size);
+  Reader r(path, "", payload.data(), payload.size());
+  if (r.bytes(4, "magic") != std::string(kPayloadMagic, 4)) r.fail("bad payload magic");
+  uint32_t count = r.get<uint32_t>("game count");
+  std::vector<GameData> games;
+  games.reserve(std::min<uint32_t>(count, 1u << 16));
+  for (uint32_t i = 0; i < count; ++i) games.push_back(get_game(r, i));
+  if (!r.at_end()) r.fail("trailing bytes after the last game");
+  return games;
+}
+
+// Version 2: u32 game count, then per game a u32 frame length and its zstd frame.
+std::vector<GameData> decode_v2(const std::string& path, const std::string& file) {
+  if (file.size() < kHeaderV2)
+    throw DataError(path + ": truncated: only " + std::to_string(file.size()) + " bytes");
+  const uint64_t size = get_le<uint64_t>(file.data() + 8);
+  const uint32_t count = get_le<uint32_t>(file.data() + 16);
+  if (size > kMaxChunkPayload)
+    throw DataError(path + ": corrupted: header says the payload is " + std::to_string(size) +
+                    " bytes, more than the format's " + std::to_string(kMaxChunkPayload));
+  std::vector<GameData> games;
+  games.reserve(std::min<uint32_t>(count, 1u << 16));
+  size_t pos = kHeaderV2;
+  uint64_t total = 0;
+  for (uint32_t i = 0; i < count; ++i) {
+    const std::string game = "game " + std::to_string(i);
+    if (file.size() - pos < 4)
+      throw DataError(path + ": truncated: the file ends before " + game + "'s frame (" + std::to_string(i) +
+                      " of " + std::to_string(count) + " games complete)");
+    const uint32_t length = get_le<uint32_t>(file.data() + pos);
+    pos += 4;
+    if (length > file.size() - pos)
+      throw DataError(path + ": truncated: " + game + "'s zstd frame is " + std::to_string(length) +
+                      " bytes, the file holds " + std::to_string(file.size() - pos) + " of them");
+    const Frame f = locate_frame(path, game + "'s zstd frame", file.data() + pos, length);
+    if (f.length != length)
+      throw DataError(path + ": corrupted: " + game + "'s zstd frame is " + std::to_string(f.length) +
+                      " bytes, its length field says " + std::to_string(length));
+    total += f.content;
+    if (total > size)
+      throw DataError(path + ": corrupted: the frames up to " + game + " hold " + std::to_string(total) +
+                      " payload bytes, the header says " + std::to_string(size));
+    const std::string payload = decompress_payload(path, file.data() + pos, length, f.content);
+    Reader r(path, game + ": ", payload.data(), payload.size());
+    games.push_back(get_game(r, i));
+    if (!r.at_end()) r.fail("trailing bytes after the game");
+    pos += length;
+  }
+  if (pos != file.size())
+    throw DataError(path + ": corrupted: " + std::to_string(file.size() - pos) +
+                    " bytes after the last game");
+  if (total != size)
+    throw DataError(path + ": corrupted: header says the payload is " + std::to_string(size) +
+                    " bytes, the frames hold " + std::to_string(total));
+  return games;
+}
+
+}  // namespace
+
 std::vector<GameData> parse_chunk(const std::string& path, const std::string& file,
                                   std::vector<std::string>* warnings) {
-  if (file.size() < 16) throw DataError(path + ": truncated: only " + std::to_string(file.size()) + " bytes");
+  if (file.size() < kHeaderV1)
+    throw DataError(path + ": truncated: only " + std::to_string(file.size()) + " bytes");
   if (std::memcmp(file.data(), kFileMagic, 4) != 0)
     throw DataError(path + ": not a training data chunk (bad magic)");
-  uint32_t version;
-  uint64_t size;
-  std::memcpy(&version, file.data() + 4, 4);
-  std::memcpy(&size, file.data() + 8, 8);
-  if (version != kDataFormatVersion)
+  const uint32_t version = get_le<uint32_t>(file.data() + 4);
+  if (version < 1 || version > kDataFormatVersion)
     throw DataError(path + ": data format version " + std::to_string(version) +
-                    ", this program reads version " + std::to_string(kDataFormatVersion));
-  const char* frame = file.data() + 16;
-  const size_t frame_size = file.size() - 16;
-  unsigned long long content = ZSTD_getFrameContentSize(frame, frame_size);
-  if (content == ZSTD_CONTENTSIZE_ERROR) throw DataError(path + ": corrupted: not a zstd frame");
-  size_t frame_len = ZSTD_findFrameCompressedSize(frame, frame_size);
-  if (ZSTD_isError(frame_len)) throw DataError(path + ": truncated: incomplete zstd frame");
-  if (frame_len != frame_size)
-    throw DataError(path + ": corrupted: " + std::to_string(frame_size - frame_len) +
-                    " bytes after the zstd frame");
-  // The writer always records the content size in the frame; both claims must agree and be
-  // plausible before anything is allocated.
-  if (content == ZSTD_CONTENTSIZE_UNKNOWN)
-    throw DataError(path + ": corrupted: the zstd frame does not state its content size");
-  if (content != size)
-    throw DataError(path + ": corrupted: header says the payload is " + std::to_string(size) +
-                    " bytes, the zstd frame says " + std::to_string(content));
-  if (size > kMaxChunkPayload || size > uint64_t(frame_len) * kMaxCompressionRatio)
-    throw DataError(path + ": corrupted: implausible payload size " + std::to_string(size) +
-                    " bytes for a " + std::to_string(frame_len) + "-byte zstd frame (at most " +
-                    std::to_string(kMaxCompressionRatio) + " times the frame, and " +
-                    std::to_string(kMaxChunkPayload) + " bytes)");
-  std::string payload;
-  try {
-    payload = decompress_payload(path, frame, frame_len, size);
-  } catch (const std::bad_alloc&) {
-    throw DataError(path + ": out of memory decompressing a " + std::to_string(size) +
-                    "-byte payload");
-  }
+                    ", this program reads versions 1 to " + std::to_string(kDataFormatVersion));
   std::vector<GameData> games;
   try {
-    games = decode_games(path, payload);
+    games = version == 1 ? decode_v1(path, file) : decode_v2(path, file);
   } catch (const std::bad_alloc&) {
     throw DataError(path + ": out of memory decoding the games");
   }
@@ -213,56 +365,6 @@ std::vector<GameData> parse_chunk(const std::string& path, const std::string& fi
   }
   return kept;
 }
-
-namespace {
-
-std::vector<GameData> decode_games(const std::string& path, const std::string& payload) {
-  Reader r(path, payload.data(), payload.size());
-  if (r.bytes(4, "magic") != std::string(kPayloadMagic, 4)) r.fail("bad payload magic");
-  uint32_t count = r.get<uint32_t>("game count");
-  std::vector<GameData> games;
-  games.reserve(std::min<uint32_t>(count, 1u << 16));
-  for (uint32_t i = 0; i < count; ++i) {
-    GameData g;
-    g.width = r.get<uint8_t>("width");
-    g.length = r.get<uint8_t>("length");
-    g.goal = r.get<uint8_t>("goal");
-    uint8_t v = r.get<uint8_t>("variant");
-    if (v >= kNumVariants) r.fail("bad variant " + std::to_string(v) + " in game " + std::to_string(i));
-    g.variant = Variant(v);
-    g.winner = r.get<int8_t>("winner");
-    uint8_t reason = r.get<uint8_t>("reason");
-    if (reason > 2 || g.winner < -1 || g.winner > 1) r.fail("bad result in game " + std::to_string(i));
-    g.reason = Reason(reason);
-    g.game_id = r.get<uint64_t>("game id");
-    g.network = r.str16("network");
-    g.record = r.str32("record");
-    uint32_t ns = r.get<uint32_t>("sample count");
-    for (uint32_t j = 0; j < ns; ++j) {
-      TrainingSample s;
-      s.turn_index = r.get<uint16_t>("turn index");
-      s.full_search = r.get<uint8_t>("flags") & 1;
-      s.root_value = r.get<float>("root value");
-      s.result = r.get<int8_t>("result");
-      s.turns_left = r.get<uint16_t>("turns left");
-      uint32_t nt = r.get<uint32_t>("policy size");
-      for (uint32_t k = 0; k < nt; ++k) {
-        TurnVisits t;
-        t.kicks = r.str16("turn");
-        if (t.kicks.empty())
-          r.fail("empty policy turn in game " + std::to_string(i) + ", sample " + std::to_string(j));
-        t.visits = r.get<uint32_t>("visits");
-        s.policy.push_back(std::move(t));
-      }
-      g.samples.push_back(std::move(s));
-    }
-    games.push_back(std::move(g));
-  }
-  if (!r.at_end()) r.fail("trailing bytes after the last game");
-  return games;
-}
-
-}  // namespace
 
 void validate_game(const GameData& game) {
   const Pitch& pitch = Pitch::get(game.width, game.length, game.goal);  // invalid_argument

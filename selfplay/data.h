@@ -8,9 +8,15 @@
 // side to move, turns left, and whether the search was a full one (playout-cap randomization:
 // cheap searches are kept for the value target only).
 //
-// File layout (version 1): "PSDZ" u32 version, u64 payload size, then one zstd frame (with
-// checksum) of the payload: "PSTD", u32 game count, then games (little-endian fields; see
-// data.cpp). Files are written atomically (temp + rename), so a reader sees all or nothing.
+// File layout, version 2 (written since issue 13): "PSDZ", u32 version, u64 payload size (the
+// games' uncompressed bytes, all frames together), u32 game count, then per game a u32 frame
+// length and one zstd frame (with checksum and content size) of that game alone (little-endian
+// fields; see data.cpp). Each game is compressed once: self-play rewrites its open chunk after
+// every game as the header and the frames it already holds plus the new one, so rewrite n's
+// frames are rewrite n-1's with one frame appended.
+// Version 1 (read, no longer written): "PSDZ", u32 version, u64 payload size, then one zstd
+// frame of the whole payload: "PSTD", u32 game count, then the games in the same fields.
+// Files are written atomically (temp + rename), so a reader sees all or nothing.
 #pragma once
 
 #include <cstdint>
@@ -22,7 +28,8 @@
 
 namespace ps {
 
-constexpr uint32_t kDataFormatVersion = 1;
+/// The version write_chunk writes; read_chunk reads it and every earlier one (1).
+constexpr uint32_t kDataFormatVersion = 2;
 
 /// A bad data file: what() starts with the file name and says what is wrong.
 class DataError : public std::runtime_error {
@@ -56,19 +63,34 @@ struct GameData {
   std::vector<TrainingSample> samples;
 };
 
-/// Serialises and compresses games into one chunk file, atomically. Throws std::runtime_error.
+/// One game serialised and compressed on its own: a version-2 chunk's frame. No shared state:
+/// any thread may call it (self-play compresses on the game's thread, outside the sink's lock).
+struct CompressedGame {
+  std::string frame;           ///< one zstd frame, with checksum and content size
+  uint64_t payload_bytes = 0;  ///< the game's uncompressed bytes (the frame's content size)
+};
+/// Throws std::runtime_error when a field does not fit the format or zstd fails.
+CompressedGame compress_game(const GameData& game, int zstd_level = 3);
+
+/// Writes a chunk of games compressed by compress_game, in order, atomically: the header, then
+/// each frame as it is (no recompression). Throws std::runtime_error.
+void write_compressed_chunk(const std::string& path, const std::vector<CompressedGame>& games);
+
+/// Serialises and compresses games into one chunk file (compress_game, then
+/// write_compressed_chunk), atomically. Throws std::runtime_error.
 void write_chunk(const std::string& path, const std::vector<GameData>& games,
                  int zstd_level = 3);
 /// Upper bounds on a chunk's payload (the uncompressed games): its header must agree with the
-/// zstd frame's content size, and neither may exceed the hard cap nor kMaxCompressionRatio times
-/// the compressed frame (self-play data compresses about 5:1, a
-/// chunk of 32 games is tens of kB). Decompression never allocates
-/// more than the data actually decompressed so far.
+/// zstd frames' content sizes (summed), and neither may exceed the hard cap, nor any frame's
+/// content kMaxCompressionRatio times the compressed frame (self-play data compresses about 5:1,
+/// a chunk of 32 games is tens of kB). Decompression never allocates more than the data
+/// actually decompressed so far.
 constexpr uint64_t kMaxChunkPayload = uint64_t(1) << 28;
 constexpr uint64_t kMaxCompressionRatio = 256;
 
-/// Reads a chunk. Throws DataError("<path>: ...") for a truncated, corrupted or wrong-version
-/// file; the message says which. Games that decode but are not legal games (a bad pitch, an
+/// Reads a chunk of any version up to kDataFormatVersion. Throws DataError("<path>: ...") for a
+/// truncated, corrupted or unknown-version file; the message says which (and, in a version-2
+/// file, which game's frame). Games that decode but are not legal games (a bad pitch, an
 /// illegal record, a sample past the end of the record or with an illegal policy turn, a bad
 /// result) are skipped: each skip adds a warning "<path>: game N: <why>" to *warnings, or
 /// prints "warning: skipping <path>: game N: <why>" on stderr when warnings is null.

@@ -287,7 +287,9 @@ std::string records_tsv(const std::vector<GameData>& games) {
 }
 
 // Collects finished games; rewrites the open chunk (and its record file) atomically after each
-// game, starting a new chunk every games_per_chunk games.
+// game, starting a new chunk every games_per_chunk games. Each game arrives compressed
+// (compress_game, on its own thread): a rewrite copies the open chunk's frames, it does not
+// compress them again.
 class ChunkSink {
  public:
   // Continues after the chunks already there (one read of each: their games are counted, and
@@ -308,13 +310,16 @@ class ChunkSink {
   }
   /// Games in the chunks that were there when the sink was opened.
   int64_t stored() const { return stored_; }
-  void add(GameData game) {
+  /// game and its compress_game frame.
+  void add(GameData game, CompressedGame compressed) {
     open_.push_back(std::move(game));
+    open_frames_.push_back(std::move(compressed));
     const std::string base = dir_ + "/" + prefix_ + "-" + index_text();
-    write_chunk(base + ".psd", open_);
+    write_compressed_chunk(base + ".psd", open_frames_);
     write_file_atomic(base + ".tsv", records_tsv(open_));
     if (int(open_.size()) >= per_chunk_) {
       open_.clear();
+      open_frames_.clear();
       ++next_index_;
     }
   }
@@ -337,6 +342,7 @@ class ChunkSink {
   int next_index_ = 0;
   int64_t stored_ = 0;
   std::vector<GameData> open_;
+  std::vector<CompressedGame> open_frames_;  // open_'s games as compressed
 };
 
 }  // namespace
@@ -364,8 +370,9 @@ SelfplayStats run_games(int64_t games, int concurrent_games, int games_per_chunk
         SelfplayStats local;
         GameData g = play(mix(std::hash<std::string>{}(prefix), game_id), &local);
         g.game_id = game_id;
+        CompressedGame compressed = compress_game(g);  // outside the lock
         std::lock_guard<std::mutex> lock(mu);
-        sink.add(std::move(g));
+        sink.add(std::move(g), std::move(compressed));
         stats.add_counts(local);
         stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         if (progress) progress(stats, todo);

@@ -1,8 +1,9 @@
 // Training data chunks (selfplay/data.h: parse_chunk, the reader behind read_chunk). An input that
-// starts with the file magic "PSDZ" is taken as a whole file (header, zstd frame); any other
-// input is taken as the payload (the games) and compressed here into a valid file, so the
-// fuzzer reaches the game decoder and validation rather than zstd's checksum. Errors must be
-// DataError starting with the file name; every game it returns must be replayable.
+// starts with the file magic "PSDZ" is taken as a whole file (header, zstd frames, any version);
+// any other input is taken as a version-1 payload (the games) and compressed here into a valid
+// file, so the fuzzer reaches the game decoder and validation rather than zstd's checksum.
+// Errors must be DataError starting with the file name; every game it returns must be
+// replayable.
 #include <zstd.h>
 
 #include <cstddef>
@@ -17,7 +18,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string bytes(reinterpret_cast<const char*>(data), size);
   if (!ps::fuzz::starts_with(bytes, "PSDZ")) {
     std::string file("PSDZ", 4);
-    const uint32_t version = ps::kDataFormatVersion;
+    const uint32_t version = 1;  // version 1: one frame of "PSTD", game count, games
     const uint64_t n = bytes.size();
     file.append(reinterpret_cast<const char*>(&version), 4);
     file.append(reinterpret_cast<const char*>(&n), 8);

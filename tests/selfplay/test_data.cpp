@@ -5,6 +5,9 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <sstream>
+
+#include <zstd.h>
 
 #include <unistd.h>
 
@@ -74,18 +77,17 @@ struct TempDir {
 
 }  // namespace
 
-TEST_CASE("chunk round trip gives identical games and samples") {
-  TempDir dir;
-  auto games = make_games(12, 1);
-  std::string file = (dir.path / "c.psd").string();
-  write_chunk(file, games);
-  auto back = read_chunk(file);
+namespace {
+
+/// Every field of every game and sample equal, and each sample's position replayable.
+void check_same_games(const std::vector<GameData>& games, const std::vector<GameData>& back) {
   REQUIRE(back.size() == games.size());
   for (size_t i = 0; i < games.size(); ++i) {
     const GameData &a = games[i], &b = back[i];
     CHECK(a.record == b.record);
     CHECK(a.width == b.width);
     CHECK(a.length == b.length);
+    CHECK(a.goal == b.goal);
     CHECK(a.variant == b.variant);
     CHECK(a.winner == b.winner);
     CHECK(a.reason == b.reason);
@@ -109,6 +111,16 @@ TEST_CASE("chunk round trip gives identical games and samples") {
       CHECK(p.turn_start());
     }
   }
+}
+
+}  // namespace
+
+TEST_CASE("chunk round trip gives identical games and samples") {
+  TempDir dir;
+  auto games = make_games(12, 1);
+  std::string file = (dir.path / "c.psd").string();
+  write_chunk(file, games);
+  check_same_games(games, read_chunk(file));
 }
 
 TEST_CASE("truncated, corrupted and foreign files are reported by name") {
@@ -243,4 +255,190 @@ TEST_CASE("games that are not legal games are skipped with a warning naming file
     d.samples[0].policy[0].kicks = "00";
     CHECK_THAT(bad(d), Catch::Contains("policy turn 1 ('00')"));
   }
+}
+
+namespace {
+
+constexpr size_t kV2Header = 20;  // "PSDZ", u32 version, u64 payload size, u32 game count
+
+template <class T>
+T field_at(const std::string& bytes, size_t at) {
+  T v;
+  std::memcpy(&v, bytes.data() + at, sizeof v);
+  return v;
+}
+
+/// The zstd frame's content (one game's fields in version 2).
+std::string decompress(const std::string& frame) {
+  const unsigned long long n = ZSTD_getFrameContentSize(frame.data(), frame.size());
+  REQUIRE(n != ZSTD_CONTENTSIZE_ERROR);
+  REQUIRE(n != ZSTD_CONTENTSIZE_UNKNOWN);
+  std::string out(size_t(n), '\0');
+  REQUIRE(ZSTD_decompress(out.data(), out.size(), frame.data(), frame.size()) == n);
+  return out;
+}
+
+/// A version-1 chunk of these games, built from the layout (header, one frame of "PSTD", game
+/// count and the games' fields, which version 2 keeps one game per frame).
+std::string version1_chunk(const std::vector<GameData>& games) {
+  std::string payload("PSTD", 4);
+  const uint32_t count = uint32_t(games.size());
+  payload.append(reinterpret_cast<const char*>(&count), 4);
+  for (const GameData& g : games) payload += decompress(compress_game(g).frame);
+  std::string comp(ZSTD_compressBound(payload.size()), '\0');
+  const size_t n = ZSTD_compress(comp.data(), comp.size(), payload.data(), payload.size(), 3);
+  REQUIRE_FALSE(ZSTD_isError(n));
+  std::string file("PSDZ\x01\x00\x00\x00", 8);
+  const uint64_t size = payload.size();
+  file.append(reinterpret_cast<const char*>(&size), 8);
+  file.append(comp.data(), n);
+  return file;
+}
+
+std::vector<CompressedGame> compress_games(const std::vector<GameData>& games) {
+  std::vector<CompressedGame> frames;
+  for (const GameData& g : games) frames.push_back(compress_game(g));
+  return frames;
+}
+
+/// The bytes of the chunk write_compressed_chunk wrote to file.
+std::string written(const std::string& file, const std::vector<CompressedGame>& frames) {
+  write_compressed_chunk(file, frames);
+  return read_file(file);
+}
+
+}  // namespace
+
+TEST_CASE("a chunk rewritten game by game keeps the earlier games' frames and reads back whole") {
+  // Self-play's sink rewrites the open chunk after every game from the frames it holds (issue 13:
+  // each game compressed once). Rewrite n is rewrite n-1 with one frame appended (and the
+  // header's count and payload size grown), the same bytes as write_chunk of those games.
+  TempDir dir;
+  const auto games = make_games(6, 7);
+  const std::string file = (dir.path / "open.psd").string();
+  std::vector<CompressedGame> frames;
+  std::string before;
+  uint64_t payload = 0;
+  for (size_t n = 1; n <= games.size(); ++n) {
+    frames.push_back(compress_game(games[n - 1]));
+    payload += frames.back().payload_bytes;
+    write_compressed_chunk(file, frames);
+    const std::string bytes = read_file(file);
+    CHECK(field_at<uint32_t>(bytes, 4) == kDataFormatVersion);
+    CHECK(field_at<uint64_t>(bytes, 8) == payload);
+    CHECK(field_at<uint32_t>(bytes, 16) == n);
+    if (n > 1) {
+      REQUIRE(bytes.size() == before.size() + 4 + frames.back().frame.size());
+      CHECK(bytes.compare(kV2Header, before.size() - kV2Header, before, kV2Header) == 0);
+      CHECK(field_at<uint32_t>(bytes, before.size()) == frames.back().frame.size());
+      CHECK(bytes.compare(before.size() + 4, std::string::npos, frames.back().frame) == 0);
+    }
+    const std::vector<GameData> first(games.begin(), games.begin() + long(n));
+    check_same_games(first, read_chunk(file));
+    const std::string whole = (dir.path / "whole.psd").string();
+    write_chunk(whole, first);
+    CHECK(read_file(whole) == bytes);
+    before = bytes;
+  }
+  SECTION("an empty chunk is its header") {
+    write_compressed_chunk(file, {});
+    CHECK(read_file(file).size() == kV2Header);
+    CHECK(read_chunk(file).empty());
+  }
+}
+
+TEST_CASE("version-1 chunks still read") {
+  TempDir dir;
+  const auto games = make_games(5, 8);
+  const std::string file = (dir.path / "v1.psd").string();
+  write_file_atomic(file, version1_chunk(games));
+  check_same_games(games, read_chunk(file));
+  // Bytes the version-1 writer itself wrote: `papersoccer selfplay` at 497a48b, 3 games of the
+  // quickstart net at 8 visits (tests/selfplay/data/v1-3games.psd), with the record file it
+  // wrote beside it (the record is its fifth column). A version-2 rewrite keeps every field.
+  const std::string dir1 = PS_SOURCE_DIR "/tests/selfplay/data/";
+  std::vector<std::string> warnings;
+  const auto old = parse_chunk("v1-3games.psd", read_file(dir1 + "v1-3games.psd"), &warnings);
+  CHECK(warnings.empty());
+  REQUIRE(old.size() == 3);
+  std::istringstream tsv(read_file(dir1 + "v1-3games.tsv"));
+  std::string line;
+  for (size_t i = 0; i < old.size(); ++i) {
+    REQUIRE(std::getline(tsv, line));
+    std::istringstream cols(line);
+    std::string col;
+    for (int c = 0; c < 5; ++c) std::getline(cols, col, '\t');
+    CHECK(old[i].record == col);
+    CHECK(old[i].game_id == i);
+    CHECK(old[i].network == "/work/wt-chunk/models/quickstart-8x10.model");  // --net as given
+    CHECK_FALSE(old[i].samples.empty());
+  }
+  write_chunk(file, old);
+  CHECK(field_at<uint32_t>(read_file(file), 4) == 2);
+  check_same_games(old, read_chunk(file));
+}
+
+TEST_CASE("a version-2 chunk cut anywhere is reported truncated, by name") {
+  const auto frames = compress_games(make_games(3, 9));
+  TempDir dir;
+  const std::string bytes = written((dir.path / "c.psd").string(), frames);
+  // Every cut: inside the header, a length field, a frame, and at each frame's end.
+  for (size_t k = 0; k < bytes.size(); ++k)
+    CHECK_THROWS_WITH(parse_chunk("cut.psd", bytes.substr(0, k)), Catch::StartsWith("cut.psd: truncated: "));
+  const size_t second = kV2Header + 4 + frames[0].frame.size();
+  CHECK_THROWS_WITH(parse_chunk("cut.psd", bytes.substr(0, second)),
+                    "cut.psd: truncated: the file ends before game 1's frame (1 of 3 games complete)");
+  CHECK_THROWS_WITH(parse_chunk("cut.psd", bytes.substr(0, second + 10)),
+                    "cut.psd: truncated: game 1's zstd frame is " + std::to_string(frames[1].frame.size()) +
+                        " bytes, the file holds 6 of them");
+}
+
+TEST_CASE("a corrupted version-2 chunk names the game and what is wrong") {
+  const auto frames = compress_games(make_games(3, 10));
+  TempDir dir;
+  const std::string file = (dir.path / "c.psd").string();
+  const std::string bytes = written(file, frames);
+  const size_t second = kV2Header + 4 + frames[0].frame.size();  // game 1's length field
+
+  // A flipped byte in game 1's checksum (the frame's last byte).
+  std::string flipped = bytes;
+  flipped[second + 4 + frames[1].frame.size() - 1] ^= 0x5A;
+  CHECK_THROWS_WITH(parse_chunk("c.psd", flipped),
+                    Catch::StartsWith("c.psd: corrupted: ") && Catch::Contains("checksum"));
+
+  // A length field one byte short of its frame.
+  std::string shorter = bytes;
+  const uint32_t len = uint32_t(frames[1].frame.size() - 1);
+  std::memcpy(&shorter[second], &len, 4);
+  CHECK_THROWS_WITH(parse_chunk("c.psd", shorter),
+                    Catch::StartsWith("c.psd: truncated: incomplete zstd frame (game 1's"));
+
+  // Bytes after the last game, a count one short, a payload size that disagrees.
+  CHECK_THROWS_WITH(parse_chunk("c.psd", bytes + "x"), "c.psd: corrupted: 1 bytes after the last game");
+  std::string fewer = bytes;
+  fewer[16] = 2;
+  CHECK_THROWS_WITH(
+      parse_chunk("c.psd", fewer),
+      "c.psd: corrupted: " + std::to_string(4 + frames[2].frame.size()) + " bytes after the last game");
+  std::string size = bytes;
+  const uint64_t claim = field_at<uint64_t>(bytes, 8) + 1;
+  std::memcpy(&size[8], &claim, 8);
+  CHECK_THROWS_WITH(
+      parse_chunk("c.psd", size),
+      Catch::StartsWith("c.psd: corrupted: header says the payload is " + std::to_string(claim)));
+  const uint64_t huge = uint64_t(12) << 30;
+  std::memcpy(&size[8], &huge, 8);
+  CHECK_THROWS_WITH(parse_chunk("c.psd", size),
+                    "c.psd: corrupted: header says the payload is 12884901888 bytes, "
+                    "more than the format's 268435456");
+
+  // A game whose frame holds one byte more than its fields: named by its index.
+  std::string fields = decompress(frames[1].frame) + "x";
+  std::string comp(ZSTD_compressBound(fields.size()), '\0');
+  const size_t n = ZSTD_compress(comp.data(), comp.size(), fields.data(), fields.size(), 3);
+  REQUIRE_FALSE(ZSTD_isError(n));
+  std::vector<CompressedGame> padded = frames;
+  padded[1] = {comp.substr(0, n), fields.size()};
+  write_compressed_chunk(file, padded);
+  CHECK_THROWS_WITH(read_chunk(file), file + ": corrupted: game 1: trailing bytes after the game");
 }
