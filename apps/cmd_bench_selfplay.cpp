@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include <unistd.h>
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -143,8 +144,10 @@ void bench_one(const Options& o, const std::string& label, nn::PolicyValueNet ne
       chunk_bytes += entry.file_size();
       ++chunks;
     }
-  std::printf("  data: %s of %d games each, %ju bytes (%.1f per position)\n",
-              counted(chunks, "chunk").c_str(), sc.games_per_chunk, chunk_bytes,
+  // What was written: a chunk holds at most games_per_chunk games, and no more than were played.
+  std::printf("  data: %s of at most %s each, %ju bytes (%.1f per position)\n",
+              counted(chunks, "chunk").c_str(),
+              counted(std::min<int64_t>(sc.games_per_chunk, st.games), "game").c_str(), chunk_bytes,
               st.samples > 0 ? double(chunk_bytes) / double(st.samples) : 0.0);
   std::printf("  searches: %lld, %.1f network evaluations per search, %.2f per new visit "
               "(%lld evaluations asked, %llu service cache hits)\n",

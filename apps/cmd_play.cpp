@@ -73,6 +73,10 @@ std::unique_ptr<Player> make_opponent(const PlayArgs& a, const Pitch& pitch, Var
     if (model.empty() && a.opponent.empty())
       out << "No shipped model for " << pitch.name() << " " << variant_name(variant)
           << "; playing against random turns.\n";
+    if (model.empty() && !a.opponent.empty() && (opts.IsNull() || opts.IsMap()) && !opts["checkpoint"])
+      throw std::invalid_argument("--opponent mcts: no shipped model for " + pitch.name() + " " +
+                                  variant_name(variant) +
+                                  "; give one with --opponent-options '{checkpoint: FILE}'");
   }
   return tour::create_player(type, opts, tour::PlayerContext{&pitch, variant, a.seed, type},
                              "--opponent-options", "opponent");

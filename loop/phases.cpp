@@ -16,6 +16,7 @@
 #include "loop/players.h"
 #include "loop/run_ratings.h"
 #include "report/report.h"
+#include "tournament/ratings.h"
 #include "tournament/tournament.h"
 
 namespace ps {
@@ -253,7 +254,7 @@ namespace {
 std::string generation_line(int g, double elo, double ci, const json& outcome, bool promoted) {
   std::string text = "gen " + std::to_string(g) + " | " + gen_name(g);
   char buf[128];
-  std::snprintf(buf, sizeof buf, " | Elo %+.0f ± %.0f", elo, ci);
+  std::snprintf(buf, sizeof buf, " | Elo %+.0f ± %.0f", tour::elo_for_print(elo, 0), ci);
   text += buf;
   for (auto& [opp, s] : outcome.at("scores").items()) {
     const int w = s.at("wins").get<int>(), n = s.at("games").get<int>();

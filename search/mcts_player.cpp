@@ -80,9 +80,10 @@ std::string MctsPlayer::choose_turn(const Game& game, const TurnBudget& budget) 
   SearchLimits limits;
   limits.visits = budget.visits;
   if (budget.time_ms >= 0) limits.time_ms = std::max<int64_t>(1, budget.time_ms * 9 / 10);
-  if (prover_ && limits.time_ms >= 0) {
-    const int64_t share =
-        std::max<int64_t>(1, std::llround(double(limits.time_ms) * search_.params().proof_fraction));
+  const int64_t share = prover_ && limits.time_ms >= 0
+                            ? std::llround(double(limits.time_ms) * search_.params().proof_fraction)
+                            : 0;
+  if (share >= kMinProofMs) {
     const AlphaBetaPlayer::RootProof proof = prover_->prove_root(game.position(), share);
     ++totals_.proofs;
     totals_.proof_ms += proof.ms;

@@ -11,6 +11,9 @@
 //  - when every turn is proven lost (and the list is complete), the turn proven at the largest
 //    depth is played: the longest resistance found;
 //  - otherwise PUCT searches for the rest of the time (what the proof did not use).
+// A share under kMinProofMs skips the step: listing a heavy position's turns is not
+// interrupted by the deadline, so a small share overran its turn (a probe's gauntlet at 20 ms
+// per turn and proof_fraction 0.9: 159 ms turns; at 100 ms per turn none was late).
 // The proof step runs in the calling thread before the search, within the turn's time; like the
 // search, the player serves one caller at a time. Measured against alphabeta at 200 ms per
 // turn it did not change the score (docs/STRENGTH.md, "The MCTS-minimax hybrid"), so it is off
@@ -82,6 +85,8 @@ struct SearchTotals {
 /// turns (tree reuse) and dropped by new_game().
 class MctsPlayer final : public Player {
  public:
+  /// The smallest proof step run (ms of the turn's search time times proof_fraction).
+  static constexpr int64_t kMinProofMs = 45;
   /// evaluator must outlive the player. name defaults to "mcts(<evaluator name>)". With an
   /// ablation the search sees the evaluator through an AblatedEvaluator. Throws
   /// std::invalid_argument for invalid params.

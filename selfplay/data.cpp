@@ -212,8 +212,8 @@ Frame locate_frame(const std::string& path, const std::string& what, const char*
 }
 
 /// Decompresses one zstd frame, growing the output as data arrives (never more than `size`).
-std::string decompress_payload(const std::string& path, const char* frame, size_t frame_len,
-                               uint64_t size) {
+std::string decompress_payload(const std::string& path, const char* frame, size_t frame_len, uint64_t size,
+                               const std::string& where = "") {
   std::string payload;
   ZSTD_DCtx* dctx = ZSTD_createDCtx();
   if (!dctx) throw DataError(path + ": out of memory for zstd");
@@ -231,7 +231,7 @@ std::string decompress_payload(const std::string& path, const char* frame, size_
     }
     ZSTD_outBuffer out{payload.data() + have, payload.size() - have, 0};
     const size_t ret = ZSTD_decompressStream(dctx, &out, &in);
-    if (ZSTD_isError(ret)) throw DataError(path + ": corrupted: " + ZSTD_getErrorName(ret));
+    if (ZSTD_isError(ret)) throw DataError(path + ": corrupted: " + where + ZSTD_getErrorName(ret));
     have += out.pos;
     if (have > size)
       throw DataError(path + ": corrupted: payload is longer than the " + std::to_string(size) +
@@ -315,7 +315,7 @@ std::vector<GameData> decode_v2(const std::string& path, const std::string& file
     if (total > size)
       throw DataError(path + ": corrupted: the frames up to " + game + " hold " + std::to_string(total) +
                       " payload bytes, the header says " + std::to_string(size));
-    const std::string payload = decompress_payload(path, file.data() + pos, length, f.content);
+    const std::string payload = decompress_payload(path, file.data() + pos, length, f.content, game + ": ");
     Reader r(path, game + ": ", payload.data(), payload.size());
     games.push_back(get_game(r, i));
     if (!r.at_end()) r.fail("trailing bytes after the game");

@@ -412,7 +412,7 @@ TEST_CASE("tactics: the mcts player's proof step plays proven wins and avoids pr
 TEST_CASE("tactics: the proof step stays within the turn's time in the heaviest position", "[search]") {
   const Game heavy = heavy_game();
   FixedCostEvaluator ev(0, 0.3f, 1.0f, 7);
-  for (const double fraction : {0.25, 0.9}) {
+  for (const double fraction : {0.5, 0.9}) {  // shares of 45 and 81 ms
     SearchParams sp;
     sp.proof_fraction = fraction;
     MctsPlayer player(ev, sp, 3);
@@ -426,4 +426,15 @@ TEST_CASE("tactics: the proof step stays within the turn's time in the heaviest 
     // not; see the alphabeta player's test).
     CHECK(cpu < 100 + 250);
   }
+  // The probe's exact input: 20 ms per turn at proof_fraction 0.9 (a 16 ms share) took turns of
+  // up to 159 ms. A share under MctsPlayer::kMinProofMs skips the proof step.
+  SearchParams sp;
+  sp.proof_fraction = 0.9;
+  MctsPlayer player(ev, sp, 3);
+  REQUIRE(is_legal_turn(heavy, player.choose_turn(heavy, TurnBudget{20, -1})));
+  CHECK(player.totals().proofs == 0);
+  sp.proof_fraction = 0.25;  // 23 ms of a 100 ms turn
+  MctsPlayer quarter(ev, sp, 3);
+  REQUIRE(is_legal_turn(heavy, quarter.choose_turn(heavy, TurnBudget{100, -1})));
+  CHECK(quarter.totals().proofs == 0);
 }

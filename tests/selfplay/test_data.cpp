@@ -403,8 +403,14 @@ TEST_CASE("a corrupted version-2 chunk names the game and what is wrong") {
   // A flipped byte in game 1's checksum (the frame's last byte).
   std::string flipped = bytes;
   flipped[second + 4 + frames[1].frame.size() - 1] ^= 0x5A;
+  // (The probe's exact input: it said "corrupted: Restored data doesn't match checksum", no game.)
   CHECK_THROWS_WITH(parse_chunk("c.psd", flipped),
-                    Catch::StartsWith("c.psd: corrupted: ") && Catch::Contains("checksum"));
+                    Catch::StartsWith("c.psd: corrupted: game 1: ") && Catch::Contains("checksum"));
+  // A flipped byte inside game 2's compressed data.
+  std::string inside = bytes;
+  const size_t third = second + 4 + frames[1].frame.size();
+  inside[third + 4 + frames[2].frame.size() / 2] ^= 0x5A;
+  CHECK_THROWS_WITH(parse_chunk("c.psd", inside), Catch::StartsWith("c.psd: corrupted: game 2"));
 
   // A length field one byte short of its frame.
   std::string shorter = bytes;

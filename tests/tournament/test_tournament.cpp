@@ -140,6 +140,26 @@ TEST_CASE("round robin: schedule, colours, cross-table, ratings and files", "[to
   CHECK_THAT(read_file(spec.out_dir + "/games.csv"), Catch::StartsWith("game,player0"));
 }
 
+namespace {
+
+// Two games per pairing from openings of 2 turns (seed 9).
+TournamentSpec two_game_spec(int openings) {
+  TournamentSpec spec;
+  spec.games_per_pairing = 2;
+  spec.openings = openings;
+  spec.opening_turns = 2;
+  spec.seed = 9;
+  return spec;
+}
+
+// Two random players of the test registry.
+std::vector<PlayerSpec> two_random_players() {
+  test::register_test_players();
+  return {reg("a", "test-random"), reg("b", "test-random")};
+}
+
+}  // namespace
+
 TEST_CASE("a tournament lists only the openings its games play", "[tournament]") {
   // The exact input: a 2-game ladder (games_per_pairing 2, openings 10) printed "10 openings"
   // and balanced ten of them, one of which was played.
@@ -154,13 +174,8 @@ TEST_CASE("a tournament lists only the openings its games play", "[tournament]")
   REQUIRE(three.size() == 3);
   CHECK(std::equal(three.begin(), three.end(), ten.begin()));  // the same openings, in order
 
-  test::register_test_players();
-  TournamentSpec spec;
-  spec.games_per_pairing = 2;
-  spec.openings = 10;
-  spec.opening_turns = 2;
-  spec.seed = 9;
-  std::vector<PlayerSpec> players{reg("a", "test-random"), reg("b", "test-random")};
+  TournamentSpec spec = two_game_spec(10);
+  const std::vector<PlayerSpec> players = two_random_players();
   auto r = run_tournament(spec, players);
   CHECK(r.openings.size() == 1);
   CHECK_THAT(format_results(r), Catch::Contains("2/2 games, 1 opening,"));
@@ -169,13 +184,8 @@ TEST_CASE("a tournament lists only the openings its games play", "[tournament]")
 }
 
 TEST_CASE("results do not depend on the number of concurrent games", "[tournament]") {
-  test::register_test_players();
-  TournamentSpec spec;
-  spec.games_per_pairing = 2;
-  spec.openings = 1;
-  spec.opening_turns = 2;
-  spec.seed = 9;
-  std::vector<PlayerSpec> players{reg("a", "test-random"), reg("b", "test-random")};
+  TournamentSpec spec = two_game_spec(1);
+  const std::vector<PlayerSpec> players = two_random_players();
   spec.concurrency = 1;
   auto r1 = run_tournament(spec, players);
   spec.concurrency = 2;
