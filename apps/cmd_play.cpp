@@ -69,11 +69,12 @@ std::unique_ptr<Player> make_opponent(const PlayArgs& a, const Pitch& pitch, Var
     // default opponent plays random turns and `mcts` says which checkpoint it lacks.
     const std::string model = default_model_path(pitch, variant);
     if (type.empty()) type = model.empty() ? "random" : "mcts";
-    if (!model.empty() && (opts.IsNull() || opts.IsMap()) && !opts["checkpoint"]) opts["checkpoint"] = model;
+    const bool no_checkpoint = (opts.IsNull() || opts.IsMap()) && !opts["checkpoint"];
+    if (!model.empty() && no_checkpoint) opts["checkpoint"] = model;
     if (model.empty() && a.opponent.empty())
       out << "No shipped model for " << pitch.name() << " " << variant_name(variant)
           << "; playing against random turns.\n";
-    if (model.empty() && !a.opponent.empty() && (opts.IsNull() || opts.IsMap()) && !opts["checkpoint"])
+    if (model.empty() && !a.opponent.empty() && no_checkpoint)
       throw std::invalid_argument("--opponent mcts: no shipped model for " + pitch.name() + " " +
                                   variant_name(variant) +
                                   "; give one with --opponent-options '{checkpoint: FILE}'");
@@ -130,13 +131,13 @@ bool undo(Game& game, int human, bool external, std::ostream& out) {
   return false;
 }
 
-// Plays the typed kicks (direction digits, spaces ignored) all or none. True when played.
 // The record for a goodbye line; an empty record printed as nothing at all.
 std::string record_so_far(const Game& game) {
   const std::string r = game.record();
   return r.empty() ? "(no kicks yet)" : r;
 }
 
+// Plays the typed kicks (direction digits, spaces ignored) all or none. True when played.
 bool play_kicks(Game& game, const std::string& line, std::ostream& out) {
   std::string digits;
   for (char c : line)
