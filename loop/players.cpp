@@ -10,6 +10,7 @@
 #include "search/baselines.h"
 #include "search/mcts_player.h"
 #include "search/nnue_eval.h"
+#include "search/phase_player.h"
 #include "search/value_net_file.h"
 #include "search/params.h"
 #include "tournament/registry.h"
@@ -87,8 +88,8 @@ std::unique_ptr<Player> make_uct_player(ConfigReader& r, const tour::PlayerConte
 
 // The leaf evaluation of an `alphabeta` player: eval: hand (search/leaf_eval.h; nullptr) or
 // nnue, the small value net of the file value_net (search/nnue_eval.h; trained by `papersoccer
-// train-value`).
-std::unique_ptr<LeafEvaluator> read_leaf_evaluator(ConfigReader& r) {
+// train-value`), or noise, a random evaluation of range noise_range seeded by the game's seed.
+std::unique_ptr<LeafEvaluator> read_leaf_evaluator(ConfigReader& r, uint64_t seed) {
   const std::string eval = r.get<std::string>("eval", "hand");
   std::unique_ptr<LeafEvaluator> ev;
   if (eval == "nnue") {
@@ -98,11 +99,18 @@ std::unique_ptr<LeafEvaluator> read_leaf_evaluator(ConfigReader& r) {
     } catch (const ValueNetError& e) {
       r.fail_key("value_net", e.what());
     }
+  } else if (eval == "noise") {
+    try {
+      ev = std::make_unique<NoiseEvaluator>(r.get<int>("noise_range", 1000), seed);
+    } catch (const std::invalid_argument& e) {
+      r.fail_key("noise_range", e.what());
+    }
   } else if (eval != "hand") {
-    r.fail_key("eval", "unknown evaluation '" + eval + "' (known: hand, nnue)");
-  } else if (r.has("value_net")) {
-    r.fail_key("value_net", "is only read with eval: nnue");
+    r.fail_key("eval", "unknown evaluation '" + eval + "' (known: hand, nnue, noise)");
   }
+  if (eval != "nnue" && r.has("value_net")) r.fail_key("value_net", "is only read with eval: nnue");
+  if (eval != "noise" && r.has("noise_range"))
+    r.fail_key("noise_range", "is only read with eval: noise");
   return ev;
 }
 
@@ -115,7 +123,7 @@ AlphaBetaPlayer::Options read_alphabeta_options(ConfigReader& r) {
 }
 std::unique_ptr<Player> make_alphabeta_player(ConfigReader& r, const tour::PlayerContext& c) {
   const AlphaBetaPlayer::Options o = read_alphabeta_options(r);
-  std::unique_ptr<LeafEvaluator> ev = read_leaf_evaluator(r);
+  std::unique_ptr<LeafEvaluator> ev = read_leaf_evaluator(r, c.seed);
   return std::make_unique<AlphaBetaPlayer>(o, std::move(ev), c.seed);
 }
 
@@ -205,6 +213,27 @@ std::string mcts_keys_text() {
   return "keys: " + top + ", search: {" + search + "}";
 }
 
+// The `phased` type (search/phase_player.h): from_turn (required, >= 0), and the maps opening
+// and endgame, each a player spec of its own with a type and that type's keys (the tournament's
+// budget is given to whichever plays the turn). Errors in a sub-map name it
+// ("players[1].endgame.eval").
+std::unique_ptr<Player> make_phase_player(ConfigReader& r, const tour::PlayerContext& c) {
+  const int from_turn = r.require<int>("from_turn");
+  if (from_turn < 0) r.fail_key("from_turn", "must be >= 0");
+  std::unique_ptr<Player> sub[2];
+  const char* keys[2] = {"opening", "endgame"};
+  for (int i = 0; i < 2; ++i) {
+    if (!r.has(keys[i])) r.fail_key(keys[i], "required key is missing (a player map with a type)");
+    ConfigReader sr = r.child(keys[i]);
+    const YAML::Node n = sr.node();
+    if (!n.IsMap() || !n["type"]) r.fail_key(keys[i], "must be a player map with a type");
+    tour::PlayerContext sc = c;
+    sc.name = (c.name.empty() ? std::string("phased") : c.name) + "." + keys[i];
+    sub[i] = tour::create_player(n["type"].as<std::string>(), n, sc, r.source(), r.path(keys[i]));
+  }
+  return std::make_unique<PhasePlayer>(std::move(sub[0]), std::move(sub[1]), from_turn, c.name);
+}
+
 }  // namespace
 
 void register_builtin_players() {
@@ -223,7 +252,12 @@ void register_builtin_players() {
         "iterative-deepening alpha-beta over complete turns with a transposition table and "
         "the hand evaluation (goal distance, mobility, bounce points) or, with eval: nnue, a "
         "small value net (value_net: FILE) (keys: " +
-            keys_read_by(read_alphabeta_options) + ", eval, value_net)");
+            keys_read_by(read_alphabeta_options) +
+            ", eval, value_net; eval: noise, a random evaluation of range noise_range)");
+    tour::register_player_type(
+        "phased", make_phase_player,
+        "one player (opening: {type: ...}) until from_turn complete turns, then another "
+        "(endgame: {type: ...}) (keys: from_turn, opening, endgame)");
     tour::register_player_type(
         "mcts", make_mcts_player,
         "PUCT search guided by a network checkpoint (" + mcts_keys_text() + "; checkpoint is required)");

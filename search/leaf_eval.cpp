@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <stdexcept>
+#include <string>
 
 namespace ps {
 
@@ -33,6 +35,21 @@ int HandEvaluator::evaluate(const Position& pos) {
   }
   if (pos.variant() != Variant::kNoBounce) s += w_.bounce * bounces;
   return s;
+}
+
+NoiseEvaluator::NoiseEvaluator(int range, uint64_t seed) : range_(range), seed_(seed) {
+  if (range < 1 || range > 99999)
+    throw std::invalid_argument("noise evaluation: range " + std::to_string(range) +
+                                " outside [1, 99999]");
+}
+
+int NoiseEvaluator::evaluate(const Position& pos) {
+  // splitmix64's finaliser: every bit of the hash and the seed moves every bit of the score.
+  uint64_t z = pos.hash() ^ (seed_ * 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  z ^= z >> 31;
+  return int(z % uint64_t(2 * range_ + 1)) - range_;
 }
 
 }  // namespace ps
