@@ -13,6 +13,7 @@
 #include "apps/commands.h"
 #include "loop/players.h"
 #include "nn/checkpoint.h"
+#include "search/mcts_player.h"
 #include "selfplay/selfplay.h"
 #include "tournament/protocol.h"
 
@@ -88,6 +89,7 @@ void run_bot(BotArgs a) {
   SearchParams sp;
   sp.temperature = 0;
   sp.root_noise = false;
+  sp.endgame_from_turn = MctsPlayer::kPlayEndgameFromTurn;  // the net's search, then alpha-beta
   if (!a.config.empty()) {
     ConfigReader top = ConfigReader::from_file(a.config);
     ConfigReader s = top.child("search");

@@ -115,9 +115,11 @@ void register_ladder_command(CLI::App& app) {
   c->add_option("--games", a->spec.games, "games per opponent (even: colours swapped)")
       ->capture_default_str()
       ->check(integer_at_least(2));
-  CLI::Option* opponents = c->add_option("--opponents", a->opponents,
-                "comma-separated: random, greedy, uct, alphabeta, alphabeta-nnue, previous")
-      ->capture_default_str();
+  CLI::Option* opponents =
+      c->add_option(
+           "--opponents", a->opponents,
+           "comma-separated: random, greedy, uct, alphabeta, alphabeta-noise, alphabeta-nnue, previous")
+          ->capture_default_str();
   c->add_option("--value-net", a->spec.value_net,
                 "the small value net of the alphabeta-nnue yardstick (.vnet; default: "
                 "models/<pitch>-<variant>.vnet when it exists, which adds that yardstick)");

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "search/leaf_eval.h"
+
 namespace ps {
 
 AblatedEvaluator::AblatedEvaluator(Evaluator& inner, const Ablation& ablation)
@@ -31,6 +33,20 @@ std::string AblatedEvaluator::name() const {
 }
 
 std::string SearchTotals::summary() const {
+  std::string endgame_text;
+  if (endgame_turns > 0) {
+    char buf[128];
+    const double n = double(endgame_turns);
+    std::snprintf(buf, sizeof buf,
+                  "; alpha-beta endgame: %lld turns, per turn: depth %.1f, %.0f nodes, %.0f ms",
+                  static_cast<long long>(endgame_turns), double(endgame_depth) / n, double(endgame_nodes) / n,
+                  endgame_ms / n);
+    endgame_text = buf;
+  }
+  return search_summary() + endgame_text;
+}
+
+std::string SearchTotals::search_summary() const {
   if (searches == 0) return "0 searches";
   const double n = double(searches);
   char buf[160];
@@ -54,6 +70,13 @@ MctsPlayer::MctsPlayer(Evaluator& evaluator, const SearchParams& params, uint64_
     : ablated_(ablation.any() ? std::make_unique<AblatedEvaluator>(evaluator, ablation) : nullptr),
       search_(ablated_ ? *ablated_ : evaluator, params, seed),
       prover_(params.proof_fraction > 0 ? std::make_unique<AlphaBetaPlayer>(seed) : nullptr),
+      endgame_(params.endgame_from_turn >= 0
+                   ? std::make_unique<AlphaBetaPlayer>(AlphaBetaPlayer::Options{},
+                                                       params.endgame_eval == "noise"
+                                                           ? std::make_unique<NoiseEvaluator>(1000, seed)
+                                                           : std::unique_ptr<LeafEvaluator>(),
+                                                       seed)
+                   : nullptr),
       name_(name.empty() ? "mcts(" + (ablated_ ? ablated_->name() : evaluator.name()) + ")"
                          : std::move(name)) {}
 
@@ -76,7 +99,40 @@ SearchResult proven_result(const AlphaBetaPlayer::TurnProof& t, double elapsed_m
 
 }  // namespace
 
+void MctsPlayer::new_game(const Pitch& pitch, Variant variant) {
+  search_.clear();
+  if (prover_) prover_->new_game(pitch, variant);
+  if (endgame_) endgame_->new_game(pitch, variant);
+  totals_ = {};
+}
+
+std::string MctsPlayer::endgame_turn(const Game& game, const TurnBudget& budget) {
+  TurnBudget b;
+  b.time_ms = budget.time_ms;  // alpha-beta answers within it (no visit cap: nodes are not visits)
+  const std::string turn = endgame_->choose_turn(game, b);
+  const AlphaBetaPlayer::Info& info = endgame_->last_info();
+  ++totals_.endgame_turns;
+  totals_.endgame_depth += info.depth;
+  totals_.endgame_nodes += info.nodes;
+  totals_.endgame_ms += info.ms;
+  SearchResult r;
+  r.best_turn = turn;
+  r.principal_variation = info.pv.empty() ? std::vector<std::string>{turn} : info.pv;
+  RootChild c;
+  c.kicks = turn;
+  const bool proven = std::abs(info.score) >= AlphaBetaPlayer::kWin - 1000;
+  c.proven = proven ? (info.score > 0 ? 1 : -1) : 0;
+  r.children.push_back(c);
+  r.root_proven = c.proven;
+  r.root_value = float(c.proven);  // a random evaluation's score says nothing about the result
+  r.elapsed_ms = info.ms;
+  last_ = std::move(r);
+  return turn;
+}
+
 std::string MctsPlayer::choose_turn(const Game& game, const TurnBudget& budget) {
+  if (endgame_ && budget.time_ms >= 0 && game.num_complete_turns() >= search_.params().endgame_from_turn)
+    return endgame_turn(game, budget);
   SearchLimits limits;
   limits.visits = budget.visits;
   if (budget.time_ms >= 0) limits.time_ms = std::max<int64_t>(1, budget.time_ms * 9 / 10);

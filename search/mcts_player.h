@@ -14,6 +14,13 @@
 // A share under kMinProofMs skips the step: listing a heavy position's turns is not
 // interrupted by the deadline, so a small share overran its turn (a probe's gauntlet at 20 ms
 // per turn and proof_fraction 0.9: 159 ms turns; at 100 ms per turn none was late).
+// Endgame search (SearchParams::endgame_from_turn >= 0, timed turns only): from that many
+// complete turns on, the player answers with alpha-beta over complete turns (search/alphabeta.h,
+// leaf evaluation SearchParams::endgame_eval) and the whole turn's budget instead of this search:
+// the net's search for the opening and middle game, alpha-beta for the endgame, the oldest
+// split of game programs (opening books and endgame searchers beside a middle-game search).
+// Measured against alphabeta at 200 ms per turn in docs/STRENGTH.md ("The net's search, then
+// alpha-beta").
 // The proof step runs in the calling thread before the search, within the turn's time; like the
 // search, the player serves one caller at a time. Measured against alphabeta at 200 ms per
 // turn it did not change the score (docs/STRENGTH.md, "The MCTS-minimax hybrid"), so it is off
@@ -73,11 +80,19 @@ struct SearchTotals {
   int64_t proof_resigned = 0;  ///< turns played with every root turn proven lost
   int64_t proof_excluded = 0;  ///< root turns proven lost and excluded from PUCT (sum)
   double proof_ms = 0;         ///< proof steps' wall time
+  int64_t endgame_turns = 0;   ///< turns searched by alpha-beta (SearchParams::endgame_from_turn)
+  int64_t endgame_depth = 0;   ///< sum of their deepest completed iterations (turns)
+  int64_t endgame_nodes = 0;   ///< sum of their nodes
+  double endgame_ms = 0;       ///< their wall time
   /// "N searches, per search: V visits, E evaluations, T ms" for puct; "N searches, per search:
   /// V expansions, E evaluations, depth D, T ms" for ubfm / descent (means; "0 searches" when
   /// there were none); with proof steps "; proof steps: P ms, X excluded per turn, W won, L all
-  /// lost" follows (per-step means, W and L counts).
+  /// lost" follows (per-step means, W and L counts); with alpha-beta endgame turns "; alpha-beta
+  /// endgame: N turns, per turn: depth D, K nodes, T ms" (the searches above exclude them).
   std::string summary() const;
+
+ private:
+  std::string search_summary() const;
 };
 
 /// Runs ps::Search on the game's position and picks a turn with the temperature of
@@ -85,6 +100,10 @@ struct SearchTotals {
 /// turns (tree reuse) and dropped by new_game().
 class MctsPlayer final : public Player {
  public:
+  /// The endgame_from_turn of the play-time search of `bot` and of `ladder`'s model (on 8x10,
+  /// turn 20 of games of 50-60 turns): measured best of 10, 15, 20, 25 and 35 against alphabeta
+  /// at 200 ms per turn (docs/STRENGTH.md, "The net's search, then alpha-beta").
+  static constexpr int kPlayEndgameFromTurn = 20;
   /// The smallest proof step run (ms of the turn's search time times proof_fraction).
   static constexpr int64_t kMinProofMs = 45;
   /// evaluator must outlive the player. name defaults to "mcts(<evaluator name>)". With an
@@ -93,14 +112,13 @@ class MctsPlayer final : public Player {
   MctsPlayer(Evaluator& evaluator, const SearchParams& params, uint64_t seed = 0, std::string name = "",
              const Ablation& ablation = {});
   std::string name() const override { return name_; }
-  void new_game(const Pitch& pitch, Variant variant) override {
-    search_.clear();
-    if (prover_) prover_->new_game(pitch, variant);
-    totals_ = {};
-  }
+  void new_game(const Pitch& pitch, Variant variant) override;
   /// Budget: visits and/or time_ms (the search stops at 90% of time_ms to leave a margin; the
   /// proof step, when on, takes its share of those 90% first); neither given -> SearchParams
-  /// visits/time_ms. Throws std::invalid_argument when the game is over or mid-turn; evaluator
+  /// visits/time_ms. From SearchParams::endgame_from_turn complete turns on, a turn with a
+  /// time_ms is searched by alpha-beta instead (AlphaBetaPlayer with endgame_eval, the whole
+  /// time_ms; last_result() then holds the turn played, its principal variation and a proven
+  /// result when alpha-beta found one). Throws std::invalid_argument when the game is over or mid-turn; evaluator
   /// errors propagate.
   std::string choose_turn(const Game& game, const TurnBudget& budget) override;
 
@@ -115,6 +133,8 @@ class MctsPlayer final : public Player {
   std::unique_ptr<AblatedEvaluator> ablated_;  // null unless an ablation is asked for
   Search search_;
   std::unique_ptr<AlphaBetaPlayer> prover_;  // the proof step's search; null when off
+  std::unique_ptr<AlphaBetaPlayer> endgame_;  // the endgame's search; null when off
+  std::string endgame_turn(const Game& game, const TurnBudget& budget);
   std::string name_;
   SearchResult last_;
   SearchTotals totals_;

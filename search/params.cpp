@@ -42,6 +42,9 @@ void SearchParams::validate() const {
   check(p.proof_fraction >= 0 && p.proof_fraction <= 0.9, "proof_fraction", "must be in [0, 0.9]");
   check(p.algorithm == "puct" || p.proof_fraction == 0, "proof_fraction",
         "must be 0 with algorithm ubfm or descent (the proof step excludes turns from PUCT's root)");
+  check(p.endgame_from_turn >= -1, "endgame_from_turn", "must be >= -1 (-1: never)");
+  check(p.endgame_eval == "noise" || p.endgame_eval == "hand", "endgame_eval",
+        "unknown evaluation '" + p.endgame_eval + "' (known: noise, hand)");
 }
 
 SearchParams parse_search_params(ConfigReader& cfg, const SearchParams& defaults) {
@@ -60,7 +63,8 @@ SearchParams parse_search_params(ConfigReader& cfg, const SearchParams& defaults
            field("widen_min_remaining_mass", p.widen_min_remaining_mass),
            field("turn_gen_max_expansions", p.turn_gen_max_expansions), field("sum_chains", p.sum_chains),
            field("policy_temperature", p.policy_temperature), field("solver", p.solver),
-           field("proof_fraction", p.proof_fraction));
+           field("proof_fraction", p.proof_fraction), field("endgame_from_turn", p.endgame_from_turn),
+           field("endgame_eval", p.endgame_eval));
   return cfg.finish_validated(p);
 }
 

@@ -118,6 +118,18 @@ struct SearchParams {
   /// (Search::exclude_root_turns), the rest of the time goes to PUCT. 0 = no proof step.
   /// Searches with a visit budget only (self-play) skip it. In [0, 0.9]; PUCT only.
   double proof_fraction = 0.0;
+
+  // --- endgame search (search/mcts_player.h) -------------------------------------------------
+  /// endgame_from_turn: once this many complete turns have been played, the `mcts` player
+  /// searches a timed turn with alpha-beta over complete turns (search/alphabeta.h, the whole
+  /// turn's budget) instead of this search: the net's search plays the opening and middle game,
+  /// alpha-beta the endgame, where the pitch fills and the games are decided by deep tactics
+  /// (docs/STRENGTH.md, "The net's search, then alpha-beta"). -1 = never. Searches with a visit
+  /// budget only (self-play) never switch. >= -1.
+  int endgame_from_turn = -1;
+  /// endgame_eval: alpha-beta's leaf evaluation in the endgame: noise (a random evaluation,
+  /// search/leaf_eval.h NoiseEvaluator, which measured stronger than the hand one) or hand.
+  std::string endgame_eval = "noise";
   // single-file: omit end
 
   /// Temperature for the 0-based turn index of a game.

@@ -1,5 +1,7 @@
 #include "tournament/ladder.h"
 
+#include "search/mcts_player.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <sstream>
@@ -40,6 +42,13 @@ PlayerSpec model_player(const std::string& name, const std::string& type, const 
   if (!p.options["workers"]) p.options["workers"] = 1;
   if (!p.options["torch_threads"]) p.options["torch_threads"] = 1;
   if (!p.options["batch_timeout_us"]) p.options["batch_timeout_us"] = 0;
+  // The search `bot` plays (apps/cmd_bot.cpp): alpha-beta from MctsPlayer::kPlayEndgameFromTurn
+  // complete turns on, unless the model's search map says otherwise.
+  if (type == "mcts") {
+    if (!p.options["search"]) p.options["search"] = YAML::Node(YAML::NodeType::Map);
+    if (p.options["search"].IsMap() && !p.options["search"]["endgame_from_turn"])
+      p.options["search"]["endgame_from_turn"] = MctsPlayer::kPlayEndgameFromTurn;
+  }
   p.where = name;
   return p;
 }
@@ -62,9 +71,11 @@ std::vector<PlayerSpec> ladder_players(const LadderSpec& spec) {
       players.push_back(model_player("previous", spec.model_type, spec.previous, spec.model_options));
       continue;
     }
-    if (o != "random" && o != "greedy" && o != "uct" && o != "alphabeta" && o != "alphabeta-nnue")
+    if (o != "random" && o != "greedy" && o != "uct" && o != "alphabeta" && o != "alphabeta-nnue" &&
+        o != "alphabeta-noise")
       throw std::invalid_argument("ladder: unknown opponent '" + o +
-                                  "' (known: random, greedy, uct, alphabeta, alphabeta-nnue, previous)");
+                                  "' (known: random, greedy, uct, alphabeta, alphabeta-noise, "
+                                  "alphabeta-nnue, previous)");
     PlayerSpec p;
     p.name = o;
     p.type = o;
@@ -76,6 +87,10 @@ std::vector<PlayerSpec> ladder_players(const LadderSpec& spec) {
       p.options = YAML::Node(YAML::NodeType::Map);
       p.options["eval"] = "nnue";
       p.options["value_net"] = spec.value_net;
+    } else if (o == "alphabeta-noise") {
+      p.type = "alphabeta";
+      p.options = YAML::Node(YAML::NodeType::Map);
+      p.options["eval"] = "noise";
     }
     players.push_back(p);
   }

@@ -5,7 +5,11 @@
 // ratings of the whole gauntlet.
 //
 // Yardsticks (registry types, tournament/registry.h): random, greedy, uct (rollout MCTS),
-// alphabeta (hand evaluation), and "previous" (an earlier model, the same search as the model).
+// alphabeta (hand evaluation), alphabeta-noise (alphabeta with a random evaluation, which beats
+// the hand one), alphabeta-nnue (the small learned value net) and "previous" (an earlier model,
+// the same search as the model).
+// The model plays as `bot` does: its `mcts` player's search map gets endgame_from_turn
+// MctsPlayer::kPlayEndgameFromTurn unless the model's options give one (-1: PUCT all game).
 // Players that use the network (the model and "previous") are `mcts` players with one search
 // thread and one inference worker: one core per player when concurrency games x 1 thread fit the
 // machine.
@@ -25,7 +29,8 @@ struct LadderSpec {
   YAML::Node model_options;          ///< extra keys of the model's player map (e.g. search:)
   std::string previous;              ///< an earlier model ("" = no "previous" yardstick)
   std::string value_net;              ///< .vnet of the alphabeta-nnue yardstick ("" = none)
-  /// Yardsticks by name: random, greedy, uct, alphabeta (hand evaluation), alphabeta-nnue
+  /// Yardsticks by name: random, greedy, uct, alphabeta (hand evaluation), alphabeta-noise
+  /// (random evaluation), alphabeta-nnue
   /// (alphabeta with the small learned value net `value_net`), previous (needs `previous`).
   std::vector<std::string> opponents = {"random", "greedy", "uct", "alphabeta"};
   int64_t time_ms = 200;             ///< per turn, every player

@@ -83,3 +83,28 @@ TEST_CASE("params: configs/search.yaml is valid and documents every key", "[sear
   // Every key of the example is a field: count them against the parser's list.
   REQUIRE(cfg.node().size() == 26);
 }
+
+TEST_CASE("params: endgame_from_turn and endgame_eval are read and checked", "[search]") {
+  {
+    auto cfg = ConfigReader::from_string("endgame_from_turn: 20\nendgame_eval: hand\n", "e.yaml");
+    const SearchParams p = parse_search_params(cfg);
+    CHECK(p.endgame_from_turn == 20);
+    CHECK(p.endgame_eval == "hand");
+  }
+  {
+    auto cfg = ConfigReader::from_string("visits: 8\n", "d.yaml");
+    const SearchParams p = parse_search_params(cfg);
+    CHECK(p.endgame_from_turn == -1);  // off by default
+    CHECK(p.endgame_eval == "noise");
+  }
+  {
+    auto cfg = ConfigReader::from_string("endgame_from_turn: -2\n", "m.yaml");
+    REQUIRE_THROWS_WITH(parse_search_params(cfg),
+                        "m.yaml: endgame_from_turn (line 1): must be >= -1 (-1: never)");
+  }
+  {
+    auto cfg = ConfigReader::from_string("visits: 8\nendgame_eval: nnue\n", "n.yaml");
+    REQUIRE_THROWS_WITH(parse_search_params(cfg),
+                        "n.yaml: endgame_eval (line 2): unknown evaluation 'nnue' (known: noise, hand)");
+  }
+}

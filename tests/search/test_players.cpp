@@ -317,3 +317,53 @@ TEST_CASE("players: the noise evaluation is a deterministic hash of the position
   CHECK_THROWS_AS(NoiseEvaluator(0), std::invalid_argument);
   CHECK_THROWS_AS(NoiseEvaluator(100000), std::invalid_argument);
 }
+
+TEST_CASE("players: an mcts player hands timed turns to alpha-beta from endgame_from_turn on", "[search]") {
+  FixedCostEvaluator net(0, 0.5f, 1.0f, 4);
+  for (const char* eval : {"noise", "hand"}) {
+    INFO(eval);
+    SearchParams sp;
+    sp.endgame_from_turn = 4;
+    sp.endgame_eval = eval;
+    MctsPlayer p(net, sp, 5);
+    RandomPlayer other(6);
+    Game g(Pitch::standard(), Variant::kStandard);
+    p.new_game(Pitch::standard(), Variant::kStandard);
+    int net_turns = 0, endgame_turns = 0;
+    while (!g.position().game_over() && g.num_complete_turns() < 16) {
+      if (g.position().side_to_move() == 1) {
+        g.play_turn(other.choose_turn(g, {}));
+        continue;
+      }
+      const int before = g.num_complete_turns();
+      const std::string t = p.choose_turn(g, {20, -1});
+      REQUIRE(is_legal_turn(g, t));
+      CHECK(p.last_result().best_turn == t);
+      if (before < 4) {
+        ++net_turns;
+        CHECK(p.last_result().new_visits > 0);  // the net's search
+      } else {
+        ++endgame_turns;
+        CHECK(p.last_result().new_visits == 0);  // alpha-beta's turn
+        REQUIRE(!p.last_result().principal_variation.empty());
+        CHECK(p.last_result().principal_variation[0] == t);
+      }
+      g.play_turn(t);
+    }
+    REQUIRE(endgame_turns > 0);
+    CHECK(p.totals().searches == net_turns);
+    CHECK(p.totals().endgame_turns == endgame_turns);
+    CHECK(p.totals().endgame_nodes > 0);  // (an immediate win is answered at depth 0)
+    CHECK(p.totals().summary().find("; alpha-beta endgame: " + std::to_string(endgame_turns) +
+                                    " turns, per turn: depth ") != std::string::npos);
+    // A visit budget (self-play) never switches.
+    Game late = g;
+    if (!late.position().game_over()) {
+      p.choose_turn(late, {-1, 8});
+      CHECK(p.totals().endgame_turns == endgame_turns);
+      CHECK(p.totals().searches == net_turns + 1);
+    }
+    p.new_game(Pitch::standard(), Variant::kStandard);
+    CHECK(p.totals().endgame_turns == 0);
+  }
+}

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "core/stats.h"
+#include "search/mcts_player.h"
 #include "tournament/ladder.h"
 
 using namespace ps;
@@ -69,6 +70,17 @@ TEST_CASE("ladder: players and spec errors", "[tournament]") {
   given.model_options = YAML::Load("{batch_timeout_us: 250}");
   CHECK(ladder_players(given)[0].options["batch_timeout_us"].as<int>() == 250);
   CHECK(players[4].type == "alphabeta");
+  // The model plays as `bot`: alpha-beta from turn MctsPlayer::kPlayEndgameFromTurn on, unless
+  // its search map gives endgame_from_turn (-1: PUCT all game); its other search keys are kept.
+  CHECK(players[0].options["search"]["endgame_from_turn"].as<int>() == MctsPlayer::kPlayEndgameFromTurn);
+  LadderSpec puct_only = s;
+  puct_only.model_options = YAML::Load("{search: {endgame_from_turn: -1, algorithm: ubfm}}");
+  CHECK(ladder_players(puct_only)[0].options["search"]["endgame_from_turn"].as<int>() == -1);
+  LadderSpec ubfm = s;
+  ubfm.model_options = YAML::Load("{search: {algorithm: ubfm}}");
+  CHECK(ladder_players(ubfm)[0].options["search"]["algorithm"].as<std::string>() == "ubfm");
+  CHECK(ladder_players(ubfm)[0].options["search"]["endgame_from_turn"].as<int>() ==
+        MctsPlayer::kPlayEndgameFromTurn);
   const TournamentSpec t = ladder_tournament(s);
   CHECK(t.format == Format::kGauntlet);
   CHECK(t.budget.time_ms == 200);
@@ -90,8 +102,16 @@ TEST_CASE("ladder: players and spec errors", "[tournament]") {
   CHECK(ab[2].type == "alphabeta");
   CHECK(ab[2].options["eval"].as<std::string>() == "nnue");
   CHECK(ab[2].options["value_net"].as<std::string>() == "v.vnet");
+  // alphabeta with the random evaluation.
+  s.opponents = {"alphabeta-noise"};
+  const auto noise = ladder_players(s);
+  REQUIRE(noise.size() == 2);
+  CHECK(noise[1].type == "alphabeta");
+  CHECK(noise[1].options["eval"].as<std::string>() == "noise");
   s.opponents = {"alphabeta-hand"};
-  CHECK_THROWS_WITH(ladder_players(s), Catch::Contains("known: random, greedy, uct, alphabeta, alphabeta-nnue"));
+  CHECK_THROWS_WITH(
+      ladder_players(s),
+      Catch::Contains("known: random, greedy, uct, alphabeta, alphabeta-noise, alphabeta-nnue"));
   s.games = 3;
   CHECK_THROWS_WITH(ladder_players(s), Catch::Contains("must be even"));
 }
