@@ -75,6 +75,9 @@ class ConfigReader {
   /// is out of range (the line is the key's, when the key is present). key may be dotted
   /// ("resign.threshold") for a key of a sub-map.
   [[noreturn]] void fail_key(const std::string& key, const std::string& why) const;
+  /// "<source>: <key.path> (line N)", the start of fail_key's message, for a check made later
+  /// (after parsing, e.g. against a file the value names); without the line when key is absent.
+  std::string where(const std::string& key) const;
   /// The end of every config parser: finish(), then value.validate() (core/field_check.h). A
   /// FieldError from it becomes a ConfigError naming the file, the key path and the key's line;
   /// any other std::invalid_argument a ConfigError prefixed with the source. Returns value.
@@ -90,6 +93,7 @@ class ConfigReader {
 
  private:
   [[noreturn]] void fail(const std::string& key, const YAML::Node& n, const std::string& why) const;
+  std::string where(const std::string& key, const YAML::Node& n) const;
   YAML::Node node_;
   std::string source_, prefix_;
   std::set<std::string> used_;

@@ -73,6 +73,8 @@ RunConfig parse_run_config(const std::string& text, const std::string& source) {
     ConfigReader r = top.child("run");
     c.name = r.get<std::string>("name", c.name);
     c.dir = r.get<std::string>("dir", "");
+    c.init = r.get<std::string>("init", "");
+    if (r.has("init")) c.init_where = r.where("init");
     c.generations = r.get<int>("generations", c.generations);
     pitch = r.get<std::string>("pitch", pitch);
     const std::string variant = r.get<std::string>("variant", "standard");
@@ -91,6 +93,7 @@ RunConfig parse_run_config(const std::string& text, const std::string& source) {
       r.fail_key("variant", e.what());
     }
     if (c.generations < 1) r.fail_key("generations", "must be >= 1");
+    if (r.has("init") && c.init.empty()) r.fail_key("init", "must be a file name (or leave the key out)");
     if (c.name.empty() || c.name.find('/') != std::string::npos)
       throw ConfigError(source + ": run.name must be a non-empty name without '/'");
   }
@@ -174,6 +177,10 @@ std::vector<ConfigChange> compare_run_configs(const std::string& old_text, const
   check("selfplay.variants", variant_list_text(a.selfplay.variants), variant_list_text(b.selfplay.variants));
   if (a.train.net != b.train.net)
     refused.push_back("train.net (" + a.train.net.summary() + " -> " + b.train.net.summary() + ")");
+  auto init_text = [](const RunConfig& c) {
+    return c.init.empty() ? std::string("absent: random weights") : c.init;
+  };
+  check("run.init", init_text(a), init_text(b));
   if (!refused.empty()) {
     std::string list;
     for (const auto& r : refused) list += (list.empty() ? "" : ", ") + r;
