@@ -57,6 +57,11 @@ EvaluateConfig parse_evaluate(ConfigReader& r) {
   if (e.openings < 1) r.fail_key("openings", "must be >= 1");
   if (e.opening_turns < 0) r.fail_key("opening_turns", "must be >= 0");
   if (e.concurrency < 1) r.fail_key("concurrency", "must be >= 1");
+  // The proof step (search/mcts_player.h) runs on timed turns only; evaluation's are visits.
+  if (e.search.proof_fraction != 0)
+    r.fail_key("search.proof_fraction",
+               "must be 0: the proof step runs on timed turns only, and evaluation turns have a visit "
+               "budget (evaluate.visits), so it would never run");
   if (!(e.gating_threshold > 0 && e.gating_threshold < 1))
     r.child("gating").fail_key("threshold", "must be in (0, 1)");
   return e;
