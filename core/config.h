@@ -4,6 +4,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <limits>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -118,6 +119,15 @@ std::string expected_type_name() {
   }
 }
 
+/// An optional sign and decimal digits only: an integer as YAML writes one, whatever its size.
+inline bool is_integer_text(const std::string& s) {
+  const size_t start = !s.empty() && (s[0] == '-' || s[0] == '+') ? 1 : 0;
+  if (start == s.size()) return false;
+  for (size_t i = start; i < s.size(); ++i)
+    if (s[i] < '0' || s[i] > '9') return false;
+  return true;
+}
+
 template <class T>
 T ConfigReader::get(const std::string& key, const T& def) {
   used_.insert(key);
@@ -128,6 +138,13 @@ T ConfigReader::get(const std::string& key, const T& def) {
     return n.as<T>();
   } catch (const YAML::Exception&) {
     std::string text = n.IsScalar() ? "'" + n.Scalar() + "'" : std::string("a non-scalar value");
+    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+      // An integer that does not fit T (4294967296 for an int) is no type error.
+      if (n.IsScalar() && is_integer_text(n.Scalar()))
+        fail(key, n,
+             "out of range: " + text + " is not in [" + std::to_string(std::numeric_limits<T>::min()) + ", " +
+                 std::to_string(std::numeric_limits<T>::max()) + "]");
+    }
     fail(key, n, "wrong type: cannot read " + text + ": expected " + expected_type_name<T>());
   }
 }
