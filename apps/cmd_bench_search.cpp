@@ -207,17 +207,17 @@ void register_bench_search_command(CLI::App& app) {
   auto o = std::make_shared<Options>();
   cmd->add_option("--positions", o->positions, "positions searched (turn starts of random games)")
       ->capture_default_str()
-      ->check(CLI::Range(1, 100000));
+      ->check(in_range(1, 100000));
   cmd->add_option("--visits", o->visits, "visits per search")
       ->capture_default_str()
-      ->check(CLI::Range(int64_t(1), int64_t(1) << 40));
+      ->check(in_range(int64_t(1), int64_t(1) << 40));
   cmd->add_option("--uct-playouts", o->uct_playouts, "UCT playouts per search")
       ->capture_default_str()
-      ->check(CLI::Range(int64_t(1), int64_t(1) << 40));
+      ->check(in_range(int64_t(1), int64_t(1) << 40));
   cmd->add_option("--cost-us", o->costs_us, "fixed evaluation costs to measure, microseconds")
       ->delimiter(',')
       ->capture_default_str()
-      ->check(CLI::Range(int64_t(0), int64_t(10000000)));
+      ->check(in_range(int64_t(0), int64_t(10000000)));
   cmd->add_option("--length", o->pitch_length, "pitch length (8 x length)")->capture_default_str();
   cmd->add_option("--variant", o->variant, "standard, single-bounce or no-bounce")->capture_default_str();
   cmd->add_option("--seed", o->seed, "seed of the random games")->capture_default_str();

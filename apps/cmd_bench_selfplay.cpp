@@ -242,29 +242,50 @@ void register_bench_selfplay_command(CLI::App& app) {
   cmd->add_option("--nets", o.nets, "network presets (random weights): tiny, medium")
       ->delimiter(',')->capture_default_str();
   cmd->add_option("--checkpoint", o.checkpoint, "a trained checkpoint instead of --nets");
-  cmd->add_option("--games", o.games, "games per net")->capture_default_str()->check(CLI::Range(int64_t(1), int64_t(100000)));
+  cmd->add_option("--games", o.games, "games per net")
+      ->capture_default_str()
+      ->check(in_range(int64_t(1), int64_t(100000)));
   cmd->add_option("--games-per-chunk", o.games_per_chunk, "games per data chunk file")
       ->capture_default_str()
-      ->check(CLI::Range(1, 100000));
+      ->check(in_range(1, 100000));
   cmd->add_option("--concurrent-games", o.concurrent_games, "games in flight (threads)")
-      ->capture_default_str()->check(CLI::Range(1, 4096));
-  cmd->add_option("--visits", o.visits, "visits of a full search")->capture_default_str()->check(CLI::Range(int64_t(1), int64_t(1) << 30));
-  cmd->add_option("--cheap-visits", o.cheap_visits, "visits of a cheap search")->capture_default_str()->check(CLI::Range(int64_t(1), int64_t(1) << 30));
+      ->capture_default_str()
+      ->check(in_range(1, 4096));
+  cmd->add_option("--visits", o.visits, "visits of a full search")
+      ->capture_default_str()
+      ->check(in_range(int64_t(1), int64_t(1) << 30));
+  cmd->add_option("--cheap-visits", o.cheap_visits, "visits of a cheap search")
+      ->capture_default_str()
+      ->check(in_range(int64_t(1), int64_t(1) << 30));
   cmd->add_option("--leaf-batch", o.leaf_batch, "leaves a search gathers per evaluator call")
-      ->capture_default_str()->check(CLI::Range(1, 4096));
+      ->capture_default_str()
+      ->check(in_range(1, 4096));
   cmd->add_option("--full-search-prob", o.full_search_prob, "share of full searches")
-      ->capture_default_str()->check(CLI::Range(0.0, 1.0));
+      ->capture_default_str()
+      ->check(in_range(0.0, 1.0));
   cmd->add_option("--device", o.device, "cpu, cuda or cuda:N (service and training)")->capture_default_str();
   cmd->add_option("--torch-threads", o.torch_threads, "intra-op threads of the service's forward pass")
-      ->capture_default_str()->check(CLI::Range(1, 1024));
-  cmd->add_option("--workers", o.workers, "service worker threads")->capture_default_str()->check(CLI::Range(1, 64));
-  cmd->add_option("--max-batch", o.max_batch, "service max batch")->capture_default_str()->check(CLI::Range(1, 65536));
+      ->capture_default_str()
+      ->check(in_range(1, 1024));
+  cmd->add_option("--workers", o.workers, "service worker threads")
+      ->capture_default_str()
+      ->check(in_range(1, 64));
+  cmd->add_option("--max-batch", o.max_batch, "service max batch")
+      ->capture_default_str()
+      ->check(in_range(1, 65536));
   cmd->add_option("--batch-timeout-us", o.batch_timeout_us, "service batch timeout, us")
-      ->capture_default_str()->check(CLI::Range(0, 10000000));
+      ->capture_default_str()
+      ->check(in_range(0, 10000000));
   cmd->add_option("--train-steps", o.train_steps, "training steps per batch size")
-      ->capture_default_str()->check(CLI::Range(int64_t(1), int64_t(1) << 30));
-  cmd->add_option("--train-batch", o.train_batches, "training batch sizes")->delimiter(',')->capture_default_str()->check(CLI::Range(1, 65536));
-  cmd->add_option("--train-threads", o.train_threads, "training torch threads")->capture_default_str()->check(CLI::Range(1, 1024));
+      ->capture_default_str()
+      ->check(in_range(int64_t(1), int64_t(1) << 30));
+  cmd->add_option("--train-batch", o.train_batches, "training batch sizes")
+      ->delimiter(',')
+      ->capture_default_str()
+      ->check(in_range(1, 65536));
+  cmd->add_option("--train-threads", o.train_threads, "training torch threads")
+      ->capture_default_str()
+      ->check(in_range(1, 1024));
   cmd->add_option("--seed", o.seed, "seed")->capture_default_str();
   cmd->callback([options] { bench_selfplay(*options); });
 }

@@ -78,7 +78,7 @@ void register_turns_command(CLI::App& app) {
       ->add_option("--max-states", a->max_states,
                    "state limit: mid-turn positions + turn ends held at once (about 50 bytes "
                    "each; the default is about 1 GiB); a line over it is an error")
-      ->check(CLI::Range(int64_t(1), int64_t(1) << 40));
+      ->check(in_range(int64_t(1), int64_t(1) << 40));
   turns->callback([a] {
     const int64_t max_states = a->max_states;
     TurnGenerator gen;
@@ -116,13 +116,13 @@ void register_perft_command(CLI::App& app) {
   auto* perft_cmd =
       app.add_subcommand("perft", "For each TSV record on stdin print perft(DEPTH) after it");
   perft_cmd->add_option("depth", a->depth, "depth in turns (default: the 6th column of each line)")
-      ->check(CLI::Range(0, kMaxPerftDepth));
+      ->check(in_range(0, kMaxPerftDepth));
   perft_cmd
       ->add_option("--max-states", a->max_states,
                    "state limit: mid-turn positions + turn ends held at once over all "
                    "levels (about 50 bytes each; the default is about 1 GiB); a line over "
                    "it is an error")
-      ->check(CLI::Range(int64_t(1), int64_t(1) << 40));
+      ->check(in_range(int64_t(1), int64_t(1) << 40));
   perft_cmd->callback([a] {
     for_each_tsv_line(std::cin, [&](const TsvRow& row, const Game& g) {
       int d = a->depth;

@@ -75,12 +75,12 @@ void add_follow_options(CLI::App* cmd, FollowOptions& f) {
       ->check(integer_at_least(1));
   cmd->add_option("--poll", f.role.poll_seconds, "seconds between looks at the run directory while waiting")
       ->capture_default_str()
-      ->check(CLI::Range(0.1, 3600.0));
+      ->check(in_range(0.1, 3600.0));
   cmd->add_option("--heartbeat", f.role.claim.heartbeat_s,
                   "seconds between heartbeats of the role's claim in RUNDIR/claims/ (another "
                   "machine takes the claim of a dead process over after 3 unchanged ones)")
       ->capture_default_str()
-      ->check(CLI::Range(kMinHeartbeatS, kMaxHeartbeatS));
+      ->check(in_range(kMinHeartbeatS, kMaxHeartbeatS));
 }
 
 // The role's config (RUNDIR/config.yaml, started from `config` when given; waits for it

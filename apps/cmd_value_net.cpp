@@ -249,7 +249,7 @@ void register_value_net_commands(CLI::App& app) {
       ->capture_default_str();
   b->add_option("--positions", o->positions, "positions (turn starts of random games)")
       ->capture_default_str()
-      ->check(CLI::Range(1, 100000));
+      ->check(in_range(1, 100000));
   b->add_option("--time-ms", o->time_ms, "alphabeta time per turn, ms")
       ->capture_default_str()
       ->check(integer_at_least(1));

@@ -3,9 +3,11 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cctype>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "core/text.h"
 #include "engine/pitch.h"
@@ -83,6 +85,40 @@ inline CLI::Validator integer_at_least(long long minimum, bool unlimited = false
         return "";
       },
       unlimited ? "-1 or >= " + std::to_string(minimum) : ">= " + std::to_string(minimum));
+}
+
+/// CLI11 check of a number option in [minimum, maximum] (T integral: an integer). Replaces
+/// CLI::Range, which said "Value abc not in range 1 to 100000" for a value that is no number at
+/// all: this says "'abc' is not an integer" (or "is not a number"), and for a number out of
+/// range (an integer too long for 64 bits, NaN included) "'0' is out of range: expected an
+/// integer in [1, 100000]". CLI11 prefixes the option's name.
+template <class T>
+CLI::Validator in_range(T minimum, T maximum) {
+  static_assert(std::is_arithmetic_v<T> && !std::is_same_v<T, bool>);
+  std::ostringstream range;
+  range << "[" << minimum << ", " << maximum << "]";
+  const std::string kind = std::is_integral_v<T> ? "an integer" : "a number";
+  return CLI::Validator(
+      [minimum, maximum, kind, range = range.str()](std::string& s) -> std::string {
+        size_t used = 0;
+        bool out_of_range = false;
+        long double v = 0;
+        try {
+          v = std::is_integral_v<T> ? (long double)(std::stoll(s, &used)) : std::stold(s, &used);
+        } catch (const std::out_of_range&) {
+          out_of_range = true;
+          used = s.size();
+        } catch (const std::exception&) {
+          used = 0;
+        }
+        // stoll/stold skip leading blanks; CLI11 hands over the text as typed.
+        if (used == 0 || used != s.size() || s.empty() || std::isspace((unsigned char)s[0]))
+          return quoted_text(s) + " is not " + kind;
+        if (out_of_range || !(v >= (long double)minimum && v <= (long double)maximum))
+          return quoted_text(s) + " is out of range: expected " + kind + " in " + range;
+        return "";
+      },
+      std::string(std::is_integral_v<T> ? "INT" : "FLOAT") + " in " + range.str());
 }
 
 }  // namespace ps::cmd

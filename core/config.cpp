@@ -72,10 +72,16 @@ void ConfigReader::fail_key(const std::string& key, const std::string& why) cons
   fail(key, find_dotted(node_, key), why);
 }
 
+std::string ConfigReader::where(const std::string& key) const { return where(key, find_dotted(node_, key)); }
+
+std::string ConfigReader::where(const std::string& key, const YAML::Node& n) const {
+  std::string out = source_ + ": " + path(key);
+  if (n && n.Mark().line >= 0) out += " (line " + std::to_string(n.Mark().line + 1) + ")";
+  return out;
+}
+
 void ConfigReader::fail(const std::string& key, const YAML::Node& n, const std::string& why) const {
-  std::string where = source_ + ": " + path(key);
-  if (n && n.Mark().line >= 0) where += " (line " + std::to_string(n.Mark().line + 1) + ")";
-  throw ConfigError(where + ": " + why);
+  throw ConfigError(where(key, n) + ": " + why);
 }
 
 }  // namespace ps

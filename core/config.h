@@ -4,6 +4,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <limits>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -75,6 +76,9 @@ class ConfigReader {
   /// is out of range (the line is the key's, when the key is present). key may be dotted
   /// ("resign.threshold") for a key of a sub-map.
   [[noreturn]] void fail_key(const std::string& key, const std::string& why) const;
+  /// "<source>: <key.path> (line N)", the start of fail_key's message, for a check made later
+  /// (after parsing, e.g. against a file the value names); without the line when key is absent.
+  std::string where(const std::string& key) const;
   /// The end of every config parser: finish(), then value.validate() (core/field_check.h). A
   /// FieldError from it becomes a ConfigError naming the file, the key path and the key's line;
   /// any other std::invalid_argument a ConfigError prefixed with the source. Returns value.
@@ -90,6 +94,7 @@ class ConfigReader {
 
  private:
   [[noreturn]] void fail(const std::string& key, const YAML::Node& n, const std::string& why) const;
+  std::string where(const std::string& key, const YAML::Node& n) const;
   YAML::Node node_;
   std::string source_, prefix_;
   std::set<std::string> used_;
@@ -114,6 +119,15 @@ std::string expected_type_name() {
   }
 }
 
+/// An optional sign and decimal digits only: an integer as YAML writes one, whatever its size.
+inline bool is_integer_text(const std::string& s) {
+  const size_t start = !s.empty() && (s[0] == '-' || s[0] == '+') ? 1 : 0;
+  if (start == s.size()) return false;
+  for (size_t i = start; i < s.size(); ++i)
+    if (s[i] < '0' || s[i] > '9') return false;
+  return true;
+}
+
 template <class T>
 T ConfigReader::get(const std::string& key, const T& def) {
   used_.insert(key);
@@ -124,6 +138,13 @@ T ConfigReader::get(const std::string& key, const T& def) {
     return n.as<T>();
   } catch (const YAML::Exception&) {
     std::string text = n.IsScalar() ? "'" + n.Scalar() + "'" : std::string("a non-scalar value");
+    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+      // An integer that does not fit T (4294967296 for an int) is no type error.
+      if (n.IsScalar() && is_integer_text(n.Scalar()))
+        fail(key, n,
+             "out of range: " + text + " is not in [" + std::to_string(std::numeric_limits<T>::min()) + ", " +
+                 std::to_string(std::numeric_limits<T>::max()) + "]");
+    }
     fail(key, n, "wrong type: cannot read " + text + ": expected " + expected_type_name<T>());
   }
 }

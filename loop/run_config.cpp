@@ -57,6 +57,11 @@ EvaluateConfig parse_evaluate(ConfigReader& r) {
   if (e.openings < 1) r.fail_key("openings", "must be >= 1");
   if (e.opening_turns < 0) r.fail_key("opening_turns", "must be >= 0");
   if (e.concurrency < 1) r.fail_key("concurrency", "must be >= 1");
+  // The proof step (search/mcts_player.h) runs on timed turns only; evaluation's are visits.
+  if (e.search.proof_fraction != 0)
+    r.fail_key("search.proof_fraction",
+               "must be 0: the proof step runs on timed turns only, and evaluation turns have a visit "
+               "budget (evaluate.visits), so it would never run");
   if (!(e.gating_threshold > 0 && e.gating_threshold < 1))
     r.child("gating").fail_key("threshold", "must be in (0, 1)");
   return e;
@@ -73,6 +78,8 @@ RunConfig parse_run_config(const std::string& text, const std::string& source) {
     ConfigReader r = top.child("run");
     c.name = r.get<std::string>("name", c.name);
     c.dir = r.get<std::string>("dir", "");
+    c.init = r.get<std::string>("init", "");
+    if (r.has("init")) c.init_where = r.where("init");
     c.generations = r.get<int>("generations", c.generations);
     pitch = r.get<std::string>("pitch", pitch);
     const std::string variant = r.get<std::string>("variant", "standard");
@@ -91,6 +98,7 @@ RunConfig parse_run_config(const std::string& text, const std::string& source) {
       r.fail_key("variant", e.what());
     }
     if (c.generations < 1) r.fail_key("generations", "must be >= 1");
+    if (r.has("init") && c.init.empty()) r.fail_key("init", "must be a file name (or leave the key out)");
     if (c.name.empty() || c.name.find('/') != std::string::npos)
       throw ConfigError(source + ": run.name must be a non-empty name without '/'");
   }
@@ -174,6 +182,10 @@ std::vector<ConfigChange> compare_run_configs(const std::string& old_text, const
   check("selfplay.variants", variant_list_text(a.selfplay.variants), variant_list_text(b.selfplay.variants));
   if (a.train.net != b.train.net)
     refused.push_back("train.net (" + a.train.net.summary() + " -> " + b.train.net.summary() + ")");
+  auto init_text = [](const RunConfig& c) {
+    return c.init.empty() ? std::string("absent: random weights") : c.init;
+  };
+  check("run.init", init_text(a), init_text(b));
   if (!refused.empty()) {
     std::string list;
     for (const auto& r : refused) list += (list.empty() ? "" : ", ") + r;

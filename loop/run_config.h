@@ -7,7 +7,8 @@
 // Config on resuming: RUNDIR/config.yaml holds the config the run was started with (updated on
 // each accepted change). A changed pitch, variant or net shape is refused; other changes are
 // applied, printed, and logged to RUNDIR/logs/config.jsonl (the report lists them); see
-// compare_run_configs.
+// compare_run_configs. run.init (generation 0's weights from a model file) cannot change either:
+// every later generation descends from the generation 0 the run started with.
 #pragma once
 
 #include <string>
@@ -39,6 +40,13 @@ struct EvaluateConfig {
 struct RunConfig {
   std::string name = "run";
   std::string dir;              ///< run directory; default runs/<name>
+  /// run.init: a model or checkpoint file (e.g. models/8x10-standard.model, another run's
+  /// checkpoints/gen-0012.ckpt) whose net becomes generation 0 of a new run directory instead
+  /// of random weights; a path relative to the working directory, as run.dir. Empty: random
+  /// weights (train.net seeded by train.seed). Read only while checkpoints/gen-0000.ckpt does
+  /// not exist (loop/run_init.h); it cannot change within a run (compare_run_configs).
+  std::string init;
+  std::string init_where;  ///< "<config>: run.init (line N)", the prefix of init's errors
   int generations = 10;
   int width = 8, length = 10, goal = 2;  ///< pitch of evaluation games and the exported bot
   Variant variant = Variant::kStandard;
@@ -62,8 +70,9 @@ struct ConfigChange {
 };
 /// Compares the config a run was started (or last resumed) with and the one given now. Keys that
 /// would make the run incoherent (the pitch and variant of evaluation and self-play, the net's
-/// shape: run.pitch, run.variant, selfplay.pitches, selfplay.variants, train.net) must keep their
-/// values: ConfigError naming every changed one. Every other key may change (evaluation games
+/// shape and generation 0's weights: run.pitch, run.variant, selfplay.pitches, selfplay.variants,
+/// train.net, run.init, its path compared as written) must keep their values: ConfigError naming
+/// every changed one. Every other key may change (evaluation games
 /// and opponents, generations, games, steps, threads, devices, ...): returns them, keys as
 /// written (a key set to its default counts as changed).
 std::vector<ConfigChange> compare_run_configs(const std::string& old_text, const std::string& new_text,

@@ -9,7 +9,7 @@
 #include "core/plural.h"
 #include "loop/role_claim.h"
 #include "loop/roles.h"
-#include "train/trainer.h"
+#include "loop/run_init.h"
 
 namespace ps {
 
@@ -108,6 +108,10 @@ void update_config_copy(const RunConfig& cfg, const RunPaths& paths, int resumed
 
 void open_run_directory(const RunConfig& cfg, bool single_process, int resumed_generation) {
   const RunPaths paths(cfg.dir);
+  // A new run's run.init is checked before anything is written: a refused one leaves no
+  // config.yaml behind that the corrected config would then differ from.
+  const bool new_generation0 = !fs::exists(paths.checkpoint(0));
+  const std::optional<nn::LoadedCheckpoint> init = new_generation0 ? load_run_init(cfg) : std::nullopt;
   ensure_directory(paths.root, "the run directory");
   for (const std::string* d : {&paths.data, &paths.checkpoints, &paths.models, &paths.eval, &paths.logs})
     ensure_directory(*d, "a folder of the run directory,");
@@ -119,8 +123,7 @@ void open_run_directory(const RunConfig& cfg, bool single_process, int resumed_g
                   counted(int64_t(stale), "temporary file").c_str());
     update_config_copy(cfg, paths, resumed_generation);
   }
-  if (!fs::exists(paths.checkpoint(0)))
-    write_initial_checkpoint(cfg.train, paths.checkpoint(0), cfg.name + " " + gen_name(0));
+  if (new_generation0) write_generation0(cfg, paths.checkpoint(0), init);
 }
 
 namespace {
@@ -137,7 +140,10 @@ std::optional<RunConfig> load_shared_run_config(const std::string& run_dir, cons
                                                 const std::atomic<bool>* cancel) {
   const RunPaths paths(run_dir);
   if (!config_path.empty()) {
-    const RunConfig given = load_run_config(config_path);
+    RunConfig given = load_run_config(config_path);
+    // A new run's run.init checked before its config.yaml is written (open_run_directory
+    // checks it again and makes generation 0 from it).
+    if (!fs::exists(paths.checkpoint(0))) load_run_init(given);
     ensure_directory(run_dir, "the run directory");
     if (!create_file_exclusive(paths.config, given.source)) {
       const std::string shared = read_file(paths.config);

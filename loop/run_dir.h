@@ -9,9 +9,9 @@
 //                                the number of finished generations when the games were played.
 //                                Self-play workers (roles) write genNNNN-<worker>-SSSSSS: one
 //                                writer per name, the open chunk rewritten after every game
-//   checkpoints/gen-NNNN.ckpt    networks; gen-0000 random initial weights (the same file from
-//                                whichever process writes it first: seeded); `.partial` while
-//                                training
+//   checkpoints/gen-NNNN.ckpt    networks; gen-0000 the initial weights, random or run.init's
+//                                model (loop/run_init.h; the same file from whichever process
+//                                writes it first: seeded); `.partial` while training
 //   models/gen-NNNN.model        candidates as exported by the trainer role
 //   eval/gen-NNNN/outcomes.json  a candidate's evaluation games, scores and promotion
 //   ratings.json, best.model, report.html, logs/*.jsonl (one writer per file)
@@ -55,7 +55,8 @@ RunState read_run_state(const std::string& path);
 /// Writes state.json atomically with `phase` and the time now.
 void write_run_state(const RunState& s, const std::string& path, const std::string& phase);
 
-/// Creates the folders of cfg.dir and generation 0's checkpoint when missing. With
+/// Creates the folders of cfg.dir and generation 0's checkpoint when missing (from run.init when
+/// given, checked first: load_run_init's ConfigError, with nothing written). With
 /// `single_process` (`run`) the directory belongs to this process: temporaries left by a killed
 /// run are removed, and config.yaml is compared with cfg (compare_run_configs: incoherent
 /// changes refused, the others logged to logs/config.jsonl and applied). Roles share the

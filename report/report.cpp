@@ -740,10 +740,11 @@ std::string render_report_html(const RunData& run) {
   return os.str();
 }
 
-std::string write_report(const std::string& run_dir, const std::string& out_path) {
+std::string write_report(const std::string& run_dir, const std::string& out_path, RunData* loaded) {
   RunData run = load_run(run_dir);
   const std::string path = out_path.empty() ? (std::filesystem::path(run_dir) / "report.html").string() : out_path;
   write_file_atomic(path, render_report_html(run));
+  if (loaded) *loaded = std::move(run);
   return path;
 }
 

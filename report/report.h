@@ -16,6 +16,8 @@ std::string render_report_html(const RunData& run);
 /// Returns the path written. Throws ReportError when run_dir is missing or not a run directory,
 /// std::runtime_error naming the path when the page cannot be written. Partial runs and
 /// unreadable files give a page with what exists and notes about the rest.
-std::string write_report(const std::string& run_dir, const std::string& out_path = "");
+/// `loaded`, when given, receives the run as read (its notes and skipped chunks and games).
+std::string write_report(const std::string& run_dir, const std::string& out_path = "",
+                         RunData* loaded = nullptr);
 
 }  // namespace ps::report

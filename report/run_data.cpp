@@ -304,7 +304,11 @@ void count_selfplay_data(RunData& run) {
     std::sort(names.begin(), names.end());
     for (const std::string& name : names) {
       try {
-        for (const GameData& gd : read_chunk((root / name).string())) {
+        std::vector<std::string> skipped;  // "<path>: game i (id N): why"
+        const std::vector<GameData> chunk = read_chunk((root / name).string(), &skipped);
+        run.games_skipped += int(skipped.size());
+        for (const std::string& w : skipped) run.notes.push_back(w + ": not counted");
+        for (const GameData& gd : chunk) {
           any = true;
           games += 1;
           samples += double(gd.samples.size());
@@ -312,6 +316,7 @@ void count_selfplay_data(RunData& run) {
           if (gd.winner == 0 || gd.winner == 1) ++wins[gd.winner];
         }
       } catch (const std::exception& e) {
+        ++run.chunks_skipped;
         run.notes.push_back("data/" + name + ": not counted (" + std::string(e.what()) + ")");
       }
     }

@@ -151,6 +151,9 @@ struct RunData {
   std::vector<FileEntry> checkpoints;
   std::vector<ConfigChangeLine> config_changes;  ///< in the log's order
   std::vector<std::string> notes;                ///< problems met while reading, for the page
+  /// Data chunks (data/*.psd) that could not be read, and games of readable chunks that are not
+  /// legal games: left out of the self-play counts, each with a line in notes.
+  int chunks_skipped = 0, games_skipped = 0;
   std::vector<std::string> missing;              ///< expected files that do not exist (yet)
 
   /// Generations done: state.json's, else the largest generation seen in the logs; 0 if none.

@@ -116,7 +116,9 @@ struct SearchParams {
   /// search/alphabeta.h; Baier and Winands 2015, MCTS-minimax hybrids, root variant): a turn
   /// proven won is played at once, turns proven lost are excluded from the search
   /// (Search::exclude_root_turns), the rest of the time goes to PUCT. 0 = no proof step.
-  /// Searches with a visit budget only (self-play) skip it. In [0, 0.9]; PUCT only.
+  /// Searches with a visit budget only skip it: self-play and a run's evaluation, whose configs
+  /// refuse a proof_fraction other than 0 (SelfplayConfig::validate, loop/run_config.h); a
+  /// tournament or ladder player needs a time_ms budget for it. In [0, 0.9]; PUCT only.
   double proof_fraction = 0.0;
 
   // --- endgame search (search/mcts_player.h) -------------------------------------------------

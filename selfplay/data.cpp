@@ -37,9 +37,11 @@ class Writer : public ByteWriter {
 
 class Reader : public ByteReader {
  public:
-  /// where: what the bytes are, for messages ("game 3: " in a version-2 file, or "").
+  /// where: what the bytes are, for messages ("game 3: ", or "" outside a game).
   Reader(const std::string& path, const std::string& where, const char* data, size_t size)
       : ByteReader(data, size), path_(path), where_(where) {}
+  /// A version-1 payload holds every game: the reader names the one it is in.
+  void set_where(const std::string& where) { where_ = where; }
   std::string str16(const char* what) { return bytes(get<uint16_t>(what), what); }
   std::string str32(const char* what) { return bytes(get<uint32_t>(what), what); }
   [[noreturn]] void fail(const std::string& why) const override {
@@ -82,18 +84,19 @@ void put_game(Writer& w, const GameData& g) {
   }
 }
 
-// Game i's fields (see put_game).
-GameData get_game(Reader& r, uint32_t i) {
+// One game's fields (see put_game). Messages do not name the game: the Reader's `where` does,
+// once.
+GameData get_game(Reader& r) {
   GameData g;
   g.width = r.get<uint8_t>("width");
   g.length = r.get<uint8_t>("length");
   g.goal = r.get<uint8_t>("goal");
   uint8_t v = r.get<uint8_t>("variant");
-  if (v >= kNumVariants) r.fail("bad variant " + std::to_string(v) + " in game " + std::to_string(i));
+  if (v >= kNumVariants) r.fail("bad variant " + std::to_string(v));
   g.variant = Variant(v);
   g.winner = r.get<int8_t>("winner");
   uint8_t reason = r.get<uint8_t>("reason");
-  if (reason > 2 || g.winner < -1 || g.winner > 1) r.fail("bad result in game " + std::to_string(i));
+  if (reason > 2 || g.winner < -1 || g.winner > 1) r.fail("bad result");
   g.reason = Reason(reason);
   g.game_id = r.get<uint64_t>("game id");
   g.network = r.str16("network");
@@ -110,8 +113,7 @@ GameData get_game(Reader& r, uint32_t i) {
     for (uint32_t k = 0; k < nt; ++k) {
       TurnVisits t;
       t.kicks = r.str16("turn");
-      if (t.kicks.empty())
-        r.fail("empty policy turn in game " + std::to_string(i) + ", sample " + std::to_string(j));
+      if (t.kicks.empty()) r.fail("empty policy turn in sample " + std::to_string(j));
       t.visits = r.get<uint32_t>("visits");
       s.policy.push_back(std::move(t));
     }
@@ -279,7 +281,11 @@ std::vector<GameData> decode_v1(const std::string& path, const std::string& file
   uint32_t count = r.get<uint32_t>("game count");
   std::vector<GameData> games;
   games.reserve(std::min<uint32_t>(count, 1u << 16));
-  for (uint32_t i = 0; i < count; ++i) games.push_back(get_game(r, i));
+  for (uint32_t i = 0; i < count; ++i) {
+    r.set_where("game " + std::to_string(i) + ": ");
+    games.push_back(get_game(r));
+  }
+  r.set_where("");
   if (!r.at_end()) r.fail("trailing bytes after the last game");
   return games;
 }
@@ -317,7 +323,7 @@ std::vector<GameData> decode_v2(const std::string& path, const std::string& file
                       " payload bytes, the header says " + std::to_string(size));
     const std::string payload = decompress_payload(path, file.data() + pos, length, f.content, game + ": ");
     Reader r(path, game + ": ", payload.data(), payload.size());
-    games.push_back(get_game(r, i));
+    games.push_back(get_game(r));
     if (!r.at_end()) r.fail("trailing bytes after the game");
     pos += length;
   }

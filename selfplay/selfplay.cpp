@@ -46,6 +46,10 @@ void SelfplayConfig::validate() const {
   check(resign.playthrough_fraction >= 0 && resign.playthrough_fraction <= 1, "resign.playthrough_fraction",
         "must be in [0, 1]");
   check.part("search", search);
+  // The proof step (search/mcts_player.h) runs on timed turns only; self-play's are visits.
+  check(search.proof_fraction == 0, "search.proof_fraction",
+        "must be 0: the proof step runs on timed turns only, and self-play turns have visit budgets "
+        "(visits, cheap_visits), so it would never run");
 }
 
 SelfplayConfig parse_selfplay_config(ConfigReader& r) {

@@ -26,6 +26,7 @@
 //                            root_noise true, temperature 1 for temperature_turns 10, then 0,
 //                            leaf_batch 8 (each search hands the service 8 leaves at a time).
 //                            Full and cheap searches of a game share one tree (tree reuse).
+//                            proof_fraction must be 0 (the proof step needs timed turns).
 #pragma once
 
 #include <atomic>

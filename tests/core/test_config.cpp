@@ -112,6 +112,24 @@ TEST_CASE("read: a field table sets the keys given and leaves the others at thei
   auto int_bad = ConfigReader::from_string("games: 2.5\n", "i.yaml");
   CHECK_THROWS_WITH(int_bad.read(field("games", games)),
                     "i.yaml: games (line 1): wrong type: cannot read '2.5': expected an integer");
+  // Regression: an integer too large for its key said "expected an integer" (a probe's
+  // `games_per_chunk: 4294967296`); it is out of range, and the range is named.
+  auto wide = ConfigReader::from_string("games_per_chunk: 4294967296\n", "w.yaml");
+  CHECK_THROWS_WITH(
+      wide.read(field("games_per_chunk", games)),
+      "w.yaml: games_per_chunk (line 1): out of range: '4294967296' is not in [-2147483648, 2147483647]");
+  uint64_t u = 0;
+  auto negative = ConfigReader::from_string("seed: -1\nhuge: 99999999999999999999\n", "n.yaml");
+  CHECK_THROWS_WITH(negative.read(field("seed", u)),
+                    "n.yaml: seed (line 1): out of range: '-1' is not in [0, 18446744073709551615]");
+  int64_t h = 0;
+  CHECK_THROWS_WITH(negative.read(field("huge", h)),
+                    "n.yaml: huge (line 2): out of range: '99999999999999999999' is not in "
+                    "[-9223372036854775808, 9223372036854775807]");
+  CHECK(ConfigReader::from_string("games: -2147483648\n", "m.yaml").get("games", 0) == -2147483648);
+  CHECK_FALSE(is_integer_text("+"));
+  CHECK_FALSE(is_integer_text("1e3"));
+  CHECK(is_integer_text("+12"));
 }
 
 TEST_CASE("get_parsed, get_parsed_list: the converter's error names file, key and line", "[core]") {

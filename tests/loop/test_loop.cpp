@@ -72,6 +72,17 @@ TEST_CASE("run config errors name the key") {
                     Catch::StartsWith("r.yaml: run.variant (line 3): ") && Catch::Contains("triple"));
   CHECK_THROWS_WITH(parse_run_config("evaluate:\n  gating: {threshold: 2}\n", "r.yaml"),
                     "r.yaml: evaluate.gating.threshold (line 2): must be in (0, 1)");
+  // Regression: a probe's exact input said "expected an integer".
+  CHECK_THROWS_WITH(parse_run_config("selfplay: {games_per_chunk: 4294967296}\n", "r.yaml"),
+                    "r.yaml: selfplay.games_per_chunk (line 1): out of range: '4294967296' is not in "
+                    "[-2147483648, 2147483647]");
+  // Regression: a proof_fraction for self-play or evaluation (visit budgets) was silently unused.
+  CHECK_THROWS_WITH(parse_run_config("selfplay:\n  search: {proof_fraction: 0.5}\n", "r.yaml"),
+                    Catch::StartsWith("r.yaml: selfplay.search.proof_fraction (line 2): must be 0: "));
+  CHECK_THROWS_WITH(
+      parse_run_config("evaluate:\n  visits: 16\n  search:\n    proof_fraction: 0.3\n", "r.yaml"),
+      "r.yaml: evaluate.search.proof_fraction (line 4): must be 0: the proof step runs on timed "
+      "turns only, and evaluation turns have a visit budget (evaluate.visits), so it would never run");
 }
 
 TEST_CASE("gating plays and compares with the best network, not the previous one") {

@@ -312,6 +312,36 @@ TEST_CASE("self-play counts come from the data chunks and every session's time i
   CHECK(g.games_per_s == Approx(0.25));
 }
 
+TEST_CASE("damaged data chunks and games that are not legal are counted as skipped, each with a note") {
+  // Regression: `report` counted the readable games and said nothing of a damaged chunk beside them.
+  TempDir dir("damaged");
+  ps::testing::write_fake_run(dir.str(), 1);
+  std::vector<GameData> games(3);
+  for (size_t i = 0; i < games.size(); ++i) {
+    games[i].record = "0 3 66 5 3";
+    games[i].network = "gen-0000";
+    games[i].game_id = i;
+  }
+  games[1].record = "0 9";  // not a legal game: left out, named
+  write_chunk((dir.path / "data/gen0000-000000.psd").string(), games);
+  write_file_atomic(dir / "data/gen0000-000001.psd", "PSDZ cut");  // cut short
+  RunData run;
+  write_report(dir.str(), "", &run);
+  CHECK(run.chunks_skipped == 1);
+  CHECK(run.games_skipped == 1);
+  REQUIRE(run.selfplay.size() == 1);
+  CHECK(run.selfplay[0].games == 2);
+  CHECK(std::count_if(run.notes.begin(), run.notes.end(), [](const std::string& n) {
+          return n.rfind("data/gen0000-000001.psd: not counted (", 0) == 0 &&
+                 n.find("truncated") != std::string::npos;
+        }) == 1);
+  CHECK(std::count_if(run.notes.begin(), run.notes.end(), [](const std::string& n) {
+          return n.find("gen0000-000000.psd: game 1 (id 1): ") != std::string::npos &&
+                 n.find("bad character '9'") != std::string::npos &&
+                 n.find(": not counted") != std::string::npos;
+        }) == 1);
+}
+
 TEST_CASE("a training step logged again after a resume keeps its last value") {
   TempDir dir("resume");
   write_file_atomic(dir / "logs/train.jsonl",

@@ -279,12 +279,13 @@ std::string decompress(const std::string& frame) {
 }
 
 /// A version-1 chunk of these games, built from the layout (header, one frame of "PSTD", game
-/// count and the games' fields, which version 2 keeps one game per frame).
-std::string version1_chunk(const std::vector<GameData>& games) {
+/// count and the games' fields, which version 2 keeps one game per frame), then `trailing`.
+std::string version1_chunk(const std::vector<GameData>& games, const std::string& trailing = "") {
   std::string payload("PSTD", 4);
   const uint32_t count = uint32_t(games.size());
   payload.append(reinterpret_cast<const char*>(&count), 4);
   for (const GameData& g : games) payload += decompress(compress_game(g).frame);
+  payload += trailing;
   std::string comp(ZSTD_compressBound(payload.size()), '\0');
   const size_t n = ZSTD_compress(comp.data(), comp.size(), payload.data(), payload.size(), 3);
   REQUIRE_FALSE(ZSTD_isError(n));
@@ -447,4 +448,30 @@ TEST_CASE("a corrupted version-2 chunk names the game and what is wrong") {
   padded[1] = {comp.substr(0, n), fields.size()};
   write_compressed_chunk(file, padded);
   CHECK_THROWS_WITH(read_chunk(file), file + ": corrupted: game 1: trailing bytes after the game");
+}
+
+TEST_CASE("a bad field names its game once, in version 1 and 2") {
+  // The probe's input: a version-2 chunk whose game 2 has variant 9 said "game 2: bad variant 9
+  // in game 2".
+  auto games = make_games(3, 12);
+  games[2].variant = Variant(9);
+  TempDir dir;
+  const std::string file = (dir.path / "c.psd").string();
+  write_chunk(file, games);
+  CHECK_THROWS_WITH(read_chunk(file), file + ": corrupted: game 2: bad variant 9");
+  CHECK_THROWS_WITH(parse_chunk("v1.psd", version1_chunk(games)), "v1.psd: corrupted: game 2: bad variant 9");
+  games = make_games(3, 12);
+  games[1].samples[0].policy.push_back({"", 1});
+  write_chunk(file, games);
+  CHECK_THROWS_WITH(read_chunk(file), file + ": corrupted: game 1: empty policy turn in sample 0");
+  CHECK_THROWS_WITH(parse_chunk("v1.psd", version1_chunk(games)),
+                    "v1.psd: corrupted: game 1: empty policy turn in sample 0");
+  games = make_games(3, 12);
+  games[0].winner = 3;
+  write_chunk(file, games);
+  CHECK_THROWS_WITH(read_chunk(file), file + ": corrupted: game 0: bad result");
+  CHECK_THROWS_WITH(parse_chunk("v1.psd", version1_chunk(games)), "v1.psd: corrupted: game 0: bad result");
+  // Bytes after a version-1 payload's last game are in no game.
+  CHECK_THROWS_WITH(parse_chunk("v1.psd", version1_chunk(make_games(3, 12), "x")),
+                    "v1.psd: corrupted: trailing bytes after the last game");
 }

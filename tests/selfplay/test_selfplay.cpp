@@ -141,3 +141,18 @@ TEST_CASE("self-play config: keys parse, bad keys and values are named") {
   CHECK((defaults.pitches.size() == 1 && defaults.pitches[0].length == 10));
   CHECK((defaults.variants.size() == 1 && defaults.variants[0] == Variant::kStandard));
 }
+
+TEST_CASE("self-play refuses a proof_fraction: its turns have visit budgets, the proof step never ran") {
+  // Regression: `search: {proof_fraction: 0.5}` was accepted and silently unused.
+  auto r = ConfigReader::from_string("visits: 32\nsearch:\n  proof_fraction: 0.5\n", "sp.yaml");
+  CHECK_THROWS_WITH(
+      parse_selfplay_config(r),
+      "sp.yaml: search.proof_fraction (line 3): must be 0: the proof step runs on timed turns "
+      "only, and self-play turns have visit budgets (visits, cheap_visits), so it would never run");
+  auto zero = ConfigReader::from_string("search: {proof_fraction: 0}\n", "sp.yaml");
+  CHECK(parse_selfplay_config(zero).search.proof_fraction == 0);
+  // Set in code: the same rule.
+  SelfplayConfig c;
+  c.search.proof_fraction = 0.25;
+  CHECK_THROWS_WITH(c.validate(), Catch::Contains("selfplay.search.proof_fraction: must be 0"));
+}
