@@ -10,9 +10,9 @@
 #include "search/baselines.h"
 #include "search/mcts_player.h"
 #include "search/nnue_eval.h"
+#include "search/params.h"
 #include "search/phase_player.h"
 #include "search/value_net_file.h"
-#include "search/params.h"
 #include "tournament/registry.h"
 
 namespace ps {
@@ -109,8 +109,7 @@ std::unique_ptr<LeafEvaluator> read_leaf_evaluator(ConfigReader& r, uint64_t see
     r.fail_key("eval", "unknown evaluation '" + eval + "' (known: hand, nnue, noise)");
   }
   if (eval != "nnue" && r.has("value_net")) r.fail_key("value_net", "is only read with eval: nnue");
-  if (eval != "noise" && r.has("noise_range"))
-    r.fail_key("noise_range", "is only read with eval: noise");
+  if (eval != "noise" && r.has("noise_range")) r.fail_key("noise_range", "is only read with eval: noise");
   return ev;
 }
 
@@ -133,11 +132,9 @@ std::shared_ptr<Evaluator> shared_net_evaluator(const std::string& checkpoint,
                                                 const nn::ServiceOptions& options) {
   // Every option is part of the key: a player asking for other workers or torch threads gets
   // its own service rather than silently the first one's.
-  const std::string key = checkpoint + "@" + options.device + "/" +
-                          std::to_string(options.max_batch) + "/" +
-                          std::to_string(options.batch_timeout_us) + "/" +
-                          std::to_string(options.workers) + "/" +
-                          std::to_string(options.torch_threads) + "/" +
+  const std::string key = checkpoint + "@" + options.device + "/" + std::to_string(options.max_batch) + "/" +
+                          std::to_string(options.batch_timeout_us) + "/" + std::to_string(options.workers) +
+                          "/" + std::to_string(options.torch_threads) + "/" +
                           std::to_string(options.cache_entries);
   std::lock_guard<std::mutex> lock(g_mu);
   auto it = g_evaluators.find(key);
@@ -147,12 +144,9 @@ std::shared_ptr<Evaluator> shared_net_evaluator(const std::string& checkpoint,
   return e;
 }
 
-std::unique_ptr<Player> make_net_player(const std::string& checkpoint,
-                                        const nn::ServiceOptions& service,
-                                        const SearchParams& search, uint64_t seed,
-                                        const std::string& name) {
-  return std::make_unique<NetMctsPlayer>(shared_net_evaluator(checkpoint, service), search, seed,
-                                         name);
+std::unique_ptr<Player> make_net_player(const std::string& checkpoint, const nn::ServiceOptions& service,
+                                        const SearchParams& search, uint64_t seed, const std::string& name) {
+  return std::make_unique<NetMctsPlayer>(shared_net_evaluator(checkpoint, service), search, seed, name);
 }
 
 MctsPlayerOptions read_mcts_player_options(ConfigReader& r) {
@@ -250,10 +244,10 @@ void register_builtin_players() {
     tour::register_player_type(
         "alphabeta", make_alphabeta_player,
         "iterative-deepening alpha-beta over complete turns with a transposition table and "
-        "the hand evaluation (goal distance, mobility, bounce points) or, with eval: nnue, a "
-        "small value net (value_net: FILE) (keys: " +
-            keys_read_by(read_alphabeta_options) +
-            ", eval, value_net; eval: noise, a random evaluation of range noise_range)");
+        "the hand evaluation (goal distance, mobility, bounce points), with eval: nnue a small "
+        "value net (value_net: FILE), or with eval: noise a random evaluation of range noise_range "
+        "(keys: " +
+            keys_read_by(read_alphabeta_options) + ", eval, value_net, noise_range)");
     tour::register_player_type(
         "phased", make_phase_player,
         "one player (opening: {type: ...}) until from_turn complete turns, then another "

@@ -19,8 +19,8 @@ int HandEvaluator::evaluate(const Position& pos) {
   const Pitch& pitch = pos.pitch();
   const int me = pos.side_to_move();
   const int b = pos.ball();
-  const int attack = goal_distance(pitch, b, me);       // to the goal I attack
-  const int defend = goal_distance(pitch, b, me ^ 1);   // to my own goal (the one O attacks)
+  const int attack = goal_distance(pitch, b, me);      // to the goal I attack
+  const int defend = goal_distance(pitch, b, me ^ 1);  // to my own goal (the one O attacks)
   int s = w_.defend * defend - w_.attack * attack;
   if (attack <= 3) s += w_.near_goal * (4 - attack);
   if (defend <= 3) s -= w_.near_goal * (4 - defend);
@@ -39,8 +39,7 @@ int HandEvaluator::evaluate(const Position& pos) {
 
 NoiseEvaluator::NoiseEvaluator(int range, uint64_t seed) : range_(range), seed_(seed) {
   if (range < 1 || range > 99999)
-    throw std::invalid_argument("noise evaluation: range " + std::to_string(range) +
-                                " outside [1, 99999]");
+    throw std::invalid_argument("noise evaluation: range " + std::to_string(range) + " outside [1, 99999]");
 }
 
 int NoiseEvaluator::evaluate(const Position& pos) {

@@ -4,8 +4,8 @@
 
 namespace ps {
 
-PhasePlayer::PhasePlayer(std::unique_ptr<Player> opening, std::unique_ptr<Player> endgame,
-                         int from_turn, std::string name)
+PhasePlayer::PhasePlayer(std::unique_ptr<Player> opening, std::unique_ptr<Player> endgame, int from_turn,
+                         std::string name)
     : opening_(std::move(opening)), endgame_(std::move(endgame)), from_turn_(from_turn) {
   if (!opening_ || !endgame_) throw std::invalid_argument("phased player: both players are needed");
   if (from_turn_ < 0)

@@ -155,7 +155,10 @@ std::string format_ladder(const std::vector<LadderRow>& rows, const LadderSpec& 
                 spec.model.c_str(), (long long)spec.time_ms, counted(spec.games, "game").c_str(),
                 Pitch::get(spec.width, spec.length, spec.goal).name().c_str(), variant_name(spec.variant));
   out << buf;
-  std::snprintf(buf, sizeof buf, "%-12s %6s %6s %22s %24s %9s %8s\n", "opponent", "games", "wins",
+  // The first column as wide as the longest opponent name ("alphabeta-noise" overflowed 12).
+  int width = 12;
+  for (const LadderRow& r : rows) width = std::max(width, int(r.opponent.size()));
+  std::snprintf(buf, sizeof buf, "%-*s %6s %6s %22s %24s %9s %8s\n", width, "opponent", "games", "wins",
                 "score [95% interval]", "Elo [95% interval]", "forfeits", "max ms");
   out << buf;
   for (const LadderRow& r : rows) {
@@ -165,8 +168,8 @@ std::string format_ladder(const std::vector<LadderRow>& rows, const LadderSpec& 
     std::snprintf(elo, sizeof elo, "%+6.0f [%+6.0f, %+6.0f]", elo_for_print(r.elo, 0),
                   elo_for_print(r.elo_lo, 0), elo_for_print(r.elo_hi, 0));
     std::snprintf(forfeits, sizeof forfeits, "%d/%d", r.forfeits_model, r.forfeits_opponent);
-    std::snprintf(buf, sizeof buf, "%-12s %6d %6d %22s %24s %9s %8lld\n", r.opponent.c_str(),
-                  r.games, r.wins, score, elo, forfeits, (long long)r.max_turn_ms);
+    std::snprintf(buf, sizeof buf, "%-*s %6d %6d %22s %24s %9s %8lld\n", width, r.opponent.c_str(), r.games,
+                  r.wins, score, elo, forfeits, (long long)r.max_turn_ms);
     out << buf;
   }
   out << "Elo: the model minus the opponent, from the score (logistic model, clamped to +-1200);\n"

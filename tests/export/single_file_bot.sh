@@ -46,6 +46,9 @@ g++ -O2 -std=c++17 -Wno-subobject-linkage -DPS_SINGLE_FILE_TEST_DRIVER \
     -DPS_SINGLE_FILE="\"$dir/bot.cpp\"" -o "$dir/driver" "$driver"
 "$dir/driver" "$data/games.tsv" "$data/turns.tsv" "$data/perft.tsv" || fail=1
 
+# The single file plays PUCT all game; `bot` hands the turns from 20 on to alpha-beta unless
+# told otherwise (search.endgame_from_turn), so it is compared with the same search.
+printf 'search: {endgame_from_turn: -1}\n' > "$dir/puct.yaml"
 tournament_head single-file-vs-bot 4 2 11 "$dir" > "$dir/tournament.yaml"
 cat >> "$dir/tournament.yaml" <<YAML
   - name: single-file
@@ -57,7 +60,7 @@ cat >> "$dir/tournament.yaml" <<YAML
     stderr: $dir/single-file.stderr
   - name: bot
     type: external
-    command: ["$ps", bot, "$model", --visits, "64", --first-ms, "5000", --turn-ms, "5000"]
+    command: ["$ps", bot, "$model", --config, "$dir/puct.yaml", --visits, "64", --first-ms, "5000", --turn-ms, "5000"]
     first_turn_ms: 20000
     turn_ms: 20000
     opening_history: true
@@ -97,7 +100,7 @@ while IFS= read -r rec; do
   id=$(( $(echo "$rec" | wc -w) % 2 ))
   input=$(printf '%s\n%s\n%s\n' "$id" "${#kicks}" "$kicks")
   a=$(printf '%s\n' "$input" | "$dir/bot" --visits 64 --first-ms 5000 --turn-ms 5000 2>/dev/null | head -n 1)
-  b=$(printf '%s\n' "$input" | "$ps" bot "$model" --visits 64 --first-ms 5000 --turn-ms 5000 2>/dev/null | head -n 1)
+  b=$(printf '%s\n' "$input" | "$ps" bot "$model" --config "$dir/puct.yaml" --visits 64 --first-ms 5000 --turn-ms 5000 2>/dev/null | head -n 1)
   c=$(printf '%s\n' "$input" | "$dir/float" --visits 64 --first-ms 5000 --turn-ms 5000 2>/dev/null | head -n 1)
   total=$((total + 1))
   [ "$a" = "$b" ] && same=$((same + 1))

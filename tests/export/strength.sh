@@ -21,6 +21,9 @@ mkdir -p "$dir"
 build_single_file "$ps" "$dir" "$model"
 "$dir/bot" --bench
 
+# The single file plays PUCT all game; `bot` is given the same search (its default hands the
+# turns from 20 on to alpha-beta: search.endgame_from_turn), so the match measures the export.
+printf 'search: {endgame_from_turn: -1}\n' > "$dir/puct.yaml"
 tournament_head single-file-strength "$games" "$((games / 2))" 17 "$dir" > "$dir/tournament.yaml"
 cat >> "$dir/tournament.yaml" <<YAML
   - name: single-file
@@ -33,7 +36,7 @@ cat >> "$dir/tournament.yaml" <<YAML
     stderr: $dir/single-file.stderr
   - name: bot
     type: external
-    command: ["$ps", bot, "$model", --turn-ms, "$turn_ms", --first-ms, "1000"]
+    command: ["$ps", bot, "$model", --config, "$dir/puct.yaml", --turn-ms, "$turn_ms", --first-ms, "1000"]
     first_turn_ms: 10000
     turn_ms: $turn_ms
     margin_ms: 50

@@ -220,7 +220,8 @@ TEST_CASE("the mcts player's listed keys are the keys its parser reads") {
     if (type == "uct")
       CHECK_THAT(desc, Catch::Contains("(keys: default_visits, exploration, max_children, max_nodes)"));
     if (type == "alphabeta")
-      CHECK_THAT(desc, Catch::Contains("(keys: default_time_ms, max_depth, tt_mb, eval, value_net)"));
+      CHECK_THAT(desc,
+                 Catch::Contains("(keys: default_time_ms, max_depth, tt_mb, eval, value_net, noise_range)"));
   }
   tour::PlayerContext ctx;
   ctx.pitch = &Pitch::standard();
@@ -228,6 +229,12 @@ TEST_CASE("the mcts player's listed keys are the keys its parser reads") {
       "uct", YAML::Load("{default_visits: 8, exploration: 1.0, max_children: 4, max_nodes: 1000}"), ctx));
   CHECK(tour::create_player("alphabeta",
                             YAML::Load("{default_time_ms: 5, max_depth: 2, tt_mb: 1, eval: hand}"), ctx));
+  CHECK(tour::create_player("alphabeta", YAML::Load("{default_time_ms: 5, eval: noise, noise_range: 50}"),
+                            ctx));
+  CHECK_THROWS_WITH(tour::create_player("alphabeta", YAML::Load("{eval: hand, noise_range: 50}"), ctx),
+                    Catch::Contains("noise_range (line 1): is only read with eval: noise"));
+  CHECK_THROWS_WITH(tour::create_player("alphabeta", YAML::Load("{eval: noise, noise_range: 0}"), ctx),
+                    Catch::Contains("noise_range (line 1): noise evaluation: range 0 outside [1, 99999]"));
 }
 
 TEST_CASE("a missing mcts checkpoint names the player, the key, the line and that it is missing") {

@@ -260,8 +260,7 @@ class RecordingPlayer final : public Player {
 
 }  // namespace
 
-TEST_CASE("players: a phased player hands the turns from from_turn on to its endgame player",
-          "[search]") {
+TEST_CASE("players: a phased player hands the turns from from_turn on to its endgame player", "[search]") {
   auto opening = std::make_unique<RecordingPlayer>(1);
   auto endgame = std::make_unique<RecordingPlayer>(2);
   RecordingPlayer* o = opening.get();
@@ -287,8 +286,7 @@ TEST_CASE("players: a phased player hands the turns from from_turn on to its end
                   std::invalid_argument);
 }
 
-TEST_CASE("players: the noise evaluation is a deterministic hash of the position, in range",
-          "[search]") {
+TEST_CASE("players: the noise evaluation is a deterministic hash of the position, in range", "[search]") {
   NoiseEvaluator a(1000, 7), b(1000, 7), c(1000, 8);
   std::mt19937_64 rng(5);
   int negative = 0, positive = 0, differ = 0, n = 0;
@@ -310,7 +308,7 @@ TEST_CASE("players: the noise evaluation is a deterministic hash of the position
     }
   }
   REQUIRE(n > 200);
-  CHECK(differ > n * 9 / 10);                      // another seed is another evaluation
+  CHECK(differ > n * 9 / 10);        // another seed is another evaluation
   CHECK(std::abs(sum / n) < 150.0);  // centred (the standard error is 577 / sqrt(n) < 40)
   CHECK(negative > n / 3);
   CHECK(positive > n / 3);

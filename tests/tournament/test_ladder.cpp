@@ -2,6 +2,8 @@
 // intervals, Elo clamped at perfect scores, forfeits split by who lost.
 #include <catch2/catch.hpp>
 
+#include <sstream>
+
 #include "core/stats.h"
 #include "search/mcts_player.h"
 #include "tournament/ladder.h"
@@ -52,6 +54,25 @@ TEST_CASE("ladder: rows count the model's wins from both seats", "[tournament]")
   const std::string table = format_ladder(rows, LadderSpec{"m.model"});
   CHECK(table.find("greedy") != std::string::npos);
   CHECK(table.find("75.0%") != std::string::npos);
+  // Regression: "alphabeta-noise" overflowed the 12-character first column, so its row's
+  // figures stood 3 characters right of the header's. Every line now has its games column at
+  // the same place.
+  auto long_rows = rows;
+  long_rows[1].opponent = "alphabeta-noise";
+  std::istringstream lines(format_ladder(long_rows, LadderSpec{"m.model"}));
+  std::string line, header;
+  std::getline(lines, line);  // "Ladder of ..."
+  std::getline(lines, header);
+  const size_t games_end = header.find("games") + 5;
+  int table_rows = 0;
+  while (std::getline(lines, line) && line.rfind("Elo:", 0) != 0) {
+    INFO(line);
+    REQUIRE(line.size() > games_end);
+    CHECK(line[games_end] == ' ');
+    CHECK(line[games_end - 1] != ' ');  // the right-aligned game count ends under "games"
+    ++table_rows;
+  }
+  CHECK(table_rows == 2);
 }
 
 TEST_CASE("ladder: players and spec errors", "[tournament]") {
