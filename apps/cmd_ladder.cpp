@@ -77,9 +77,16 @@ void run_ladder(LadderArgs& a) {
     ConfigReader top = ConfigReader::from_file(a.config);
     ConfigReader m = top.child("model");
     spec.model_type = m.get<std::string>("type", spec.model_type);
-    // The model's player factory reads these keys strictly (unknown keys name file and line).
-    spec.model_options = YAML::Clone(m.node());
-    spec.model_options.remove("type");
+    // The model is MODEL (and --previous): a checkpoint here was silently replaced by it.
+    if (m.has("checkpoint"))
+      m.fail_key("checkpoint", "the model is the command line's MODEL (and --previous); remove this key");
+    // The model's player factory reads these keys strictly; the nodes themselves (not clones)
+    // keep their lines, and the file is named, so its errors say file, key and line.
+    spec.model_options = YAML::Node(YAML::NodeType::Map);
+    if (m.node() && m.node().IsMap())
+      for (auto it = m.node().begin(); it != m.node().end(); ++it)
+        if (it->first.as<std::string>() != "type") spec.model_options[it->first] = it->second;
+    spec.model_source = a.config;
     top.finish();
   }
   const std::vector<tour::PlayerSpec> players = tour::ladder_players(spec);

@@ -27,13 +27,14 @@ double clamped_elo(double p) {
 }
 
 PlayerSpec model_player(const std::string& name, const std::string& type, const std::string& path,
-                        const YAML::Node& extra) {
+                        const YAML::Node& extra, const std::string& source) {
   PlayerSpec p;
   p.name = name;
   p.type = type;
   p.options = YAML::Node(YAML::NodeType::Map);
   if (extra && extra.IsMap())
-    for (auto it = extra.begin(); it != extra.end(); ++it) p.options[it->first] = YAML::Clone(it->second);
+    // The nodes themselves, not clones: they keep their lines for the factory's error messages.
+    for (auto it = extra.begin(); it != extra.end(); ++it) p.options[it->first] = it->second;
   p.options["checkpoint"] = path;
   // One core per player: one inference worker, one intra-op thread (search threads: the
   // search map's num_threads, default 1), and no batch wait, as `bot`: a search of one thread
@@ -49,7 +50,8 @@ PlayerSpec model_player(const std::string& name, const std::string& type, const 
     if (p.options["search"].IsMap() && !p.options["search"]["endgame_from_turn"])
       p.options["search"]["endgame_from_turn"] = MctsPlayer::kPlayEndgameFromTurn;
   }
-  p.where = name;
+  p.where = "model";  // the key path of these options in a ladder --config file
+  p.source = source;
   return p;
 }
 
@@ -63,12 +65,14 @@ std::vector<PlayerSpec> ladder_players(const LadderSpec& spec) {
                                 "swapped), not " + std::to_string(spec.games));
   if (spec.opponents.empty()) throw std::invalid_argument("ladder: no opponents");
   std::vector<PlayerSpec> players;
-  players.push_back(model_player("model", spec.model_type, spec.model, spec.model_options));
+  players.push_back(
+      model_player("model", spec.model_type, spec.model, spec.model_options, spec.model_source));
   for (const std::string& o : spec.opponents) {
     if (o == "previous") {
       if (spec.previous.empty())
         throw std::invalid_argument("ladder: opponent 'previous' needs a previous model (--previous)");
-      players.push_back(model_player("previous", spec.model_type, spec.previous, spec.model_options));
+      players.push_back(
+          model_player("previous", spec.model_type, spec.previous, spec.model_options, spec.model_source));
       continue;
     }
     if (o != "random" && o != "greedy" && o != "uct" && o != "alphabeta" && o != "alphabeta-nnue" &&

@@ -27,6 +27,7 @@ struct LadderSpec {
   std::string model;                 ///< model file or checkpoint (required)
   std::string model_type = "mcts";   ///< registry type that plays the model (key: checkpoint)
   YAML::Node model_options;          ///< extra keys of the model's player map (e.g. search:)
+  std::string model_source = "<code>";  ///< the file model_options came from (error messages)
   std::string previous;              ///< an earlier model ("" = no "previous" yardstick)
   std::string value_net;              ///< .vnet of the alphabeta-nnue yardstick ("" = none)
   /// Yardsticks by name: random, greedy, uct, alphabeta (hand evaluation), alphabeta-noise
