@@ -115,18 +115,14 @@ std::string MctsPlayer::endgame_turn(const Game& game, const TurnBudget& budget)
   totals_.endgame_depth += info.depth;
   totals_.endgame_nodes += info.nodes;
   totals_.endgame_ms += info.ms;
-  SearchResult r;
-  r.best_turn = turn;
-  r.principal_variation = info.pv.empty() ? std::vector<std::string>{turn} : info.pv;
-  RootChild c;
-  c.kicks = turn;
-  const bool proven = std::abs(info.score) >= AlphaBetaPlayer::kWin - 1000;
-  c.proven = proven ? (info.score > 0 ? 1 : -1) : 0;
-  r.children.push_back(c);
-  r.root_proven = c.proven;
-  r.root_value = float(c.proven);  // a random evaluation's score says nothing about the result
-  r.elapsed_ms = info.ms;
-  last_ = std::move(r);
+  // The same result as a turn the proof step decided: that turn alone, proven when alpha-beta
+  // proved it (a random evaluation's score says nothing about the result, so the value is 0
+  // otherwise), with alpha-beta's principal variation.
+  AlphaBetaPlayer::TurnProof t;
+  t.kicks = turn;
+  if (std::abs(info.score) >= AlphaBetaPlayer::kWin - 1000) t.proven = info.score > 0 ? 1 : -1;
+  last_ = proven_result(t, info.ms);
+  if (!info.pv.empty()) last_.principal_variation = info.pv;
   return turn;
 }
 
