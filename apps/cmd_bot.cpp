@@ -115,7 +115,11 @@ void run_bot(BotArgs a) {
   // the first lines at once); loading LibTorch and the model took part of it.
   o.first_turn_clock_start = process_start(std::chrono::steady_clock::now());
   std::cerr << "bot: " << a.model << " (" << meta.net.summary() << ", step " << meta.training_step << ") on "
-            << pitch.name() << " " << v << ", " << a.turn_ms << " ms per turn\n";
+            << pitch.name() << " " << v << ", " << a.turn_ms << " ms per turn, "
+            << (sp.endgame_from_turn >= 0 ? "alpha-beta (" + sp.endgame_eval + " evaluation) from turn " +
+                                                std::to_string(sp.endgame_from_turn)
+                                          : std::string("the net's search all game"))
+            << "\n";
   tour::ProtocolBot runner(*player, o);
   runner.run(std::cin, std::cout, &std::cerr);
 }
@@ -147,8 +151,8 @@ void register_bot_command(CLI::App& app) {
       ->capture_default_str()
       ->check(integer_at_least(0));
   bot->add_option("--visits", a->visits,
-                  "also cap the search at this many visits per turn (>= 1; "
-                  "-1: no cap)")
+                  "also cap the net's search at this many visits per turn (>= 1; -1: no cap); "
+                  "alpha-beta's endgame turns use the time")
       ->check(integer_at_least(1, true));
   bot->add_option("--config", a->config, "YAML with a search: map (search/params.h)");
   bot->callback([a] { run_bot(*a); });

@@ -8,6 +8,7 @@
 #include "nn/checkpoint.h"
 #include "search/alphabeta.h"
 #include "search/baselines.h"
+#include "search/leaf_evals.h"
 #include "search/mcts_player.h"
 #include "search/nnue_eval.h"
 #include "search/params.h"
@@ -21,16 +22,6 @@ namespace {
 
 std::mutex g_mu;
 std::map<std::string, std::shared_ptr<Evaluator>> g_evaluators;
-std::map<std::string, std::shared_ptr<const ValueNet>> g_value_nets;  // by path, read once
-
-std::shared_ptr<const ValueNet> shared_value_net(const std::string& path) {
-  std::lock_guard<std::mutex> lock(g_mu);
-  auto it = g_value_nets.find(path);
-  if (it != g_value_nets.end()) return it->second;
-  auto net = std::make_shared<const ValueNet>(load_value_net(path));
-  g_value_nets[path] = net;
-  return net;
-}
 
 // A player that keeps its network service alive.
 class NetMctsPlayer final : public Player {
@@ -90,27 +81,17 @@ std::unique_ptr<Player> make_uct_player(ConfigReader& r, const tour::PlayerConte
 // nnue, the small value net of the file value_net (search/nnue_eval.h; trained by `papersoccer
 // train-value`), or noise, a random evaluation of range noise_range seeded by the game's seed.
 std::unique_ptr<LeafEvaluator> read_leaf_evaluator(ConfigReader& r, uint64_t seed) {
-  const std::string eval = r.get<std::string>("eval", "hand");
-  std::unique_ptr<LeafEvaluator> ev;
-  if (eval == "nnue") {
-    const std::string path = r.require<std::string>("value_net");
-    try {
-      ev = std::make_unique<NnueEvaluator>(shared_value_net(path), path);
-    } catch (const ValueNetError& e) {
-      r.fail_key("value_net", e.what());
-    }
-  } else if (eval == "noise") {
-    try {
-      ev = std::make_unique<NoiseEvaluator>(r.get<int>("noise_range", 1000), seed);
-    } catch (const std::invalid_argument& e) {
-      r.fail_key("noise_range", e.what());
-    }
-  } else if (eval != "hand") {
-    r.fail_key("eval", "unknown evaluation '" + eval + "' (known: hand, nnue, noise)");
+  LeafEvalSpec spec;
+  r.read(field("eval", spec.eval), field("noise_range", spec.noise_range),
+         field("value_net", spec.value_net));
+  if (spec.eval != "noise" && r.has("noise_range"))
+    r.fail_key("noise_range", "is only read with eval: noise");
+  if (spec.eval == "nnue" && spec.value_net.empty()) r.require<std::string>("value_net");  // "missing key"
+  try {
+    return make_leaf_evaluator(spec, seed);
+  } catch (const LeafEvalError& e) {
+    r.fail_key(e.field(), e.what());
   }
-  if (eval != "nnue" && r.has("value_net")) r.fail_key("value_net", "is only read with eval: nnue");
-  if (eval != "noise" && r.has("noise_range")) r.fail_key("noise_range", "is only read with eval: noise");
-  return ev;
 }
 
 // The `alphabeta` player type: AlphaBetaPlayer::Options, then its leaf evaluation.
@@ -175,7 +156,7 @@ std::vector<std::string> mcts_player_keys() {
 void clear_net_evaluators() {
   std::lock_guard<std::mutex> lock(g_mu);
   g_evaluators.clear();
-  g_value_nets.clear();
+  clear_shared_value_nets();
 }
 
 namespace {

@@ -90,7 +90,9 @@ class HandEvaluator final : public LeafEvaluator {
 /// when range is outside [1, 99,999].
 class NoiseEvaluator final : public LeafEvaluator {
  public:
-  explicit NoiseEvaluator(int range = 1000, uint64_t seed = 0);
+  /// The range of the `alphabeta` type's `eval: noise` and of the `mcts` player's endgame.
+  static constexpr int kDefaultRange = 1000;
+  explicit NoiseEvaluator(int range = kDefaultRange, uint64_t seed = 0);
   std::string name() const override { return "noise"; }
   int evaluate(const Position& pos) override;
 

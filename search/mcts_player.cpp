@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "search/leaf_eval.h"
+#include "search/leaf_evals.h"
 
 namespace ps {
 
@@ -65,6 +66,22 @@ std::string SearchTotals::search_summary() const {
   return buf + std::string(proof_text);
 }
 
+namespace {
+
+// The endgame search's leaf evaluation; errors name the search key they come from.
+std::unique_ptr<LeafEvaluator> endgame_evaluator(const SearchParams& params, uint64_t seed) {
+  LeafEvalSpec spec;
+  spec.eval = params.endgame_eval;
+  spec.value_net = params.endgame_value_net;
+  try {
+    return make_leaf_evaluator(spec, seed);
+  } catch (const LeafEvalError& e) {
+    throw std::invalid_argument("search params: endgame_" + e.field() + ": " + e.what());
+  }
+}
+
+}  // namespace
+
 MctsPlayer::MctsPlayer(Evaluator& evaluator, const SearchParams& params, uint64_t seed, std::string name,
                        const Ablation& ablation)
     : ablated_(ablation.any() ? std::make_unique<AblatedEvaluator>(evaluator, ablation) : nullptr),
@@ -72,10 +89,7 @@ MctsPlayer::MctsPlayer(Evaluator& evaluator, const SearchParams& params, uint64_
       prover_(params.proof_fraction > 0 ? std::make_unique<AlphaBetaPlayer>(seed) : nullptr),
       endgame_(params.endgame_from_turn >= 0
                    ? std::make_unique<AlphaBetaPlayer>(AlphaBetaPlayer::Options{},
-                                                       params.endgame_eval == "noise"
-                                                           ? std::make_unique<NoiseEvaluator>(1000, seed)
-                                                           : std::unique_ptr<LeafEvaluator>(),
-                                                       seed)
+                                                       endgame_evaluator(params, seed), seed)
                    : nullptr),
       name_(name.empty() ? "mcts(" + (ablated_ ? ablated_->name() : evaluator.name()) + ")"
                          : std::move(name)) {}

@@ -5,6 +5,7 @@
 
 #include "core/config.h"
 #include "core/field_check.h"
+#include "search/leaf_evals.h"
 
 namespace ps {
 
@@ -43,8 +44,12 @@ void SearchParams::validate() const {
   check(p.algorithm == "puct" || p.proof_fraction == 0, "proof_fraction",
         "must be 0 with algorithm ubfm or descent (the proof step excludes turns from PUCT's root)");
   check(p.endgame_from_turn >= -1, "endgame_from_turn", "must be >= -1 (-1: never)");
-  check(p.endgame_eval == "noise" || p.endgame_eval == "hand", "endgame_eval",
-        "unknown evaluation '" + p.endgame_eval + "' (known: noise, hand)");
+  check(p.endgame_eval == "noise" || p.endgame_eval == "hand" || p.endgame_eval == "nnue", "endgame_eval",
+        "unknown evaluation '" + p.endgame_eval + "' (known: " + kLeafEvalNames + ")");
+  check(p.endgame_eval != "nnue" || !p.endgame_value_net.empty(), "endgame_value_net",
+        "must name a .vnet file with endgame_eval: nnue");
+  check(p.endgame_eval == "nnue" || p.endgame_value_net.empty(), "endgame_value_net",
+        "is only read with endgame_eval: nnue");
 }
 
 SearchParams parse_search_params(ConfigReader& cfg, const SearchParams& defaults) {
@@ -64,7 +69,7 @@ SearchParams parse_search_params(ConfigReader& cfg, const SearchParams& defaults
            field("turn_gen_max_expansions", p.turn_gen_max_expansions), field("sum_chains", p.sum_chains),
            field("policy_temperature", p.policy_temperature), field("solver", p.solver),
            field("proof_fraction", p.proof_fraction), field("endgame_from_turn", p.endgame_from_turn),
-           field("endgame_eval", p.endgame_eval));
+           field("endgame_eval", p.endgame_eval), field("endgame_value_net", p.endgame_value_net));
   return cfg.finish_validated(p);
 }
 

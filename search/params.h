@@ -129,9 +129,12 @@ struct SearchParams {
   /// (docs/STRENGTH.md, "The net's search, then alpha-beta"). -1 = never. Searches with a visit
   /// budget only (self-play) never switch. >= -1.
   int endgame_from_turn = -1;
-  /// endgame_eval: alpha-beta's leaf evaluation in the endgame: noise (a random evaluation,
-  /// search/leaf_eval.h NoiseEvaluator, which measured stronger than the hand one) or hand.
+  /// endgame_eval: alpha-beta's leaf evaluation in the endgame (search/leaf_evals.h): noise (a
+  /// random evaluation, NoiseEvaluator, which measured stronger than the hand one), hand, or
+  /// nnue (the small value net in the .vnet file endgame_value_net).
   std::string endgame_eval = "noise";
+  /// endgame_value_net: the .vnet file of endgame_eval: nnue; "" otherwise.
+  std::string endgame_value_net;
   // single-file: omit end
 
   /// Temperature for the 0-based turn index of a game.

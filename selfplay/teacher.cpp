@@ -5,6 +5,7 @@
 #include <mutex>
 
 #include "core/field_check.h"
+#include "search/leaf_evals.h"
 
 namespace ps {
 
@@ -19,6 +20,19 @@ void TeacherOptions::validate() const {
   check(random_turn_prob >= 0 && random_turn_prob <= 1, "random_turn_prob", "must be in [0, 1]");
   check(random_turns >= 0, "random_turns", "must be >= 0");
   check(std::isfinite(value_scale) && value_scale > 0, "value_scale", "must be > 0");
+  try {
+    (void)make_leaf_evaluator(leaf_eval(), 0);
+  } catch (const LeafEvalError& e) {
+    check(false, e.field(), e.what());
+  }
+}
+
+LeafEvalSpec TeacherOptions::leaf_eval() const {
+  LeafEvalSpec spec;
+  spec.eval = eval;
+  spec.noise_range = noise_range;
+  spec.value_net = value_net;
+  return spec;
 }
 
 TeacherOptions parse_teacher_options(ConfigReader& r) {
@@ -26,7 +40,8 @@ TeacherOptions parse_teacher_options(ConfigReader& r) {
   r.read(field("player", t.player), field("nodes", t.nodes), field("time_ms", t.time_ms),
          field("tt_mb", t.tt_mb), field("opening_turns", t.opening_turns),
          field("random_turn_prob", t.random_turn_prob), field("random_turns", t.random_turns),
-         field("value_scale", t.value_scale));
+         field("value_scale", t.value_scale), field("eval", t.eval), field("noise_range", t.noise_range),
+         field("value_net", t.value_net));
   return r.finish_validated(t);
 }
 
@@ -76,7 +91,8 @@ GameData play_teacher_game(const SelfplayConfig& cfg, const TeacherOptions& opti
   const Pitch& pitch = Pitch::get(data.width, data.length, data.goal);
   AlphaBetaPlayer::Options ao;
   ao.tt_mb = options.tt_mb;
-  AlphaBetaPlayer teacher(ao, nullptr, rng());
+  const uint64_t teacher_seed = rng();
+  AlphaBetaPlayer teacher(ao, make_leaf_evaluator(options.leaf_eval(), teacher_seed), teacher_seed);
   teacher.new_game(pitch, data.variant);
 
   Game game(pitch, data.variant);

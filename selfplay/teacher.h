@@ -1,4 +1,4 @@
-// Teacher self-play: games of the `alphabeta` player (search/alphabeta.h, hand evaluation)
+// Teacher self-play: games of the `alphabeta` player (search/alphabeta.h, hand evaluation by default)
 // against itself, written as training data in the chunk format of selfplay/data.h, so that
 // `train` reads them unchanged (issue 12). It is the supervised bootstrap of AlphaGo's SL stage
 // and of Leela's first nets: a net learns the policy and the value of a stronger searcher's
@@ -37,6 +37,11 @@
 //   value_scale: 400         S of tanh(score / S), in hand-evaluation units; the `teacher`
 //                            command prints the S that best predicts the results of its games
 //                            (teacher_calibration) to set it from the data
+//   eval: hand               the teacher's leaf evaluation (search/leaf_evals.h): hand, noise
+//                            (a random one: its root scores say nothing, so train on the
+//                            result, or on proven scores) or nnue
+//   noise_range: 1000        eval: noise, the range of the random scores
+//   value_net: ""            eval: nnue, the .vnet file
 //
 // Thread-safety: run_teacher_selfplay runs concurrent_games threads, each with its own player;
 // the other functions touch only their arguments.
@@ -50,6 +55,7 @@
 
 #include "core/config.h"
 #include "search/alphabeta.h"
+#include "search/leaf_evals.h"
 #include "selfplay/selfplay.h"
 
 namespace ps {
@@ -63,6 +69,12 @@ struct TeacherOptions {
   double random_turn_prob = 0.1;     ///< probability of a random turn ...
   int random_turns = 20;             ///< ... while fewer complete turns were played
   double value_scale = 400;          ///< S of tanh(score / S) (hand-evaluation units)
+  std::string eval = "hand";         ///< the teacher's leaf evaluation (search/leaf_evals.h)
+  int noise_range = NoiseEvaluator::kDefaultRange;  ///< eval: noise
+  std::string value_net;                            ///< eval: nnue, the .vnet file
+
+  /// The evaluation keys as make_leaf_evaluator's spec.
+  LeafEvalSpec leaf_eval() const;
 
   /// Throws FieldError naming the first bad field (key relative to selfplay.teacher).
   void validate() const;

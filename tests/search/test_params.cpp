@@ -103,8 +103,19 @@ TEST_CASE("params: endgame_from_turn and endgame_eval are read and checked", "[s
                         "m.yaml: endgame_from_turn (line 1): must be >= -1 (-1: never)");
   }
   {
-    auto cfg = ConfigReader::from_string("visits: 8\nendgame_eval: nnue\n", "n.yaml");
+    auto cfg = ConfigReader::from_string("visits: 8\nendgame_eval: mobility\n", "n.yaml");
+    REQUIRE_THROWS_WITH(
+        parse_search_params(cfg),
+        "n.yaml: endgame_eval (line 2): unknown evaluation 'mobility' (known: hand, noise, nnue)");
+  }
+  {  // nnue needs its file, and only nnue reads one
+    auto cfg = ConfigReader::from_string("visits: 8\nendgame_eval: nnue\n", "v.yaml");
     REQUIRE_THROWS_WITH(parse_search_params(cfg),
-                        "n.yaml: endgame_eval (line 2): unknown evaluation 'nnue' (known: noise, hand)");
+                        "v.yaml: endgame_value_net: must name a .vnet file with endgame_eval: nnue");
+    auto cfg2 = ConfigReader::from_string("visits: 8\nendgame_value_net: a.vnet\n", "w.yaml");
+    REQUIRE_THROWS_WITH(parse_search_params(cfg2),
+                        "w.yaml: endgame_value_net (line 2): is only read with endgame_eval: nnue");
+    auto cfg3 = ConfigReader::from_string("endgame_eval: nnue\nendgame_value_net: a.vnet\n", "x.yaml");
+    CHECK(parse_search_params(cfg3).endgame_value_net == "a.vnet");
   }
 }

@@ -187,4 +187,31 @@ TEST_CASE("teacher config: keys parse, bad keys and values are named with file, 
   CHECK_THROWS_WITH(parse("    random_turn_prob: 1.5\n"), Catch::Contains("random_turn_prob (line 3)"));
   CHECK_THROWS_WITH(parse("    value_scale: 0\n"), Catch::Contains("value_scale (line 3): must be > 0"));
   CHECK_THROWS_WITH(parse("    nodes: many\n"), Catch::Contains("selfplay.teacher.nodes (line 3)"));
+  // The leaf evaluation (search/leaf_evals.h): hand by default, noise and nnue by name.
+  CHECK(t.eval == "hand");
+  CHECK(parse("    eval: noise\n    noise_range: 300\n").noise_range == 300);
+  CHECK_THROWS_WITH(
+      parse("    eval: mobility\n"),
+      Catch::StartsWith("t.yaml: selfplay.teacher.eval (line 3): unknown evaluation 'mobility'"));
+  CHECK_THROWS_WITH(
+      parse("    eval: noise\n    noise_range: 0\n"),
+      Catch::StartsWith("t.yaml: selfplay.teacher.noise_range (line 4): noise evaluation: range 0"));
+  CHECK_THROWS_WITH(
+      parse("    value_net: a.vnet\n"),
+      Catch::StartsWith("t.yaml: selfplay.teacher.value_net (line 3): is only read with eval: nnue"));
+  CHECK_THROWS_WITH(
+      parse("    eval: nnue\n    value_net: /nonexistent/v.vnet\n"),
+      Catch::StartsWith("t.yaml: selfplay.teacher.value_net (line 4): value net /nonexistent/v.vnet"));
+}
+
+TEST_CASE("teacher games with the random evaluation: legal samples, the result as the target") {
+  auto r = ConfigReader::from_string(
+      "nodes: 1500\ntt_mb: 1\nopening_turns: 2\nrandom_turn_prob: 0\neval: noise\n", "test");
+  const TeacherOptions t = parse_teacher_options(r);
+  SelfplayConfig cfg = small_config();
+  const GameData g = play_teacher_game(cfg, t, 7);
+  REQUIRE(g.winner >= 0);
+  REQUIRE(!g.samples.empty());
+  CHECK_NOTHROW(validate_game(g));
+  for (const auto& sm : g.samples) CHECK(std::abs(int(sm.result)) == 1);
 }

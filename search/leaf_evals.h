@@ -1,0 +1,56 @@
+// The alpha-beta search's leaf evaluations by name: the one place where a config's `eval:`
+// (the `alphabeta` player type, the `mcts` player's `search.endgame_eval`, teacher self-play's
+// `selfplay.teacher.eval`) becomes a LeafEvaluator.
+//   hand   HandEvaluator (search/leaf_eval.h)
+//   noise  NoiseEvaluator, a random evaluation in [-noise_range, noise_range]
+//   nnue   NnueEvaluator over the small value net in the .vnet file `value_net`
+//          (search/nnue_eval.h); files are read once per process and shared (read-only)
+// Thread-safety: make_leaf_evaluator may be called from any thread; each evaluator it returns
+// belongs to one search.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "search/leaf_eval.h"
+#include "search/value_net.h"
+
+namespace ps {
+
+/// The names make_leaf_evaluator knows, for messages.
+inline constexpr const char* kLeafEvalNames = "hand, noise, nnue";
+
+struct LeafEvalSpec {
+  std::string eval = "hand";                        ///< hand | noise | nnue
+  int noise_range = NoiseEvaluator::kDefaultRange;  ///< eval noise: score range, [1, 99,999]
+  std::string value_net;                            ///< eval nnue: the .vnet file (required)
+};
+
+/// A bad LeafEvalSpec. field(): the spec's field that is wrong ("eval", "noise_range" or
+/// "value_net"), so that a config reader can name its own key; what(): what is wrong.
+class LeafEvalError : public std::invalid_argument {
+ public:
+  LeafEvalError(std::string field, const std::string& what)
+      : std::invalid_argument(what), field_(std::move(field)) {}
+  const std::string& field() const { return field_; }
+
+ private:
+  std::string field_;
+};
+
+/// The evaluator `spec` names; seed: the noise evaluation's seed. Throws LeafEvalError for an
+/// unknown name, a range outside [1, 99,999], a value_net given to another evaluation than
+/// nnue or missing for nnue, and an unreadable or invalid .vnet file (field "value_net", the
+/// message of search/value_net_file.h's ValueNetError).
+std::unique_ptr<LeafEvaluator> make_leaf_evaluator(const LeafEvalSpec& spec, uint64_t seed);
+
+/// The value net of a .vnet file, read once per path and process and shared. Throws
+/// ValueNetError (search/value_net_file.h).
+std::shared_ptr<const ValueNet> shared_value_net(const std::string& path);
+/// Forgets the nets shared_value_net read (the next call reads the file again); evaluators made
+/// before keep theirs.
+void clear_shared_value_nets();
+
+}  // namespace ps
