@@ -10,6 +10,7 @@
 #include "core/text.h"
 #include "engine/render.h"
 #include "tournament/external_engine.h"
+#include "tournament/ladder.h"
 #include "tournament/registry.h"
 
 namespace ps::cmd {
@@ -71,6 +72,7 @@ std::unique_ptr<Player> make_opponent(const PlayArgs& a, const Pitch& pitch, Var
     if (type.empty()) type = model.empty() ? "random" : "mcts";
     const bool no_checkpoint = (opts.IsNull() || opts.IsMap()) && !opts["checkpoint"];
     if (!model.empty() && no_checkpoint) opts["checkpoint"] = model;
+    if (type == "mcts") tour::use_bot_endgame(opts);  // the search `bot` plays
     if (model.empty() && a.opponent.empty())
       out << "No shipped model for " << pitch.name() << " " << variant_name(variant)
           << "; playing against random turns.\n";

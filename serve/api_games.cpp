@@ -7,6 +7,7 @@
 #include "serve/net_setup.h"
 #include "serve/position_json.h"
 #include "serve/request.h"
+#include "tournament/ladder.h"
 #include "tournament/registry.h"
 
 namespace ps::serve {
@@ -32,6 +33,7 @@ std::unique_ptr<Player> make_bot(ApiContext& ctx, const std::string& type, const
       throw bad_request("the model " + ctx.model.path + " is for " + ctx.model.rules_text() + ", not " +
                         pitch.name() + " " + variant_name(variant));
     opts = mcts_player_options(ctx.options);
+    tour::use_bot_endgame(opts);  // the search `bot` plays
   }
   try {
     auto bot = tour::create_player(type, opts, tour::PlayerContext{&pitch, variant, seed, type}, "serve", "opponent");

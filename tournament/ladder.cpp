@@ -13,6 +13,14 @@
 
 namespace ps::tour {
 
+void use_bot_endgame(YAML::Node& options) {
+  if (!options || options.IsNull()) options = YAML::Node(YAML::NodeType::Map);
+  if (!options.IsMap()) return;  // the factory names the error
+  if (!options["search"]) options["search"] = YAML::Node(YAML::NodeType::Map);
+  if (options["search"].IsMap() && !options["search"]["endgame_from_turn"])
+    options["search"]["endgame_from_turn"] = MctsPlayer::kPlayEndgameFromTurn;
+}
+
 namespace {
 
 bool is_forfeit(const std::string& termination) {
@@ -43,13 +51,7 @@ PlayerSpec model_player(const std::string& name, const std::string& type, const 
   if (!p.options["workers"]) p.options["workers"] = 1;
   if (!p.options["torch_threads"]) p.options["torch_threads"] = 1;
   if (!p.options["batch_timeout_us"]) p.options["batch_timeout_us"] = 0;
-  // The search `bot` plays (apps/cmd_bot.cpp): alpha-beta from MctsPlayer::kPlayEndgameFromTurn
-  // complete turns on, unless the model's search map says otherwise.
-  if (type == "mcts") {
-    if (!p.options["search"]) p.options["search"] = YAML::Node(YAML::NodeType::Map);
-    if (p.options["search"].IsMap() && !p.options["search"]["endgame_from_turn"])
-      p.options["search"]["endgame_from_turn"] = MctsPlayer::kPlayEndgameFromTurn;
-  }
+  if (type == "mcts") use_bot_endgame(p.options);
   p.where = "model";  // the key path of these options in a ladder --config file
   p.source = source;
   return p;

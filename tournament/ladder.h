@@ -66,4 +66,10 @@ std::vector<LadderRow> ladder_rows(const TournamentResult& result);
 /// The ladder table: opponent, games, wins, score [95% interval], Elo [95% interval], forfeits.
 std::string format_ladder(const std::vector<LadderRow>& rows, const LadderSpec& spec);
 
+/// Gives the options of an `mcts` player the search `bot` plays (apps/cmd_bot.cpp): alpha-beta
+/// from MctsPlayer::kPlayEndgameFromTurn complete turns on (timed turns only), unless its
+/// search map sets endgame_from_turn. The ladder's model, `play`'s and `serve`'s bots use it.
+/// A null node becomes a map; a node that is not a map is left for the factory to refuse.
+void use_bot_endgame(YAML::Node& options);
+
 }  // namespace ps::tour

@@ -136,3 +136,21 @@ TEST_CASE("ladder: players and spec errors", "[tournament]") {
   s.games = 3;
   CHECK_THROWS_WITH(ladder_players(s), Catch::Contains("must be even"));
 }
+
+TEST_CASE("use_bot_endgame: an mcts player's options get bot's endgame unless they set one", "[tournament]") {
+  YAML::Node none;  // play's default opponent without --opponent-options
+  ps::tour::use_bot_endgame(none);
+  REQUIRE(none.IsMap());
+  CHECK(none["search"]["endgame_from_turn"].as<int>() == ps::MctsPlayer::kPlayEndgameFromTurn);
+  YAML::Node served = YAML::Load("{checkpoint: m.model, device: cpu}");  // serve's bot
+  ps::tour::use_bot_endgame(served);
+  CHECK(served["search"]["endgame_from_turn"].as<int>() == ps::MctsPlayer::kPlayEndgameFromTurn);
+  CHECK(served["checkpoint"].as<std::string>() == "m.model");
+  YAML::Node own = YAML::Load("{search: {endgame_from_turn: -1, visits: 8}}");  // the user's choice stays
+  ps::tour::use_bot_endgame(own);
+  CHECK(own["search"]["endgame_from_turn"].as<int>() == -1);
+  CHECK(own["search"]["visits"].as<int>() == 8);
+  YAML::Node bad = YAML::Load("[1, 2]");  // not a map: left for the factory to refuse
+  ps::tour::use_bot_endgame(bad);
+  CHECK(bad.IsSequence());
+}
