@@ -13,6 +13,7 @@
 #include "apps/commands.h"
 #include "loop/players.h"
 #include "nn/checkpoint.h"
+#include "search/leaf_evals.h"
 #include "search/mcts_player.h"
 #include "selfplay/selfplay.h"
 #include "tournament/protocol.h"
@@ -45,7 +46,7 @@ std::chrono::steady_clock::time_point process_start(std::chrono::steady_clock::t
 
 // The options of `bot`.
 struct BotArgs {
-  std::string model, device = "cpu", pitch_text, variant_text, config;
+  std::string model, device = "cpu", pitch_text, variant_text, config, value_net;
   int64_t first_ms = tour::kProtocolFirstTurnMs, turn_ms = tour::kProtocolTurnMs, safety_ms = 40,
           search_margin_ms = 10, visits = -1;
 };
@@ -90,12 +91,25 @@ void run_bot(BotArgs a) {
   sp.temperature = 0;
   sp.root_noise = false;
   sp.endgame_from_turn = MctsPlayer::kPlayEndgameFromTurn;  // the net's search, then alpha-beta
+  // ... evaluating with the small value net: --value-net, else the shipped one of these rules.
+  const std::string value_net = a.value_net == "none"  ? ""
+                                : !a.value_net.empty() ? a.value_net
+                                                       : default_model_path(pitch, parse_variant(v), ".vnet");
   if (!a.config.empty()) {
     ConfigReader top = ConfigReader::from_file(a.config);
     ConfigReader s = top.child("search");
+    if (!value_net.empty() && !s.has("endgame_eval") && !s.has("endgame_value_net")) {
+      sp.endgame_eval = "nnue";
+      sp.endgame_value_net = value_net;
+    }
     sp = parse_search_params(s, sp);  // keys not given keep the bot's defaults above
     top.finish();
+  } else if (!value_net.empty()) {
+    sp.endgame_eval = "nnue";
+    sp.endgame_value_net = value_net;
   }
+  if (sp.endgame_from_turn >= 0 && sp.endgame_eval == "nnue")
+    check_value_net_rules(sp.endgame_value_net, pitch, parse_variant(v));
   // One search, num_threads evaluations in flight at most: a batch never needs to wait for
   // more (a batch timeout would add its full length to every evaluation of a 1-thread search).
   nn::ServiceOptions so;
@@ -116,9 +130,12 @@ void run_bot(BotArgs a) {
   o.first_turn_clock_start = process_start(std::chrono::steady_clock::now());
   std::cerr << "bot: " << a.model << " (" << meta.net.summary() << ", step " << meta.training_step << ") on "
             << pitch.name() << " " << v << ", " << a.turn_ms << " ms per turn, "
-            << (sp.endgame_from_turn >= 0 ? "alpha-beta (" + sp.endgame_eval + " evaluation) from turn " +
-                                                std::to_string(sp.endgame_from_turn)
-                                          : std::string("the net's search all game"))
+            << (sp.endgame_from_turn >= 0
+                    ? "alpha-beta from turn " + std::to_string(sp.endgame_from_turn) + " (evaluation: " +
+                          (sp.endgame_eval == "nnue" ? "value net " + sp.endgame_value_net
+                                                     : sp.endgame_eval) +
+                          ")"
+                    : std::string("the net's search all game"))
             << "\n";
   tour::ProtocolBot runner(*player, o);
   runner.run(std::cin, std::cout, &std::cerr);
@@ -154,6 +171,9 @@ void register_bot_command(CLI::App& app) {
                   "also cap the net's search at this many visits per turn (>= 1; -1: no cap); "
                   "alpha-beta's endgame turns use the time")
       ->check(integer_at_least(1, true));
+  bot->add_option("--value-net", a->value_net,
+                  "the small value net of alpha-beta's endgame (.vnet; default: the shipped "
+                  "models/<pitch>-<variant>.vnet when it exists; none: the random evaluation)");
   bot->add_option("--config", a->config, "YAML with a search: map (search/params.h)");
   bot->callback([a] { run_bot(*a); });
 }

@@ -72,7 +72,8 @@ std::unique_ptr<Player> make_opponent(const PlayArgs& a, const Pitch& pitch, Var
     if (type.empty()) type = model.empty() ? "random" : "mcts";
     const bool no_checkpoint = (opts.IsNull() || opts.IsMap()) && !opts["checkpoint"];
     if (!model.empty() && no_checkpoint) opts["checkpoint"] = model;
-    if (type == "mcts") tour::use_bot_endgame(opts);  // the search `bot` plays
+    if (type == "mcts")  // the search `bot` plays, with the shipped value net of these rules
+      tour::use_bot_endgame(opts, default_model_path(pitch, variant, ".vnet"));
     if (model.empty() && a.opponent.empty())
       out << "No shipped model for " << pitch.name() << " " << variant_name(variant)
           << "; playing against random turns.\n";

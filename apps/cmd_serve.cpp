@@ -6,6 +6,8 @@
 #include <iostream>
 
 #include "apps/commands.h"
+#include "nn/checkpoint.h"
+#include "search/leaf_evals.h"
 #include "serve/server.h"
 
 namespace ps::cmd {
@@ -57,7 +59,24 @@ void register_serve_command(CLI::App& app) {
       ->capture_default_str()->check(integer_at_least(1));
   c->add_option("--max-visits", o->max_visits, "most visits a request may ask")
       ->capture_default_str()->check(integer_at_least(1));
-  c->callback([o] { run_serve(*o); });
+  c->add_option("--value-net", o->value_net,
+                "the small value net of the mcts bot's alpha-beta endgame (.vnet; default: the shipped "
+                "models/<pitch>-<variant>.vnet of the model's rules; none: the random evaluation)");
+  c->callback([o] {
+    serve::ServeOptions so = *o;
+    if (so.value_net == "none") {
+      so.value_net.clear();
+    } else if (so.value_net.empty() && !so.model.empty()) {
+      const nn::CheckpointMeta meta = nn::read_checkpoint_meta(so.model);
+      const PitchChoice pc = parse_pitch_spec(meta.pitches.empty() ? "8x10" : meta.pitches[0]);
+      so.value_net =
+          default_model_path(Pitch::get(pc.width, pc.length, pc.goal),
+                             parse_variant(meta.variants.empty() ? "standard" : meta.variants[0]), ".vnet");
+    } else if (!so.value_net.empty()) {
+      (void)shared_value_net(so.value_net);  // a bad file is named now, not at a game's turn 20
+    }
+    run_serve(so);
+  });
 }
 
 }  // namespace ps::cmd

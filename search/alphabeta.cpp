@@ -50,11 +50,14 @@ AlphaBetaPlayer::AlphaBetaPlayer(const Options& options, std::unique_ptr<LeafEva
   tt_entries_ = entries;  // allocated by choose_turn, freed by new_game
 }
 
-void AlphaBetaPlayer::new_game(const Pitch&, Variant) {
+void AlphaBetaPlayer::new_game(const Pitch& pitch, Variant variant) {
   // Between games (and, in `serve`, between turns) the table and the ply arrays are freed: an
   // idle player holds no search memory (a probe of serve: 8 idle alphabeta games held 96 MB).
   std::vector<TTEntry>().swap(tt_);
   std::vector<Ply>().swap(plies_);
+  // An evaluator for other rules (a value net of another pitch) says so now, not at the first
+  // search, which may be turn 20 of a game.
+  eval_->reset(Game(pitch, variant).position());
 }
 
 AlphaBetaPlayer::TTEntry* AlphaBetaPlayer::tt_probe(uint64_t key) {

@@ -53,6 +53,8 @@ class AlphaBetaPlayer final : public Player {
   explicit AlphaBetaPlayer(uint64_t seed = 0) : AlphaBetaPlayer(Options{}, nullptr, seed) {}
   std::string name() const override { return "alphabeta"; }
   /// Frees the transposition table and the ply arrays (reallocated by the next choose_turn).
+  /// Throws std::invalid_argument when the evaluator cannot score games of these rules (a value
+  /// net trained for another pitch or variant).
   void new_game(const Pitch& pitch, Variant variant) override;
   /// Transposition-table entries allocated now (0 after new_game until the next choose_turn).
   size_t tt_allocated() const { return tt_.size(); }

@@ -28,6 +28,15 @@ std::shared_ptr<const ValueNet> shared_value_net(const std::string& path) {
   return net;
 }
 
+void check_value_net_rules(const std::string& path, const Pitch& pitch, Variant variant) {
+  const std::shared_ptr<const ValueNet> net = shared_value_net(path);
+  if (net->width != pitch.width() || net->length != pitch.length() || net->goal != pitch.goal() ||
+      net->variant != variant)
+    throw std::invalid_argument("value net " + path + ": trained for " + net->pitch().name() + " " +
+                                variant_name(net->variant) + ", the games are " + pitch.name() + " " +
+                                variant_name(variant));
+}
+
 std::unique_ptr<LeafEvaluator> make_leaf_evaluator(const LeafEvalSpec& spec, uint64_t seed) {
   if (spec.eval != "nnue" && !spec.value_net.empty())
     throw LeafEvalError("value_net", "is only read with eval: nnue (the evaluation is " + spec.eval + ")");

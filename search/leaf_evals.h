@@ -49,6 +49,9 @@ std::unique_ptr<LeafEvaluator> make_leaf_evaluator(const LeafEvalSpec& spec, uin
 /// The value net of a .vnet file, read once per path and process and shared. Throws
 /// ValueNetError (search/value_net_file.h).
 std::shared_ptr<const ValueNet> shared_value_net(const std::string& path);
+/// Throws std::invalid_argument "value net PATH: trained for 8x10 standard, the games are ..."
+/// when the net of `path` is for other rules (and ValueNetError when it cannot be read).
+void check_value_net_rules(const std::string& path, const Pitch& pitch, Variant variant);
 /// Forgets the nets shared_value_net read (the next call reads the file again); evaluators made
 /// before keep theirs.
 void clear_shared_value_nets();

@@ -1,6 +1,7 @@
 // Playing: new game, state, kicks, the bot's turn, undo.
 #include <chrono>
 
+#include "search/leaf_evals.h"
 #include "serve/api.h"
 #include "serve/api_error.h"
 #include "serve/bot_turn.h"
@@ -33,7 +34,14 @@ std::unique_ptr<Player> make_bot(ApiContext& ctx, const std::string& type, const
       throw bad_request("the model " + ctx.model.path + " is for " + ctx.model.rules_text() + ", not " +
                         pitch.name() + " " + variant_name(variant));
     opts = mcts_player_options(ctx.options);
-    tour::use_bot_endgame(opts);  // the search `bot` plays
+    // The search `bot` plays; the value net only in games of its rules.
+    std::string value_net = ctx.options.value_net;
+    if (!value_net.empty()) try {
+        check_value_net_rules(value_net, pitch, variant);
+      } catch (const std::exception&) {
+        value_net.clear();
+      }
+    tour::use_bot_endgame(opts, value_net);
   }
   try {
     auto bot = tour::create_player(type, opts, tour::PlayerContext{&pitch, variant, seed, type}, "serve", "opponent");

@@ -11,6 +11,9 @@ struct ServeOptions {
   std::string host = "127.0.0.1";  ///< interface to bind; 0.0.0.0 exposes the server to the network
   int port = 8080;                 ///< 0: any free port (start() returns it)
   std::string model;               ///< model file or checkpoint for mcts and analysis; "": none
+  /// The small value net (.vnet) of the mcts bot's alpha-beta endgame (tour::use_bot_endgame),
+  /// used in games of its rules; "": the random evaluation.
+  std::string value_net;
   std::string device = "cpu";      ///< where the network runs
   std::string runs_dir = "runs";   ///< run directories offered for review live below this
   size_t max_games = 64;           ///< games kept; the least recently used is evicted beyond

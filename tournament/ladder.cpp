@@ -13,12 +13,17 @@
 
 namespace ps::tour {
 
-void use_bot_endgame(YAML::Node& options) {
+void use_bot_endgame(YAML::Node& options, const std::string& value_net) {
   if (!options || options.IsNull()) options = YAML::Node(YAML::NodeType::Map);
   if (!options.IsMap()) return;  // the factory names the error
   if (!options["search"]) options["search"] = YAML::Node(YAML::NodeType::Map);
-  if (options["search"].IsMap() && !options["search"]["endgame_from_turn"])
-    options["search"]["endgame_from_turn"] = MctsPlayer::kPlayEndgameFromTurn;
+  YAML::Node search = options["search"];
+  if (!search.IsMap()) return;
+  if (!search["endgame_from_turn"]) search["endgame_from_turn"] = MctsPlayer::kPlayEndgameFromTurn;
+  if (!value_net.empty() && !search["endgame_eval"] && !search["endgame_value_net"]) {
+    search["endgame_eval"] = "nnue";
+    search["endgame_value_net"] = value_net;
+  }
 }
 
 namespace {
@@ -35,7 +40,7 @@ double clamped_elo(double p) {
 }
 
 PlayerSpec model_player(const std::string& name, const std::string& type, const std::string& path,
-                        const YAML::Node& extra, const std::string& source) {
+                        const YAML::Node& extra, const std::string& source, const std::string& value_net) {
   PlayerSpec p;
   p.name = name;
   p.type = type;
@@ -51,7 +56,7 @@ PlayerSpec model_player(const std::string& name, const std::string& type, const 
   if (!p.options["workers"]) p.options["workers"] = 1;
   if (!p.options["torch_threads"]) p.options["torch_threads"] = 1;
   if (!p.options["batch_timeout_us"]) p.options["batch_timeout_us"] = 0;
-  if (type == "mcts") use_bot_endgame(p.options);
+  if (type == "mcts") use_bot_endgame(p.options, value_net);
   p.where = "model";  // the key path of these options in a ladder --config file
   p.source = source;
   return p;
@@ -67,14 +72,14 @@ std::vector<PlayerSpec> ladder_players(const LadderSpec& spec) {
                                 "swapped), not " + std::to_string(spec.games));
   if (spec.opponents.empty()) throw std::invalid_argument("ladder: no opponents");
   std::vector<PlayerSpec> players;
-  players.push_back(
-      model_player("model", spec.model_type, spec.model, spec.model_options, spec.model_source));
+  players.push_back(model_player("model", spec.model_type, spec.model, spec.model_options, spec.model_source,
+                                 spec.value_net));
   for (const std::string& o : spec.opponents) {
     if (o == "previous") {
       if (spec.previous.empty())
         throw std::invalid_argument("ladder: opponent 'previous' needs a previous model (--previous)");
-      players.push_back(
-          model_player("previous", spec.model_type, spec.previous, spec.model_options, spec.model_source));
+      players.push_back(model_player("previous", spec.model_type, spec.previous, spec.model_options,
+                                     spec.model_source, spec.value_net));
       continue;
     }
     if (o != "random" && o != "greedy" && o != "uct" && o != "alphabeta" && o != "alphabeta-nnue" &&

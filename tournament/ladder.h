@@ -29,7 +29,8 @@ struct LadderSpec {
   YAML::Node model_options;          ///< extra keys of the model's player map (e.g. search:)
   std::string model_source = "<code>";  ///< the file model_options came from (error messages)
   std::string previous;              ///< an earlier model ("" = no "previous" yardstick)
-  std::string value_net;              ///< .vnet of the alphabeta-nnue yardstick ("" = none)
+  std::string value_net;             ///< .vnet of the alphabeta-nnue yardstick and of the model's
+                                     ///< endgame (use_bot_endgame; "" = none)
   /// Yardsticks by name: random, greedy, uct, alphabeta (hand evaluation), alphabeta-noise
   /// (random evaluation), alphabeta-nnue
   /// (alphabeta with the small learned value net `value_net`), previous (needs `previous`).
@@ -68,8 +69,10 @@ std::string format_ladder(const std::vector<LadderRow>& rows, const LadderSpec& 
 
 /// Gives the options of an `mcts` player the search `bot` plays (apps/cmd_bot.cpp): alpha-beta
 /// from MctsPlayer::kPlayEndgameFromTurn complete turns on (timed turns only), unless its
-/// search map sets endgame_from_turn. The ladder's model, `play`'s and `serve`'s bots use it.
-/// A null node becomes a map; a node that is not a map is left for the factory to refuse.
-void use_bot_endgame(YAML::Node& options);
+/// search map sets endgame_from_turn; with a value_net (.vnet file), alpha-beta evaluates with
+/// it (endgame_eval: nnue) unless the map sets endgame_eval or endgame_value_net. The ladder's
+/// model, `play`'s and `serve`'s bots use it. A null node becomes a map; a node that is not a
+/// map is left for the factory to refuse.
+void use_bot_endgame(YAML::Node& options, const std::string& value_net = "");
 
 }  // namespace ps::tour

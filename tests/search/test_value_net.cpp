@@ -12,6 +12,7 @@
 #include "core/checksum.h"
 #include "core/fileutil.h"
 #include "search/alphabeta.h"
+#include "search/leaf_evals.h"
 #include "search/nnue_eval.h"
 #include "search/value_net_file.h"
 #include "tests/common/random_games.h"
@@ -220,4 +221,38 @@ TEST_CASE("alphabeta with eval nnue plays legal turns within time", "[search]") 
   Game other(Pitch::get(8, 12, 2), Variant::kStandard);
   CHECK_THROWS_WITH(nnue.choose_turn(other, TurnBudget{20, -1}),
                     Catch::Contains("random.vnet") && Catch::Contains("8x12"));
+}
+
+TEST_CASE("leaf evaluations by name; a value net of other rules is refused before the first search",
+          "[search]") {
+  const std::string path = temp_path("rules");
+  save_value_net(random_value_net(Pitch::standard(), Variant::kSingleBounce, {8, 8}, 5), path);
+  CHECK_NOTHROW(check_value_net_rules(path, Pitch::standard(), Variant::kSingleBounce));
+  CHECK_THROWS_WITH(check_value_net_rules(path, Pitch::standard(), Variant::kStandard),
+                    "value net " + path + ": trained for 8x10 single-bounce, the games are 8x10 standard");
+  LeafEvalSpec spec;
+  spec.eval = "nnue";
+  spec.value_net = path;
+  CHECK(make_leaf_evaluator(spec, 1)->name() == "nnue");
+  // The alpha-beta player with it says so at new_game, not at its first search (the mcts
+  // player's endgame search starts at turn 20).
+  AlphaBetaPlayer ab(AlphaBetaPlayer::Options{}, make_leaf_evaluator(spec, 1), 1);
+  CHECK_NOTHROW(ab.new_game(Pitch::standard(), Variant::kSingleBounce));
+  CHECK_THROWS_WITH(ab.new_game(Pitch::get(8, 12, 2), Variant::kSingleBounce),
+                    Catch::Contains("trained for 8x10 single-bounce, the game is 8x12 single-bounce"));
+  spec.value_net = path + ".missing";
+  try {
+    (void)make_leaf_evaluator(spec, 1);
+    FAIL("no error");
+  } catch (const LeafEvalError& e) {
+    CHECK(e.field() == "value_net");
+    CHECK_THAT(e.what(), Catch::Contains(".missing"));
+  }
+  spec = LeafEvalSpec{};
+  spec.eval = "mobility";
+  CHECK_THROWS_WITH(make_leaf_evaluator(spec, 1), "unknown evaluation 'mobility' (known: hand, noise, nnue)");
+  spec.eval = "hand";
+  spec.value_net = path;
+  CHECK_THROWS_WITH(make_leaf_evaluator(spec, 1), Catch::Contains("is only read with eval: nnue"));
+  std::remove(path.c_str());
 }
