@@ -159,13 +159,34 @@ std::vector<LadderRow> ladder_rows(const TournamentResult& result) {
   return rows;
 }
 
+std::string model_search_text(const LadderSpec& spec) {
+  const PlayerSpec m = model_player("model", spec.model_type, spec.model, spec.model_options,
+                                    spec.model_source, spec.value_net);
+  if (m.type != "mcts") return "player type " + m.type;
+  const YAML::Node s = m.options["search"];
+  const std::string algorithm = s["algorithm"] ? s["algorithm"].as<std::string>() : "puct";
+  const int from = s["endgame_from_turn"] ? s["endgame_from_turn"].as<int>() : -1;
+  if (from < 0) return algorithm + " all game";
+  const std::string eval = s["endgame_eval"] ? s["endgame_eval"].as<std::string>() : "noise";
+  return algorithm + ", then alpha-beta from turn " + std::to_string(from) + " (evaluation: " +
+         (eval == "nnue" && s["endgame_value_net"] ? "value net " + s["endgame_value_net"].as<std::string>()
+                                                   : eval) +
+         ")";
+}
+
 std::string format_ladder(const std::vector<LadderRow>& rows, const LadderSpec& spec) {
   std::ostringstream out;
   char buf[256];
-  std::snprintf(buf, sizeof buf, "Ladder of %s: %lld ms per turn, %s per opponent, %s %s\n",
-                spec.model.c_str(), (long long)spec.time_ms, counted(spec.games, "game").c_str(),
+  std::snprintf(buf, sizeof buf, "Ladder of %s: %lld ms per turn, %s per opponent, %s %s", spec.model.c_str(),
+                (long long)spec.time_ms, counted(spec.games, "game").c_str(),
                 Pitch::get(spec.width, spec.length, spec.goal).name().c_str(), variant_name(spec.variant));
   out << buf;
+  // What the model plays (bot's search by default): the probe found no trace of it.
+  try {
+    out << "; the model plays " << model_search_text(spec);
+  } catch (const std::exception&) {  // a search map with values of the wrong type: the games named it
+  }
+  out << "\n";
   // The first column as wide as the longest opponent name ("alphabeta-noise" overflowed 12).
   int width = 12;
   for (const LadderRow& r : rows) width = std::max(width, int(r.opponent.size()));

@@ -66,6 +66,9 @@ TournamentSpec ladder_tournament(const LadderSpec& spec);
 std::vector<LadderRow> ladder_rows(const TournamentResult& result);
 /// The ladder table: opponent, games, wins, score [95% interval], Elo [95% interval], forfeits.
 std::string format_ladder(const std::vector<LadderRow>& rows, const LadderSpec& spec);
+/// What the model plays, from its options as the ladder gives them (use_bot_endgame): "puct,
+/// then alpha-beta from turn 20 (evaluation: value net F)", "puct all game", or its type.
+std::string model_search_text(const LadderSpec& spec);
 
 /// Gives the options of an `mcts` player the search `bot` plays (apps/cmd_bot.cpp): alpha-beta
 /// from MctsPlayer::kPlayEndgameFromTurn complete turns on (timed turns only), unless its
