@@ -98,7 +98,13 @@ void run_bot(BotArgs a) {
   if (!a.config.empty()) {
     ConfigReader top = ConfigReader::from_file(a.config);
     ConfigReader s = top.child("search");
-    if (!value_net.empty() && !s.has("endgame_eval") && !s.has("endgame_value_net")) {
+    const bool config_sets_eval = s.has("endgame_eval") || s.has("endgame_value_net");
+    // An explicit --value-net the config overrides would be ignored without a word.
+    if (config_sets_eval && !a.value_net.empty())
+      throw std::invalid_argument("bot: --value-net " + a.value_net + " and " + a.config +
+                                  "'s search.endgame_eval / endgame_value_net both choose the "
+                                  "endgame's evaluation: give one of them");
+    if (!value_net.empty() && !config_sets_eval) {
       sp.endgame_eval = "nnue";
       sp.endgame_value_net = value_net;
     }
@@ -108,8 +114,16 @@ void run_bot(BotArgs a) {
     sp.endgame_eval = "nnue";
     sp.endgame_value_net = value_net;
   }
-  if (sp.endgame_from_turn >= 0 && sp.endgame_eval == "nnue")
-    check_value_net_rules(sp.endgame_value_net, pitch, parse_variant(v));
+  if (sp.endgame_from_turn >= 0 && sp.endgame_eval == "nnue") {
+    try {
+      check_value_net_rules(sp.endgame_value_net, pitch, parse_variant(v));
+    } catch (const std::exception& e) {  // say where the file was named
+      const std::string where = sp.endgame_value_net == value_net && !a.value_net.empty() ? "--value-net"
+                                : sp.endgame_value_net == value_net ? "the shipped value net"
+                                                                    : a.config + ": search.endgame_value_net";
+      throw std::invalid_argument("bot: " + where + ": " + e.what());
+    }
+  }
   // One search, num_threads evaluations in flight at most: a batch never needs to wait for
   // more (a batch timeout would add its full length to every evaluation of a 1-thread search).
   nn::ServiceOptions so;

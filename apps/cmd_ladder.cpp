@@ -9,6 +9,7 @@
 #include "core/config.h"
 #include "core/plural.h"
 #include "nn/checkpoint.h"
+#include "search/leaf_evals.h"
 #include "tournament/ladder.h"
 #include "tournament/results.h"
 
@@ -73,6 +74,10 @@ void run_ladder(LadderArgs& a) {
   } else if (!nnue_asked) {
     spec.opponents.push_back("alphabeta-nnue");
   }
+  // The model's endgame and the yardstick use it: one for other rules is refused now, not in
+  // every game.
+  if (!spec.value_net.empty())
+    check_value_net_rules(spec.value_net, Pitch::get(ps.width, ps.length, ps.goal), spec.variant);
   if (!a.config.empty()) {
     ConfigReader top = ConfigReader::from_file(a.config);
     ConfigReader m = top.child("model");
@@ -128,8 +133,10 @@ void register_ladder_command(CLI::App& app) {
            "comma-separated: random, greedy, uct, alphabeta, alphabeta-noise, alphabeta-nnue, previous")
           ->capture_default_str();
   c->add_option("--value-net", a->spec.value_net,
-                "the small value net of the alphabeta-nnue yardstick (.vnet; default: "
-                "models/<pitch>-<variant>.vnet when it exists, which adds that yardstick)");
+                "the small value net of the alphabeta-nnue yardstick (added to the opponents) "
+                "and of the model's alpha-beta endgame (.vnet; default: "
+                "models/<pitch>-<variant>.vnet when it exists, which adds that yardstick "
+                "unless --opponents is given)");
   c->add_option("--previous", a->spec.previous, "an earlier model: the 'previous' yardstick "
                                                 "(added to the opponents when given)");
   c->add_option("--openings", a->spec.openings, "distinct balanced openings")

@@ -29,8 +29,14 @@ void run_serve(const serve::ServeOptions& o) {
   const sigset_t stop = block_stop_signals();
   serve::Server server(o);
   server.start();
-  std::cout << "papersoccer serve: open " << server.url() << " in a browser (Ctrl-C stops)"
-            << (o.model.empty() ? "; no --model: mcts and analysis are off" : "") << std::endl;
+  std::cout
+      << "papersoccer serve: open " << server.url() << " in a browser (Ctrl-C stops)"
+      << (o.model.empty() ? "; no --model: mcts and analysis are off"
+          : o.value_net.empty()
+              ? "; the mcts opponent: the net's search, then alpha-beta from turn 20 (evaluation: noise)"
+              : "; the mcts opponent: the net's search, then alpha-beta from turn 20 (evaluation: value net " +
+                    o.value_net + ")")
+      << std::endl;
   int sig = 0;
   sigwait(&stop, &sig);
   std::cout << "stopping" << std::endl;
@@ -66,14 +72,17 @@ void register_serve_command(CLI::App& app) {
     serve::ServeOptions so = *o;
     if (so.value_net == "none") {
       so.value_net.clear();
-    } else if (so.value_net.empty() && !so.model.empty()) {
+    } else if (!so.model.empty()) {
+      // The model's rules: the shipped value net of them, or the given one checked against them
+      // (a bad file or one for other rules is named now, not at a game's turn 20).
       const nn::CheckpointMeta meta = nn::read_checkpoint_meta(so.model);
       const PitchChoice pc = parse_pitch_spec(meta.pitches.empty() ? "8x10" : meta.pitches[0]);
-      so.value_net =
-          default_model_path(Pitch::get(pc.width, pc.length, pc.goal),
-                             parse_variant(meta.variants.empty() ? "standard" : meta.variants[0]), ".vnet");
+      const Pitch& pitch = Pitch::get(pc.width, pc.length, pc.goal);
+      const Variant variant = parse_variant(meta.variants.empty() ? "standard" : meta.variants[0]);
+      if (so.value_net.empty()) so.value_net = default_model_path(pitch, variant, ".vnet");
+      else check_value_net_rules(so.value_net, pitch, variant);
     } else if (!so.value_net.empty()) {
-      (void)shared_value_net(so.value_net);  // a bad file is named now, not at a game's turn 20
+      (void)shared_value_net(so.value_net);
     }
     run_serve(so);
   });

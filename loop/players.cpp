@@ -80,7 +80,7 @@ std::unique_ptr<Player> make_uct_player(ConfigReader& r, const tour::PlayerConte
 // The leaf evaluation of an `alphabeta` player: eval: hand (search/leaf_eval.h; nullptr) or
 // nnue, the small value net of the file value_net (search/nnue_eval.h; trained by `papersoccer
 // train-value`), or noise, a random evaluation of range noise_range seeded by the game's seed.
-std::unique_ptr<LeafEvaluator> read_leaf_evaluator(ConfigReader& r, uint64_t seed) {
+std::unique_ptr<LeafEvaluator> read_leaf_evaluator(ConfigReader& r, const tour::PlayerContext& c) {
   LeafEvalSpec spec;
   r.read(field("eval", spec.eval), field("noise_range", spec.noise_range),
          field("value_net", spec.value_net));
@@ -88,9 +88,14 @@ std::unique_ptr<LeafEvaluator> read_leaf_evaluator(ConfigReader& r, uint64_t see
     r.fail_key("noise_range", "is only read with eval: noise");
   if (spec.eval == "nnue" && spec.value_net.empty()) r.require<std::string>("value_net");  // "missing key"
   try {
-    return make_leaf_evaluator(spec, seed);
+    std::unique_ptr<LeafEvaluator> ev = make_leaf_evaluator(spec, c.seed);
+    // A value net for other rules is refused with the config's line, not at every game's start.
+    if (spec.eval == "nnue" && c.pitch) check_value_net_rules(spec.value_net, *c.pitch, c.variant);
+    return ev;
   } catch (const LeafEvalError& e) {
     r.fail_key(e.field(), e.what());
+  } catch (const std::invalid_argument& e) {
+    r.fail_key("value_net", e.what());
   }
 }
 
@@ -103,7 +108,7 @@ AlphaBetaPlayer::Options read_alphabeta_options(ConfigReader& r) {
 }
 std::unique_ptr<Player> make_alphabeta_player(ConfigReader& r, const tour::PlayerContext& c) {
   const AlphaBetaPlayer::Options o = read_alphabeta_options(r);
-  std::unique_ptr<LeafEvaluator> ev = read_leaf_evaluator(r, c.seed);
+  std::unique_ptr<LeafEvaluator> ev = read_leaf_evaluator(r, c);
   return std::make_unique<AlphaBetaPlayer>(o, std::move(ev), c.seed);
 }
 

@@ -16,6 +16,7 @@
 #include "loop/run.h"
 #include "nn/checkpoint.h"
 #include "search/mcts_player.h"
+#include "search/value_net_file.h"
 #include "tests/common/temp_dir.h"
 #include "tournament/registry.h"
 
@@ -235,6 +236,19 @@ TEST_CASE("the mcts player's listed keys are the keys its parser reads") {
                     Catch::Contains("noise_range (line 1): is only read with eval: noise"));
   CHECK_THROWS_WITH(tour::create_player("alphabeta", YAML::Load("{eval: noise, noise_range: 0}"), ctx),
                     Catch::Contains("noise_range (line 1): noise evaluation: range 0 outside [1, 99999]"));
+  // Probe finding: a value net for other rules played every game as a forfeit ("new_game
+  // failed"); it is now a config error with the key and line when the player is made.
+  const std::string vnet =
+      (std::filesystem::temp_directory_path() / ("ps_rules_" + std::to_string(::getpid()) + ".vnet"))
+          .string();
+  save_value_net(random_value_net(Pitch::standard(), Variant::kSingleBounce, {8, 8}, 2), vnet);
+  CHECK_THROWS_WITH(
+      tour::create_player("alphabeta", YAML::Load("{eval: nnue,\n value_net: " + vnet + "}"), ctx, "t.yaml"),
+      Catch::Contains("t.yaml: player.value_net (line 2): value net " + vnet +
+                      ": trained for 8x10 single-bounce, the games are 8x10 standard"));
+  ctx.variant = Variant::kSingleBounce;
+  CHECK(tour::create_player("alphabeta", YAML::Load("{eval: nnue, value_net: " + vnet + "}"), ctx));
+  std::remove(vnet.c_str());
 }
 
 TEST_CASE("a missing mcts checkpoint names the player, the key, the line and that it is missing") {
