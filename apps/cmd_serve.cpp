@@ -8,6 +8,7 @@
 #include "apps/commands.h"
 #include "nn/checkpoint.h"
 #include "search/leaf_evals.h"
+#include "search/mcts_player.h"
 #include "serve/server.h"
 
 namespace ps::cmd {
@@ -29,14 +30,12 @@ void run_serve(const serve::ServeOptions& o) {
   const sigset_t stop = block_stop_signals();
   serve::Server server(o);
   server.start();
-  std::cout
-      << "papersoccer serve: open " << server.url() << " in a browser (Ctrl-C stops)"
-      << (o.model.empty() ? "; no --model: mcts and analysis are off"
-          : o.value_net.empty()
-              ? "; the mcts opponent: the net's search, then alpha-beta from turn 20 (evaluation: noise)"
-              : "; the mcts opponent: the net's search, then alpha-beta from turn 20 (evaluation: value net " +
-                    o.value_net + ")")
-      << std::endl;
+  const std::string endgame = "; the mcts opponent: the net's search, then alpha-beta from turn " +
+                              std::to_string(MctsPlayer::kPlayEndgameFromTurn) + " (evaluation: " +
+                              (o.value_net.empty() ? std::string("noise") : "value net " + o.value_net) + ")";
+  std::cout << "papersoccer serve: open " << server.url() << " in a browser (Ctrl-C stops)"
+            << (o.model.empty() ? std::string("; no --model: mcts and analysis are off") : endgame)
+            << std::endl;
   int sig = 0;
   sigwait(&stop, &sig);
   std::cout << "stopping" << std::endl;

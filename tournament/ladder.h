@@ -67,7 +67,7 @@ std::vector<LadderRow> ladder_rows(const TournamentResult& result);
 /// The ladder table: opponent, games, wins, score [95% interval], Elo [95% interval], forfeits.
 std::string format_ladder(const std::vector<LadderRow>& rows, const LadderSpec& spec);
 /// What the model plays, from its options as the ladder gives them (use_bot_endgame): "puct,
-/// then alpha-beta from turn 20 (evaluation: value net F)", "puct all game", or its type.
+/// then alpha-beta from turn N (evaluation: value net F)", "puct all game", or its type.
 std::string model_search_text(const LadderSpec& spec);
 
 /// Gives the options of an `mcts` player the search `bot` plays (apps/cmd_bot.cpp): alpha-beta

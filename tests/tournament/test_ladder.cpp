@@ -56,10 +56,10 @@ TEST_CASE("ladder: rows count the model's wins from both seats", "[tournament]")
   CHECK(table.find("75.0%") != std::string::npos);
   // The header says what the model plays (bot's search unless its options say otherwise).
   CHECK_THAT(table,
-             Catch::Contains("; the model plays puct, then alpha-beta from turn 20 (evaluation: noise)\n"));
+             Catch::Contains("; the model plays puct, then alpha-beta from turn 10 (evaluation: noise)\n"));
   LadderSpec with_net{"m.model"};
   with_net.value_net = "v.vnet";
-  CHECK(model_search_text(with_net) == "puct, then alpha-beta from turn 20 (evaluation: value net v.vnet)");
+  CHECK(model_search_text(with_net) == "puct, then alpha-beta from turn 10 (evaluation: value net v.vnet)");
   LadderSpec all_game{"m.model"};
   all_game.model_options = YAML::Load("{search: {endgame_from_turn: -1}}");
   CHECK(model_search_text(all_game) == "puct all game");
