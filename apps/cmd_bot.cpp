@@ -70,9 +70,8 @@ void run_bot(BotArgs a) {
                                   "export CKPT OUT)");
   }
   nn::CheckpointMeta meta = nn::read_checkpoint_meta(a.model);
-  std::string p = a.pitch_text.empty() ? (meta.pitches.empty() ? "8x10" : meta.pitches[0]) : a.pitch_text;
-  std::string v =
-      a.variant_text.empty() ? (meta.variants.empty() ? "standard" : meta.variants[0]) : a.variant_text;
+  std::string p = rules_choice(a.pitch_text, meta.pitches, "8x10");
+  std::string v = rules_choice(a.variant_text, meta.variants, "standard");
   PitchChoice pc = parse_pitch_spec(p);
   const Pitch& pitch = Pitch::get(pc.width, pc.length, pc.goal);
   // A model that lists its pitches/variants would refuse every evaluation on another one:

@@ -15,9 +15,8 @@ void export_single_file(const std::string& model, const std::string& out, const 
   nn::LoadedCheckpoint ck = nn::load_checkpoint(model, "cpu");
   const nn::CheckpointMeta& meta = ck.meta;
   // As `bot` chooses: the option, else the model's first pitch and variant, else 8x10 standard.
-  const std::string p = !pitch_text.empty() ? pitch_text : meta.pitches.empty() ? "8x10" : meta.pitches[0];
-  const std::string v = !variant_text.empty() ? variant_text
-                        : meta.variants.empty() ? "standard" : meta.variants[0];
+  const std::string p = rules_choice(pitch_text, meta.pitches, "8x10");
+  const std::string v = rules_choice(variant_text, meta.variants, "standard");
   const PitchChoice pc = parse_pitch_spec(p);
   const Pitch& pitch = Pitch::get(pc.width, pc.length, pc.goal);
   const Variant variant = parse_variant(v);

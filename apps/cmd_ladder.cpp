@@ -55,10 +55,8 @@ void run_ladder(LadderArgs& a) {
       std::find(spec.opponents.begin(), spec.opponents.end(), "previous") == spec.opponents.end())
     spec.opponents.push_back("previous");
   const nn::CheckpointMeta meta = nn::read_checkpoint_meta(spec.model);
-  const std::string p = !a.pitch.empty() ? a.pitch : meta.pitches.empty() ? "8x10" : meta.pitches[0];
-  const std::string v = !a.variant.empty()      ? a.variant
-                        : meta.variants.empty() ? "standard"
-                                                : meta.variants[0];
+  const std::string p = rules_choice(a.pitch, meta.pitches, "8x10");
+  const std::string v = rules_choice(a.variant, meta.variants, "standard");
   const PitchChoice ps = parse_pitch_spec(p);
   spec.width = ps.width;
   spec.length = ps.length;

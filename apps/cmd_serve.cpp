@@ -75,9 +75,9 @@ void register_serve_command(CLI::App& app) {
       // The model's rules: the shipped value net of them, or the given one checked against them
       // (a bad file or one for other rules is named now, not at a game's turn 20).
       const nn::CheckpointMeta meta = nn::read_checkpoint_meta(so.model);
-      const PitchChoice pc = parse_pitch_spec(meta.pitches.empty() ? "8x10" : meta.pitches[0]);
+      const PitchChoice pc = parse_pitch_spec(rules_choice("", meta.pitches, "8x10"));
       const Pitch& pitch = Pitch::get(pc.width, pc.length, pc.goal);
-      const Variant variant = parse_variant(meta.variants.empty() ? "standard" : meta.variants[0]);
+      const Variant variant = parse_variant(rules_choice("", meta.variants, "standard"));
       if (so.value_net.empty()) so.value_net = default_model_path(pitch, variant, ".vnet");
       else check_value_net_rules(so.value_net, pitch, variant);
     } else if (!so.value_net.empty()) {

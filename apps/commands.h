@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "core/text.h"
 #include "engine/pitch.h"
@@ -46,6 +47,13 @@ void register_value_net_commands(CLI::App& app);  // train-value, bench value-ne
 /// in the working directory, then beside the executable's folder (build/../models); "" when there
 /// is none. The default model of bot, play, analyse and ladder.
 std::string default_model_path(const Pitch& pitch, Variant variant, const std::string& extension = ".model");
+/// The pitch or variant text a command plays a model on: the option's text when given, else the
+/// first one the checkpoint lists (`listed`: CheckpointMeta's pitches or variants), else
+/// `fallback` ("8x10", "standard"). bot, ladder, serve and export --single-file choose alike.
+inline std::string rules_choice(const std::string& option, const std::vector<std::string>& listed,
+                                const char* fallback) {
+  return !option.empty() ? option : listed.empty() ? std::string(fallback) : listed[0];
+}
 void register_serve_command(CLI::App& app);  // serve
 void register_teacher_command(CLI::App& app);  // teacher (apps/cmd_teacher.cpp)
 

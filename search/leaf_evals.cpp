@@ -19,12 +19,11 @@ void clear_shared_value_nets() {
 }
 
 std::shared_ptr<const ValueNet> shared_value_net(const std::string& path) {
-  auto& nets = g_nets;
   std::lock_guard<std::mutex> lock(g_mu);
-  auto it = nets.find(path);
-  if (it != nets.end()) return it->second;
+  auto it = g_nets.find(path);
+  if (it != g_nets.end()) return it->second;
   auto net = std::make_shared<const ValueNet>(load_value_net(path));
-  nets[path] = net;
+  g_nets[path] = net;
   return net;
 }
 
