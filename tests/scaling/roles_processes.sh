@@ -98,10 +98,15 @@ wait $wb 2>/dev/null
 b_reported=$(grep -c 'stored in' "$WORK/B.log")
 echo "killed worker B after it reported $b_reported games stored"
 # Kill the trainer and the gatekeeper too, and start them again.
-tr_killed=0
-kill -0 $tr 2>/dev/null && tr_killed=1
 kill -9 $tr $gk 2>/dev/null
 wait $tr $gk 2>/dev/null
+# The trainer may have trained every generation while the gatekeeper was stopped and released
+# its claim on its way out: whether a claim is left to take over is what the claim file says
+# after the kill, not whether the process still ran a moment before (CI, stop 26: the trainer
+# ran at the check, exited cleanly before the SIGKILL, and the restart had nothing to take over).
+tr_killed=0
+[ -f "$RUN/claims/trainer.claim" ] && tr_killed=1
+[ -f "$RUN/claims/gatekeeper.claim" ] || fail "the stopped gatekeeper's claim is gone before its restart"
 killed="$wb $tr $gk"
 "$EXE" gatekeeper "$RUN" --poll 0.2 >> "$WORK/gatekeeper.log" 2>&1 &
 gk=$!
