@@ -29,8 +29,7 @@ std::shared_ptr<const ValueNet> shared_value_net(const std::string& path) {
 
 void check_value_net_rules(const std::string& path, const Pitch& pitch, Variant variant) {
   const std::shared_ptr<const ValueNet> net = shared_value_net(path);
-  if (net->width != pitch.width() || net->length != pitch.length() || net->goal != pitch.goal() ||
-      net->variant != variant)
+  if (!net->plays(pitch, variant))
     throw std::invalid_argument("value net " + path + ": trained for " + net->pitch().name() + " " +
                                 variant_name(net->variant) + ", the games are " + pitch.name() + " " +
                                 variant_name(variant));

@@ -22,8 +22,7 @@ int NnueEvaluator::evaluate(const Position& pos) { return to_score(net_->evaluat
 
 void NnueEvaluator::reset(const Position& root) {
   const Pitch& p = root.pitch();
-  if (p.width() != net_->width || p.length() != net_->length || p.goal() != net_->goal ||
-      root.variant() != net_->variant)
+  if (!net_->plays(p, root.variant()))
     throw std::invalid_argument("value net " + source_ + ": trained for " +
                                 net_->pitch().name() + " " + variant_name(net_->variant) +
                                 ", the game is " + p.name() + " " + variant_name(root.variant()));

@@ -55,6 +55,11 @@ class ValueNet {
   void finalize();
 
   const Pitch& pitch() const { return Pitch::get(width, length, goal); }
+  /// Whether the net was trained for these rules (pitch size, goal width and variant): its
+  /// inputs are laid out for one pitch, and its values learned under one variant.
+  bool plays(const Pitch& p, Variant v) const {
+    return width == p.width() && length == p.length() && goal == p.goal() && variant == v;
+  }
   int hidden1() const { return layers.front().out; }
   /// The first-layer column of feature f: hidden1() floats.
   const float* column(int f) const { return columns_.data() + size_t(f) * size_t(hidden1()); }
