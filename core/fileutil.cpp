@@ -83,10 +83,15 @@ void write_file_atomic(const std::string& path, const std::string& data) {
 }
 
 std::string read_file(const std::string& path) {
+  // An ifstream opens a directory on Linux and reads nothing from it: a directory given for a
+  // file read as an empty file ("truncated") until this check.
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw std::runtime_error(path + ": is a directory, not a file");
   std::ifstream f(path, std::ios::binary);
   if (!f) throw std::runtime_error(path + ": cannot open");
   std::stringstream ss;
   ss << f.rdbuf();
+  if (f.bad()) throw std::runtime_error(path + ": read failed");
   return ss.str();
 }
 
