@@ -102,10 +102,13 @@ void AlphaBetaPlayer::generate(const Position& pos, int ply, uint64_t tt_best) {
     c.num_kicks = uint16_t(n);
     c.winner = int8_t(end.winner());
     c.hash = end.hash();
-    if (end.game_over())
+    c.eval = 0;
+    if (end.game_over()) {
       c.order = end.winner() == me ? kInf : -kInf;
-    else
-      c.order = -std::clamp(eval_->evaluate_child(pos, k, n, end), -kEvalCap, kEvalCap);
+    } else {
+      c.eval = std::clamp(eval_->evaluate_child(pos, k, n, end), -kEvalCap, kEvalCap);
+      c.order = -c.eval;
+    }
     if (c.hash == tt_best && tt_best != 0) c.order = kInf + 1;
     p.kicks.insert(p.kicks.end(), k, k + n);
     p.children.push_back(c);
@@ -131,7 +134,7 @@ void AlphaBetaPlayer::generate(const Position& pos, int ply, uint64_t tt_best) {
                    [](const Child& a, const Child& b) { return a.order > b.order; });
 }
 
-int AlphaBetaPlayer::search(const Position& pos, int depth, int alpha, int beta, int ply) {
+int AlphaBetaPlayer::search(const Position& pos, int depth, int alpha, int beta, int ply, int static_eval) {
   // The clock every 16 nodes (a few ns each) and after every turn generation, which alone can
   // take milliseconds in a dense position.
   if ((++info_.nodes & 15) == 0) check_time();
@@ -150,6 +153,7 @@ int AlphaBetaPlayer::search(const Position& pos, int depth, int alpha, int beta,
   if (win_.find_winning_turn(pos, nullptr)) return kWin - ply;  // never at the root (checked)
   if (depth == 0) {
     ++info_.leaves;
+    if (static_eval != kNoEval) return static_eval;
     return std::clamp(eval_->evaluate_current(pos), -kEvalCap, kEvalCap);
   }
   generate(pos, ply, tt_best);
@@ -166,9 +170,15 @@ int AlphaBetaPlayer::search(const Position& pos, int depth, int alpha, int beta,
       score = c.winner == me ? kWin - ply : -(kWin - ply);
     } else {
       const Position child = child_position(pos, p, c);
-      eval_->push_turn(pos, p.kicks.data() + c.kicks_at, c.num_kicks);
-      score = -search(child, depth - 1, -beta, -alpha, ply + 1);
-      eval_->pop_turn();
+      if (depth == 1) {
+        // A leaf: its evaluation is the one generate() made for the move ordering (the same
+        // position, so the same score), and the evaluator need not descend into it.
+        score = -search(child, 0, -beta, -alpha, ply + 1, c.eval);
+      } else {
+        eval_->push_turn(pos, p.kicks.data() + c.kicks_at, c.num_kicks);
+        score = -search(child, depth - 1, -beta, -alpha, ply + 1);
+        eval_->pop_turn();
+      }
     }
     if (score > best) {
       best = score;

@@ -115,6 +115,7 @@ class AlphaBetaPlayer final : public Player {
     uint16_t num_kicks;
     int8_t winner;
     int order;          // ordering key, higher first
+    int eval;           // the leaf evaluation of the child for its side to move (unless final)
     uint64_t hash;
   };
   struct Ply {
@@ -133,7 +134,10 @@ class AlphaBetaPlayer final : public Player {
 
   void allocate();  // the transposition table and the ply arrays, when freed
 
-  int search(const Position& pos, int depth, int alpha, int beta, int ply);
+  /// `static_eval`: at depth 0, the position's evaluation when the caller already has it (the
+  /// move-ordering evaluation of the parent's generate()), else kNoEval.
+  int search(const Position& pos, int depth, int alpha, int beta, int ply, int static_eval = kNoEval);
+  static constexpr int kNoEval = INT32_MIN;
   void generate(const Position& pos, int ply, uint64_t tt_best);
   Position child_position(const Position& pos, const Ply& p, const Child& c) const;
   TTEntry* tt_probe(uint64_t key);
