@@ -15,7 +15,10 @@ NnueEvaluator::NnueEvaluator(std::shared_ptr<const ValueNet> net, std::string so
 }
 
 int NnueEvaluator::to_score(float v) const {
-  return int(std::clamp(std::lround(double(v) * net_->value_scale), -99999L, 99999L));
+  // Round half away from zero by hand: std::lround honours the rounding mode and was a
+  // visible share of the teacher's profile. |v| <= 1 and value_scale <= 99999 (validated).
+  const float s = v * net_->value_scale;
+  return std::clamp(int(s + (s < 0 ? -0.5f : 0.5f)), -99999, 99999);
 }
 
 int NnueEvaluator::evaluate(const Position& pos) { return to_score(net_->evaluate(pos)); }

@@ -37,6 +37,10 @@ struct DenseLayer {
   std::vector<float> bias;    ///< out
 };
 
+/// tanh(x) within 1e-4 everywhere (1e-6 for |x| < 3): the value net's output (1e-4 of the
+/// value is 0.1 score unit at value_scale 1000), several times faster than std::tanh. Pure.
+float fast_tanh(float x);
+
 class ValueNet {
  public:
   int width = 8, length = 10, goal = 2;   ///< the pitch it was trained on

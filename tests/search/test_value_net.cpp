@@ -65,6 +65,23 @@ TEST_CASE("value net: a segment has one feature per perspective from either end"
   }
 }
 
+TEST_CASE("value net: fast_tanh is tanh within 1e-4 (1e-6 below 3), odd and bounded", "[search]") {
+  double worst = 0, worst_inner = 0;
+  for (int i = -200000; i <= 200000; ++i) {
+    const float x = float(i) * 1e-4f;
+    const double e = std::abs(double(fast_tanh(x)) - std::tanh(double(x)));
+    worst = std::max(worst, e);
+    if (std::abs(x) < 3) worst_inner = std::max(worst_inner, e);
+    REQUIRE(fast_tanh(-x) == -fast_tanh(x));
+  }
+  CHECK(worst < 1e-4);
+  CHECK(worst_inner < 1.5e-6);                       // the approximant's 1e-6 plus float rounding
+  CHECK(std::abs(fast_tanh(1e30f) - 1.0f) < 1e-4f);  // saturates, never above 1
+  CHECK(fast_tanh(1e30f) <= 1.0f);
+  CHECK(fast_tanh(-1e30f) == -fast_tanh(1e30f));
+  CHECK(fast_tanh(0.0f) == 0.0f);
+}
+
 TEST_CASE("value net: incremental accumulators equal evaluation from scratch", "[search]") {
   std::mt19937_64 rng(7);
   int compared = 0;
