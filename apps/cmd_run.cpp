@@ -20,6 +20,7 @@
 #include "core/fileutil.h"
 #include "core/progress.h"
 #include "loop/players.h"
+#include "loop/role_claim.h"
 #include "loop/roles.h"
 #include "loop/run.h"
 #include "loop/run_dir.h"
@@ -147,6 +148,7 @@ void run_selfplay_command(const SelfplayArgs& a) {
   SelfplayConfig cfg = parse_selfplay_config(r);
   finish_top_level(top);
   install_signal_handlers();
+  const auto claim = claim_chunk_folder(a.out, a.prefix);  // one writer per --out and --prefix
   auto eval = nn::make_net_evaluator(a.net, so);
   ProgressLine line;
   SelfplayStats st = run_selfplay(

@@ -8,6 +8,7 @@
 #include "core/config.h"
 #include "core/plural.h"
 #include "core/progress.h"
+#include "loop/role_claim.h"
 #include "selfplay/teacher.h"
 
 namespace ps::cmd {
@@ -28,6 +29,7 @@ struct TeacherCommand {
     for (const char* section : {"run", "service", "train", "evaluate"}) (void)top.child(section);
     top.finish();
     if (games >= 0) cfg.games = games;
+    const auto claim = claim_chunk_folder(out, prefix);  // one writer per --out and --prefix
     ProgressLine line;
     const TeacherRunStats st =
         run_teacher_selfplay(cfg, options, out, prefix, [&](const SelfplayStats& s, int64_t target) {

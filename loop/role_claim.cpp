@@ -168,12 +168,23 @@ std::string advice(const std::string& identity) {
   if (identity.rfind("worker-", 0) == 0)
     return "give this worker another --worker id, or stop that process first";
   if (identity == "selfplay") return "another `run` of this directory is running: stop it first";
+  if (identity.rfind("chunks-", 0) == 0)
+    return "another `selfplay` or `teacher` writes chunks of this --prefix to this --out directory: stop "
+           "it first, or give this one another --out or --prefix";
   return "a run directory has one " + identity + ": stop that process (or the `run` that holds it) first";
 }
 
 void sleep_s(double s) { std::this_thread::sleep_for(std::chrono::duration<double>(s)); }
 
 }  // namespace
+
+std::unique_ptr<RoleClaim> claim_chunk_folder(const std::string& out_dir, const std::string& prefix) {
+  for (char c : prefix)
+    if (!(std::isalnum((unsigned char)c) || c == '_' || c == '.' || c == '-'))
+      throw std::invalid_argument("--prefix '" + prefix + "': letters, digits, '_', '.', '-' only");
+  ensure_directory(out_dir, "the data directory");  // named as the folder it is, not as a run's
+  return RoleClaim::acquire(out_dir, "chunks-" + prefix);
+}
 
 bool create_file_exclusive(const std::string& path, const std::string& content) {
   const std::string tmp = path + "." + host_name() + "." + std::to_string(::getpid()) + "." +

@@ -1,6 +1,7 @@
 // One process per role identity of a shared run directory: a claim (a lease) per identity,
 // `worker-<ID>`, `trainer`, `gatekeeper` (and `selfplay`, `run`'s own self-play), in
-// RUNDIR/claims/<identity>.claim. Two processes of one identity would write the same files (two
+// RUNDIR/claims/<identity>.claim. The standalone `selfplay --out DIR` and `teacher --out DIR`
+// claim `chunks-<prefix>` in DIR/claims/ the same way (claim_chunk_folder). Two processes of one identity would write the same files (two
 // workers with one id lost 129 of 262 games); the claim makes the second one stop at the start.
 //
 // Protocol (files only, as everything between roles: loop/roles.h):
@@ -125,6 +126,13 @@ class RoleClaim {
   bool stop_ = false, released_ = false, held_ = false;
   std::thread heart_;
 };
+
+/// One writer per chunk folder and chunk prefix: two `selfplay --out` or `teacher --out`
+/// processes with one folder and prefix would write the same chunk names. Claims
+/// `chunks-<prefix>` in out_dir/claims/ (readers of the folder ignore that subfolder). Throws
+/// ClaimTaken naming the holder; std::invalid_argument when the prefix has characters other
+/// than letters, digits, '_', '.', '-'.
+std::unique_ptr<RoleClaim> claim_chunk_folder(const std::string& out_dir, const std::string& prefix);
 
 /// The claims of one process (`run` holds three), released together, newest first.
 class RoleClaims {
