@@ -4,6 +4,7 @@
 //                                            and alphabeta's nodes/s and depth, hand vs nnue
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <random>
 
@@ -215,6 +216,12 @@ void register_value_net_commands(CLI::App& app) {
       ->capture_default_str();
   tv->add_flag("!--no-mirror", t->cfg.mirror, "no left-right mirror augmentation");
   tv->callback([t] {
+    // Before the training, not at the final rename (the probe's `--out emptydir` trained first).
+    std::error_code ec;
+    if (std::filesystem::is_directory(t->out, ec))
+      throw std::invalid_argument("--out " + t->out +
+                                  " is a directory: give the value net's file name (e.g. " +
+                                  (std::filesystem::path(t->out) / "value.vnet").string() + ")");
     const ValueTrainResult r = train_value_net(t->cfg, t->data_dir, t->out, [](const ValueTrainMetrics& m) {
       std::printf("step %6lld  train_mse %.4f  holdout_mse %.4f  holdout_mse_vs_result %.4f  "
                   "holdout_sign_acc %.3f\n",

@@ -1,5 +1,6 @@
 #include "core/config.h"
 
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -14,6 +15,11 @@ ConfigReader::ConfigReader(YAML::Node node, std::string source, std::string pref
 }
 
 ConfigReader ConfigReader::from_file(const std::string& path) {
+  // An ifstream opens a directory and reads nothing: a directory read as an empty config, and
+  // `teacher DIR` played 64 games of the defaults.
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw ConfigError(path + ": is a directory, not a config file");
   std::ifstream f(path);
   if (!f) throw ConfigError(path + ": cannot open config file");
   std::stringstream ss;

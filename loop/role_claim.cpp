@@ -60,6 +60,18 @@ int64_t start_ticks(long pid) {
   return -1;
 }
 
+// Whether /proc says pid is a zombie (state Z): it has exited and holds nothing, but its parent
+// has not reaped it yet, so kill(pid, 0) still succeeds. A SIGKILLed role whose parent does not
+// wait for it (a shell's background job until the next wait, a container whose PID 1 does not
+// reap) stayed "alive" until reaped, and its claim could not be taken over.
+bool is_zombie(long pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const size_t close = text.rfind(')');
+  if (close == std::string::npos || close + 2 >= text.size()) return false;
+  return text[close + 2] == 'Z' || text[close + 2] == 'X';
+}
+
 std::string random_token() {
   std::random_device rd;
   char buf[40];
@@ -152,6 +164,7 @@ std::string holder_gone_here(const Holder& h) {
   if (!h.boot.empty() && h.boot != boot_id()) return "written before this host restarted (another boot id)";
   if (h.pid == long(::getpid())) return "whose pid is now this process's (a reused pid)";
   if (::kill(pid_t(h.pid), 0) != 0 && errno == ESRCH) return "whose process does not run";
+  if (is_zombie(h.pid)) return "whose process has exited (a zombie not yet reaped by its parent)";
   const int64_t now_start = start_ticks(h.pid);
   if (h.start >= 0 && now_start >= 0 && now_start != h.start)
     return "whose pid runs but is another process: it started at another time (a reused pid)";
@@ -179,9 +192,16 @@ void sleep_s(double s) { std::this_thread::sleep_for(std::chrono::duration<doubl
 }  // namespace
 
 std::unique_ptr<RoleClaim> claim_chunk_folder(const std::string& out_dir, const std::string& prefix) {
+  // No '-': the chunk readers match "<prefix>-<number>", so a prefix "a-1" would be counted as
+  // prefix "a"'s chunks (and "" as every "-..." one) by resume counts and numbering.
+  bool ok = !prefix.empty();
   for (char c : prefix)
-    if (!(std::isalnum((unsigned char)c) || c == '_' || c == '.' || c == '-'))
-      throw std::invalid_argument("--prefix '" + prefix + "': letters, digits, '_', '.', '-' only");
+    ok = ok &&
+         ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.');
+  if (!ok)
+    throw std::invalid_argument(
+        "--prefix '" + prefix +
+        "': one or more ASCII letters, digits, '_' or '.' (no '-': chunk names are <prefix>-<number>)");
   ensure_directory(out_dir, "the data directory");  // named as the folder it is, not as a run's
   return RoleClaim::acquire(out_dir, "chunks-" + prefix);
 }

@@ -1,8 +1,10 @@
 // One process per role identity of a shared run directory: a claim (a lease) per identity,
 // `worker-<ID>`, `trainer`, `gatekeeper` (and `selfplay`, `run`'s own self-play), in
 // RUNDIR/claims/<identity>.claim. The standalone `selfplay --out DIR` and `teacher --out DIR`
-// claim `chunks-<prefix>` in DIR/claims/ the same way (claim_chunk_folder). Two processes of one identity would write the same files (two
-// workers with one id lost 129 of 262 games); the claim makes the second one stop at the start.
+// claim `chunks-<prefix>` in DIR/claims/ the same way (claim_chunk_folder). Two processes of
+// one identity would write the same files (two workers with one id lost 129 of 262 games); the
+// claim makes the second one stop at the start. A holder whose pid is gone, reused, or a zombie
+// (exited, not yet reaped) is dead.
 //
 // Protocol (files only, as everything between roles: loop/roles.h):
 //   acquire  write a unique temporary file (host, pid, the process's start time and boot id, a
@@ -130,8 +132,9 @@ class RoleClaim {
 /// One writer per chunk folder and chunk prefix: two `selfplay --out` or `teacher --out`
 /// processes with one folder and prefix would write the same chunk names. Claims
 /// `chunks-<prefix>` in out_dir/claims/ (readers of the folder ignore that subfolder). Throws
-/// ClaimTaken naming the holder; std::invalid_argument when the prefix has characters other
-/// than letters, digits, '_', '.', '-'.
+/// ClaimTaken naming the holder; std::invalid_argument when the prefix is empty or has
+/// characters other than ASCII letters, digits, '_', '.' (a '-' would make another prefix's
+/// chunks look like this one's).
 std::unique_ptr<RoleClaim> claim_chunk_folder(const std::string& out_dir, const std::string& prefix);
 
 /// The claims of one process (`run` holds three), released together, newest first.

@@ -198,6 +198,32 @@ TEST_CASE("a dead process's claim of this host is taken over at once (SIGKILL, t
   CHECK(count_of(out.text(), "pid " + std::to_string(parent)) == 1);
 }
 
+// Probe finding (2026-12-02): a SIGKILLed holder that its parent had not reaped yet (a zombie)
+// passed kill(pid, 0) and its start time, so its claim was refused as live until the reap.
+TEST_CASE("a zombie's claim of this host (exited, not yet reaped) is taken over at once") {
+  TempRunDir dir("zombie");
+  fs::create_directories(dir.path + "/claims");
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) ::_exit(0);
+  // Wait until it has exited, without reaping it.
+  for (int i = 0; i < 200; ++i) {
+    std::ifstream in("/proc/" + std::to_string(child) + "/stat");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (text.find(") Z") != std::string::npos) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  write_claim(dir.claim("worker-Z"), this_host(), long(child), start_ticks_of(long(child)), "zombie", 0, 30);
+  {
+    CaptureFd out(1, dir.path + "/stdout.txt");
+    CHECK(RoleClaim::acquire(dir.path, "worker-Z"));
+    CHECK_THAT(out.text(),
+               Catch::EndsWith("whose process has exited (a zombie not yet reaped by its parent)\n"));
+  }
+  int status = 0;
+  ::waitpid(child, &status, 0);
+}
+
 TEST_CASE("another host's claim: taken over after its heartbeat stood still, refused while it moves") {
   TempRunDir dir("remote");
   fs::create_directories(dir.path + "/claims");
