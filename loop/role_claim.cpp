@@ -46,14 +46,20 @@ std::string boot_id() {
   return id;
 }
 
+// The fields of /proc/PID/stat after the command name (which may hold spaces and ')'): field 3
+// (the state) first; "" when the process does not exist.
+std::string proc_stat_fields(long pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const size_t close = text.rfind(')');
+  if (close == std::string::npos || close + 2 >= text.size()) return "";
+  return text.substr(close + 2);
+}
+
 // The start time of process `pid` in clock ticks after boot (/proc/PID/stat field 22), -1 when
 // unknown: with the pid it names one process, a reused pid has another start time.
 int64_t start_ticks(long pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const size_t close = text.rfind(')');  // the command name may hold spaces and ')'
-  if (close == std::string::npos) return -1;
-  std::istringstream rest(text.substr(close + 1));
+  std::istringstream rest(proc_stat_fields(pid));
   std::string field;
   for (int i = 3; i <= 22 && rest >> field; ++i)
     if (i == 22) return std::atoll(field.c_str());
@@ -65,11 +71,8 @@ int64_t start_ticks(long pid) {
 // wait for it (a shell's background job until the next wait, a container whose PID 1 does not
 // reap) stayed "alive" until reaped, and its claim could not be taken over.
 bool is_zombie(long pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const size_t close = text.rfind(')');
-  if (close == std::string::npos || close + 2 >= text.size()) return false;
-  return text[close + 2] == 'Z' || text[close + 2] == 'X';
+  const std::string fields = proc_stat_fields(pid);
+  return !fields.empty() && (fields[0] == 'Z' || fields[0] == 'X');
 }
 
 std::string random_token() {
