@@ -10,7 +10,8 @@ namespace ps {
 float fast_tanh(float x) {
   // Lambert's continued fraction for tanh cut after seven terms (a [7/6] Pade approximant):
   // |error| < 1e-6 below |x| = 3 and < 1e-4 everywhere; the quotient passes 1 at |x| = 4.97,
-  // where it is clamped (tanh 4.97 = 0.99990). glibc's tanhf (through expm1f) was a tenth of the teacher's profile.
+  // where it is clamped (tanh 4.97 = 0.99990). glibc's tanhf (through expm1f) was a tenth of
+  // the teacher's profile.
   const float c = std::clamp(x, -4.97f, 4.97f);
   const float x2 = c * c;
   const float num = c * (135135.0f + x2 * (17325.0f + x2 * (378.0f + x2)));
