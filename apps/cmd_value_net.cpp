@@ -127,33 +127,42 @@ void bench_evaluations(const std::shared_ptr<const ValueNet>& net, const std::st
   if (sink == 12345.678) std::printf(" ");  // keeps the loops
 }
 
-// The alphabeta player at o.time_ms per turn on the positions, hand and nnue evaluation.
+// The alphabeta player at o.time_ms per turn on the positions: hand and nnue evaluation, each
+// with plain alpha-beta, principal variation search, and PVS with late move reductions.
 void bench_alphabeta(const std::shared_ptr<const ValueNet>& net, const std::string& name,
                      const std::vector<Game>& games, const BenchOptions& o) {
   std::printf("alphabeta at %lld ms per turn over %d positions (one thread):\n",
               (long long)o.time_ms, o.positions);
-  std::printf("  %-6s %12s %10s %10s %10s\n", "eval", "nodes/s", "depth", "min", "max");
+  std::printf("  %-6s %-8s %12s %10s %10s %10s\n", "eval", "search", "nodes/s", "depth", "min", "max");
   for (int which = 0; which < 2; ++which) {
-    std::unique_ptr<LeafEvaluator> le;
-    if (which) le = std::make_unique<NnueEvaluator>(net, name);
-    AlphaBetaPlayer ab(AlphaBetaPlayer::Options{}, std::move(le), o.seed);
-    int64_t nodes = 0;
-    double ms = 0;
-    int depth_sum = 0, searched = 0, dmin = 1000, dmax = 0;
-    for (const Game& g : games) {
-      ab.choose_turn(g, TurnBudget{o.time_ms, -1});
-      const auto& info = ab.last_info();
-      if (info.nodes == 0) continue;  // answered without a search (a win, a single turn)
-      nodes += info.nodes;
-      ms += info.ms;
-      depth_sum += info.depth;
-      dmin = std::min(dmin, info.depth);
-      dmax = std::max(dmax, info.depth);
-      ++searched;
+    for (int variant = 0; variant < 3; ++variant) {
+      std::unique_ptr<LeafEvaluator> le;
+      if (which) le = std::make_unique<NnueEvaluator>(net, name);
+      AlphaBetaPlayer::Options ao;
+      ao.pvs = variant >= 1;
+      ao.lmr = variant == 2;
+      AlphaBetaPlayer ab(ao, std::move(le), o.seed);
+      int64_t nodes = 0;
+      double ms = 0;
+      int depth_sum = 0, searched = 0, dmin = 1000, dmax = 0;
+      for (const Game& g : games) {
+        ab.choose_turn(g, TurnBudget{o.time_ms, -1});
+        const auto& info = ab.last_info();
+        if (info.nodes == 0) continue;  // answered without a search (a win, a single turn)
+        nodes += info.nodes;
+        ms += info.ms;
+        depth_sum += info.depth;
+        dmin = std::min(dmin, info.depth);
+        dmax = std::max(dmax, info.depth);
+        ++searched;
+      }
+      std::printf("  %-6s %-8s %12.0f %10.2f %10d %10d   (%d searched)\n", which ? "nnue" : "hand",
+                  variant == 0   ? "plain"
+                  : variant == 1 ? "pvs"
+                                 : "pvs+lmr",
+                  ms > 0 ? double(nodes) / (ms / 1000.0) : 0.0, searched ? double(depth_sum) / searched : 0.0,
+                  searched ? dmin : 0, dmax, searched);
     }
-    std::printf("  %-6s %12.0f %10.2f %10d %10d   (%d searched)\n", which ? "nnue" : "hand",
-                ms > 0 ? double(nodes) / (ms / 1000.0) : 0.0,
-                searched ? double(depth_sum) / searched : 0.0, searched ? dmin : 0, dmax, searched);
   }
 }
 

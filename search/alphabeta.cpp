@@ -1,6 +1,7 @@
 #include "search/alphabeta.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <unordered_set>
 
@@ -43,6 +44,11 @@ AlphaBetaPlayer::AlphaBetaPlayer(const Options& options, std::unique_ptr<LeafEva
     throw std::invalid_argument("alphabeta player: max_depth must be in [1, 200]");
   if (options_.tt_mb < 1 || options_.tt_mb > 4096)
     throw std::invalid_argument("alphabeta player: tt_mb must be in [1, 4096]");
+  if (options_.lmr && !options_.pvs)
+    throw std::invalid_argument("alphabeta player: lmr needs pvs (its re-searches are null-window)");
+  if (options_.lmr_first < 1) throw std::invalid_argument("alphabeta player: lmr_first must be >= 1");
+  if (options_.lmr_min_depth < 2) throw std::invalid_argument("alphabeta player: lmr_min_depth must be >= 2");
+  if (!(options_.lmr_divisor > 0.0)) throw std::invalid_argument("alphabeta player: lmr_divisor must be > 0");
   if (!eval_) eval_ = std::make_unique<HandEvaluator>();
   gen_.set_enumeration_limit(kEnumerationLimit);
   size_t entries = 1;
@@ -170,14 +176,23 @@ int AlphaBetaPlayer::search(const Position& pos, int depth, int alpha, int beta,
       score = c.winner == me ? kWin - ply : -(kWin - ply);
     } else {
       const Position child = child_position(pos, p, c);
-      if (depth == 1) {
+      // The child searched to depth d with window (a, b) of this node's side.
+      auto descend = [&](int d, int a, int b) {
         // A leaf: its evaluation is the one generate() made for the move ordering (the same
         // position, so the same score), and the evaluator need not descend into it.
-        score = -search(child, 0, -beta, -alpha, ply + 1, c.eval);
-      } else {
+        if (d == 0) return -search(child, 0, -b, -a, ply + 1, c.eval);
         eval_->push_turn(pos, p.kicks.data() + c.kicks_at, c.num_kicks);
-        score = -search(child, depth - 1, -beta, -alpha, ply + 1);
+        const int s = -search(child, d, -b, -a, ply + 1);
         eval_->pop_turn();
+        return s;
+      };
+      if (i == 0 || !options_.pvs) {
+        score = descend(depth - 1, alpha, beta);
+      } else {
+        const int r = reduction(depth, i);
+        score = descend(depth - 1 - r, alpha, alpha + 1);
+        if (score > alpha && r > 0) score = descend(depth - 1, alpha, alpha + 1);
+        if (score > alpha && score < beta) score = descend(depth - 1, alpha, beta);
       }
     }
     if (score > best) {
@@ -190,6 +205,12 @@ int AlphaBetaPlayer::search(const Position& pos, int depth, int alpha, int beta,
   }
   tt_store(pos.hash(), depth, best, best <= alpha0 ? 3 : best >= beta ? 2 : 1, best_hash, ply);
   return best;
+}
+
+int AlphaBetaPlayer::reduction(int depth, size_t index) const {
+  if (!options_.lmr || depth < options_.lmr_min_depth || index < size_t(options_.lmr_first)) return 0;
+  const int r = 1 + int(std::log(double(depth)) * std::log(double(index)) / options_.lmr_divisor);
+  return std::min(r, depth - 2);  // the reduced search keeps at least one turn
 }
 
 std::vector<std::string> AlphaBetaPlayer::principal_variation(const Position& root, int max_len) {

@@ -44,6 +44,21 @@ class AlphaBetaPlayer final : public Player {
     int64_t default_time_ms = 100;  ///< time per turn when the budget gives none (ms)
     int max_depth = 64;             ///< iterative deepening stops at this depth (turns)
     int tt_mb = 16;                 ///< transposition table size (MiB, >= 1)
+    /// Principal variation search (Marsland and Campbell 1982; NegaScout, Reinefeld 1983):
+    /// every child after the first is searched with a null window around alpha and re-searched
+    /// with the full window only when it beats alpha. Same score as plain alpha-beta.
+    bool pvs = true;
+    /// Late move reductions (as in Fruit and Stockfish; needs pvs): from the lmr_first-th child
+    /// of a node at depth >= lmr_min_depth, the null-window search goes 1 + ln(depth) ln(i) /
+    /// lmr_divisor turns shallower (at least 1 turn remains), and a child that beats alpha
+    /// there is searched again at full depth. Changes the score: a bet on the move ordering.
+    /// Two turns deeper at 200 ms; level in play alone, stronger with eval_noise beside the
+    /// value net (docs/STRENGTH.md, "Alpha-beta: late move reductions and noise beside the
+    /// value net").
+    bool lmr = true;
+    int lmr_first = 3;         ///< children before this index are never reduced (>= 1)
+    int lmr_min_depth = 3;     ///< no reduction at nodes of lower depth (turns, >= 2)
+    double lmr_divisor = 2.0;  ///< larger: smaller reductions (> 0)
     /// Visits in a TurnBudget are read as a node budget: stop deepening once an iteration has
     /// searched this many nodes (a deterministic budget for tests and equal-work matches).
   };
@@ -139,6 +154,8 @@ class AlphaBetaPlayer final : public Player {
   int search(const Position& pos, int depth, int alpha, int beta, int ply, int static_eval = kNoEval);
   static constexpr int kNoEval = INT32_MIN;
   void generate(const Position& pos, int ply, uint64_t tt_best);
+  /// Late-move reduction (turns) of the index-th child of a node of this depth; 0 without lmr.
+  int reduction(int depth, size_t index) const;
   Position child_position(const Position& pos, const Ply& p, const Child& c) const;
   TTEntry* tt_probe(uint64_t key);
   void tt_store(uint64_t key, int depth, int score, int bound, uint64_t best, int ply);

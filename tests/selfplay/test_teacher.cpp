@@ -58,6 +58,16 @@ TEST_CASE("teacher games: chunks read back, samples legal, the policy turn is th
     REQUIRE(g.winner >= 0);
     CHECK(g.network == "teacher:alphabeta");
     const Game whole = parse_record(Pitch::get(g.width, g.length, g.goal), g.variant, g.record);
+    // The teacher's choices, by a player that searches the game's positions in the same order
+    // (its transposition table carries over from turn to turn, and late move reductions make
+    // the answer depend on it).
+    std::vector<std::string> choices;
+    {
+      AlphaBetaPlayer replayer(AlphaBetaPlayer::Options{}, nullptr);
+      replayer.new_game(Pitch::get(g.width, g.length, g.goal), g.variant);
+      for (int i = 0; i < whole.num_complete_turns(); ++i)
+        choices.push_back(teacher_choose(replayer, replay_turns(g, i), t).turn);
+    }
     for (const TrainingSample& s : g.samples) {
       ++samples;
       CHECK(s.full_search);
@@ -70,9 +80,8 @@ TEST_CASE("teacher games: chunks read back, samples legal, the policy turn is th
       // After the random opening the teacher's choice is the turn played; before it, the
       // sample still holds the teacher's own choice for that position.
       Game before = replay_turns(g, s.turn_index);
-      AlphaBetaPlayer fresh(AlphaBetaPlayer::Options{}, nullptr);
-      const std::string expected = s.turn_index >= t.opening_turns ? whole.turns()[s.turn_index]
-                                                                   : teacher_choose(fresh, before, t).turn;
+      const std::string expected =
+          s.turn_index >= t.opening_turns ? whole.turns()[s.turn_index] : choices[s.turn_index];
       CHECK(s.policy[0].kicks == expected);
       CHECK_NOTHROW(before.play_turn(s.policy[0].kicks));
       // A proven win is a won game: the teacher that proved it plays it out.
