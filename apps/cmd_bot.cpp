@@ -106,12 +106,14 @@ void run_bot(BotArgs a) {
     if (!value_net.empty() && !config_sets_eval) {
       sp.endgame_eval = "nnue";
       sp.endgame_value_net = value_net;
+      sp.endgame_eval_noise = MctsPlayer::kPlayEndgameEvalNoise;  // endgame_eval_noise may change it
     }
     sp = parse_search_params(s, sp);  // keys not given keep the bot's defaults above
     top.finish();
   } else if (!value_net.empty()) {
     sp.endgame_eval = "nnue";
     sp.endgame_value_net = value_net;
+    sp.endgame_eval_noise = MctsPlayer::kPlayEndgameEvalNoise;
   }
   if (sp.endgame_from_turn >= 0 && sp.endgame_eval == "nnue") {
     try {
@@ -145,8 +147,8 @@ void run_bot(BotArgs a) {
             << pitch.name() << " " << v << ", " << a.turn_ms << " ms per turn, "
             << (sp.endgame_from_turn >= 0
                     ? "alpha-beta from turn " + std::to_string(sp.endgame_from_turn) + " (evaluation: " +
-                          (sp.endgame_eval == "nnue" ? "value net " + sp.endgame_value_net
-                                                     : sp.endgame_eval) +
+                          describe_leaf_eval(
+                              {sp.endgame_eval, 0, sp.endgame_value_net, sp.endgame_eval_noise}) +
                           ")"
                     : std::string("the net's search all game"))
             << "\n";

@@ -82,8 +82,8 @@ std::unique_ptr<Player> make_uct_player(ConfigReader& r, const tour::PlayerConte
 // train-value`), or noise, a random evaluation of range noise_range seeded by the game's seed.
 std::unique_ptr<LeafEvaluator> read_leaf_evaluator(ConfigReader& r, const tour::PlayerContext& c) {
   LeafEvalSpec spec;
-  r.read(field("eval", spec.eval), field("noise_range", spec.noise_range),
-         field("value_net", spec.value_net));
+  r.read(field("eval", spec.eval), field("noise_range", spec.noise_range), field("value_net", spec.value_net),
+         field("eval_noise", spec.eval_noise));
   if (spec.eval != "noise" && r.has("noise_range"))
     r.fail_key("noise_range", "is only read with eval: noise");
   if (spec.eval == "nnue" && spec.value_net.empty()) r.require<std::string>("value_net");  // "missing key"
@@ -103,7 +103,8 @@ std::unique_ptr<LeafEvaluator> read_leaf_evaluator(ConfigReader& r, const tour::
 AlphaBetaPlayer::Options read_alphabeta_options(ConfigReader& r) {
   AlphaBetaPlayer::Options o;
   r.read(field("default_time_ms", o.default_time_ms), field("max_depth", o.max_depth),
-         field("tt_mb", o.tt_mb));
+         field("tt_mb", o.tt_mb), field("pvs", o.pvs), field("lmr", o.lmr), field("lmr_first", o.lmr_first),
+         field("lmr_min_depth", o.lmr_min_depth), field("lmr_divisor", o.lmr_divisor));
   return o;
 }
 std::unique_ptr<Player> make_alphabeta_player(ConfigReader& r, const tour::PlayerContext& c) {
@@ -233,7 +234,7 @@ void register_builtin_players() {
         "the hand evaluation (goal distance, mobility, bounce points), with eval: nnue a small "
         "value net (value_net: FILE), or with eval: noise a random evaluation of range noise_range "
         "(keys: " +
-            keys_read_by(read_alphabeta_options) + ", eval, value_net, noise_range)");
+            keys_read_by(read_alphabeta_options) + ", eval, value_net, noise_range, eval_noise)");
     tour::register_player_type(
         "phased", make_phase_player,
         "one player (opening: {type: ...}) until from_turn complete turns, then another "

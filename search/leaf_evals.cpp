@@ -1,5 +1,6 @@
 #include "search/leaf_evals.h"
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 
@@ -10,6 +11,30 @@ namespace ps {
 
 namespace {
 std::mutex g_mu;
+
+// An evaluator's score plus the noise evaluation's (the sum clamped to +-99,999): every call
+// is forwarded, so an incremental evaluator keeps its path.
+class NoiseAddedEvaluator final : public LeafEvaluator {
+ public:
+  NoiseAddedEvaluator(std::unique_ptr<LeafEvaluator> inner, int range, uint64_t seed)
+      : inner_(std::move(inner)), noise_(range, seed) {}
+  std::string name() const override { return inner_->name() + "+noise"; }
+  int evaluate(const Position& pos) override { return add(inner_->evaluate(pos), pos); }
+  void reset(const Position& root) override { inner_->reset(root); }
+  void push_turn(const Position& parent, const uint8_t* kicks, int n) override {
+    inner_->push_turn(parent, kicks, n);
+  }
+  void pop_turn() override { inner_->pop_turn(); }
+  int evaluate_current(const Position& pos) override { return add(inner_->evaluate_current(pos), pos); }
+  int evaluate_child(const Position& parent, const uint8_t* kicks, int n, const Position& child) override {
+    return add(inner_->evaluate_child(parent, kicks, n, child), child);
+  }
+
+ private:
+  int add(int score, const Position& pos) { return std::clamp(score + noise_.evaluate(pos), -99999, 99999); }
+  std::unique_ptr<LeafEvaluator> inner_;
+  NoiseEvaluator noise_;
+};
 std::map<std::string, std::shared_ptr<const ValueNet>> g_nets;  // by path
 }  // namespace
 
@@ -36,6 +61,17 @@ void check_value_net_rules(const std::string& path, const Pitch& pitch, Variant 
 }
 
 std::unique_ptr<LeafEvaluator> make_leaf_evaluator(const LeafEvalSpec& spec, uint64_t seed) {
+  if (spec.eval_noise < 0 || spec.eval_noise > 99999)
+    throw LeafEvalError("eval_noise",
+                        "must be in [0, 99999] (0: none), not " + std::to_string(spec.eval_noise));
+  if (spec.eval_noise > 0) {
+    if (spec.eval != "hand" && spec.eval != "nnue")
+      throw LeafEvalError("eval_noise",
+                          "is only added to eval: hand or nnue (the evaluation is " + spec.eval + ")");
+    LeafEvalSpec inner = spec;
+    inner.eval_noise = 0;
+    return std::make_unique<NoiseAddedEvaluator>(make_leaf_evaluator(inner, seed), spec.eval_noise, seed);
+  }
   if (spec.eval != "nnue" && !spec.value_net.empty())
     throw LeafEvalError("value_net", "is only read with eval: nnue (the evaluation is " + spec.eval + ")");
   if (spec.eval == "hand") return std::make_unique<HandEvaluator>();

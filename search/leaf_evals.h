@@ -26,6 +26,11 @@ struct LeafEvalSpec {
   std::string eval = "hand";                        ///< hand | noise | nnue
   int noise_range = NoiseEvaluator::kDefaultRange;  ///< eval noise: score range, [1, 99,999]
   std::string value_net;                            ///< eval nnue: the .vnet file (required)
+  /// eval hand or nnue: adds the noise evaluation of this range to every score (0: none;
+  /// [0, 99,999]). A deep search's maximum over random leaf scores rewards positions with many
+  /// continuations (Beal and Smith, "Random evaluations in chess", 1994): mobility beside the
+  /// learned or hand-made score.
+  int eval_noise = 0;
 };
 
 /// A bad LeafEvalSpec. field(): the spec's field that is wrong ("eval", "noise_range" or
@@ -40,8 +45,17 @@ class LeafEvalError : public std::invalid_argument {
   std::string field_;
 };
 
+/// How a spec reads in a program's banner: "hand", "noise", "value net FILE", "value net FILE +
+/// noise 150". The one wording of `bot`, `serve` and `ladder` for the endgame's evaluation.
+/// Inline: the tournament library names it without linking the search.
+inline std::string describe_leaf_eval(const LeafEvalSpec& spec) {
+  std::string s = spec.eval == "nnue" ? "value net " + spec.value_net : spec.eval;
+  if (spec.eval_noise > 0) s += " + noise " + std::to_string(spec.eval_noise);
+  return s;
+}
+
 /// The evaluator `spec` names; seed: the noise evaluation's seed. Throws LeafEvalError for an
-/// unknown name, a range outside [1, 99,999], a value_net given to another evaluation than
+/// unknown name, a range outside [1, 99,999] (eval_noise: [0, 99,999], and only with hand or nnue), a value_net given to another evaluation than
 /// nnue or missing for nnue, and an unreadable or invalid .vnet file (field "value_net", the
 /// message of search/value_net_file.h's ValueNetError).
 std::unique_ptr<LeafEvaluator> make_leaf_evaluator(const LeafEvalSpec& spec, uint64_t seed);

@@ -73,6 +73,7 @@ std::unique_ptr<LeafEvaluator> endgame_evaluator(const SearchParams& params, uin
   LeafEvalSpec spec;
   spec.eval = params.endgame_eval;
   spec.value_net = params.endgame_value_net;
+  spec.eval_noise = params.endgame_eval_noise;
   try {
     return make_leaf_evaluator(spec, seed);
   } catch (const LeafEvalError& e) {

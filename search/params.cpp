@@ -50,6 +50,10 @@ void SearchParams::validate() const {
         "must name a .vnet file with endgame_eval: nnue");
   check(p.endgame_eval == "nnue" || p.endgame_value_net.empty(), "endgame_value_net",
         "is only read with endgame_eval: nnue");
+  check(p.endgame_eval_noise >= 0 && p.endgame_eval_noise <= 99999, "endgame_eval_noise",
+        "must be in [0, 99999] (0: none)");
+  check(p.endgame_eval_noise == 0 || p.endgame_eval != "noise", "endgame_eval_noise",
+        "is only added to endgame_eval: hand or nnue");
 }
 
 SearchParams parse_search_params(ConfigReader& cfg, const SearchParams& defaults) {
@@ -69,7 +73,8 @@ SearchParams parse_search_params(ConfigReader& cfg, const SearchParams& defaults
            field("turn_gen_max_expansions", p.turn_gen_max_expansions), field("sum_chains", p.sum_chains),
            field("policy_temperature", p.policy_temperature), field("solver", p.solver),
            field("proof_fraction", p.proof_fraction), field("endgame_from_turn", p.endgame_from_turn),
-           field("endgame_eval", p.endgame_eval), field("endgame_value_net", p.endgame_value_net));
+           field("endgame_eval", p.endgame_eval), field("endgame_value_net", p.endgame_value_net),
+           field("endgame_eval_noise", p.endgame_eval_noise));
   return cfg.finish_validated(p);
 }
 

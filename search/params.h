@@ -135,6 +135,9 @@ struct SearchParams {
   std::string endgame_eval = "noise";
   /// endgame_value_net: the .vnet file of endgame_eval: nnue; "" otherwise.
   std::string endgame_value_net;
+  /// endgame_eval_noise: with endgame_eval hand or nnue, the noise evaluation of this range is
+  /// added to every leaf score (LeafEvalSpec::eval_noise; 0 = none; [0, 99,999]).
+  int endgame_eval_noise = 0;
   // single-file: omit end
 
   /// Temperature for the 0-based turn index of a game.

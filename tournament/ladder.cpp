@@ -1,5 +1,6 @@
 #include "tournament/ladder.h"
 
+#include "search/leaf_evals.h"
 #include "search/mcts_player.h"
 
 #include <algorithm>
@@ -23,6 +24,7 @@ void use_bot_endgame(YAML::Node& options, const std::string& value_net) {
   if (!value_net.empty() && !search["endgame_eval"] && !search["endgame_value_net"]) {
     search["endgame_eval"] = "nnue";
     search["endgame_value_net"] = value_net;
+    if (!search["endgame_eval_noise"]) search["endgame_eval_noise"] = MctsPlayer::kPlayEndgameEvalNoise;
   }
 }
 
@@ -167,11 +169,12 @@ std::string model_search_text(const LadderSpec& spec) {
   const std::string algorithm = s["algorithm"] ? s["algorithm"].as<std::string>() : "puct";
   const int from = s["endgame_from_turn"] ? s["endgame_from_turn"].as<int>() : -1;
   if (from < 0) return algorithm + " all game";
-  const std::string eval = s["endgame_eval"] ? s["endgame_eval"].as<std::string>() : "noise";
-  return algorithm + ", then alpha-beta from turn " + std::to_string(from) + " (evaluation: " +
-         (eval == "nnue" && s["endgame_value_net"] ? "value net " + s["endgame_value_net"].as<std::string>()
-                                                   : eval) +
-         ")";
+  LeafEvalSpec eval;
+  eval.eval = s["endgame_eval"] ? s["endgame_eval"].as<std::string>() : "noise";
+  if (s["endgame_value_net"]) eval.value_net = s["endgame_value_net"].as<std::string>();
+  if (s["endgame_eval_noise"]) eval.eval_noise = s["endgame_eval_noise"].as<int>();
+  return algorithm + ", then alpha-beta from turn " + std::to_string(from) +
+         " (evaluation: " + describe_leaf_eval(eval) + ")";
 }
 
 std::string format_ladder(const std::vector<LadderRow>& rows, const LadderSpec& spec) {

@@ -222,7 +222,9 @@ TEST_CASE("the mcts player's listed keys are the keys its parser reads") {
       CHECK_THAT(desc, Catch::Contains("(keys: default_visits, exploration, max_children, max_nodes)"));
     if (type == "alphabeta")
       CHECK_THAT(desc,
-                 Catch::Contains("(keys: default_time_ms, max_depth, tt_mb, eval, value_net, noise_range)"));
+                 Catch::Contains(
+                     "(keys: default_time_ms, lmr, lmr_divisor, lmr_first, lmr_min_depth, max_depth, pvs, "
+                     "tt_mb, eval, value_net, noise_range, eval_noise)"));
   }
   tour::PlayerContext ctx;
   ctx.pitch = &Pitch::standard();
@@ -232,6 +234,12 @@ TEST_CASE("the mcts player's listed keys are the keys its parser reads") {
                             YAML::Load("{default_time_ms: 5, max_depth: 2, tt_mb: 1, eval: hand}"), ctx));
   CHECK(tour::create_player("alphabeta", YAML::Load("{default_time_ms: 5, eval: noise, noise_range: 50}"),
                             ctx));
+  CHECK(tour::create_player(
+      "alphabeta", YAML::Load("{pvs: true, lmr: true, lmr_first: 2, lmr_divisor: 1.5, eval_noise: 9}"), ctx));
+  CHECK_THROWS_WITH(tour::create_player("alphabeta", YAML::Load("{pvs: false, lmr: true}"), ctx),
+                    Catch::Contains("lmr needs pvs"));
+  CHECK_THROWS_WITH(tour::create_player("alphabeta", YAML::Load("{eval: noise, eval_noise: 50}"), ctx),
+                    Catch::Contains("eval_noise (line 1): is only added to eval: hand or nnue"));
   CHECK_THROWS_WITH(tour::create_player("alphabeta", YAML::Load("{eval: hand, noise_range: 50}"), ctx),
                     Catch::Contains("noise_range (line 1): is only read with eval: noise"));
   CHECK_THROWS_WITH(tour::create_player("alphabeta", YAML::Load("{eval: noise, noise_range: 0}"), ctx),

@@ -118,4 +118,14 @@ TEST_CASE("params: endgame_from_turn and endgame_eval are read and checked", "[s
     auto cfg3 = ConfigReader::from_string("endgame_eval: nnue\nendgame_value_net: a.vnet\n", "x.yaml");
     CHECK(parse_search_params(cfg3).endgame_value_net == "a.vnet");
   }
+  {  // noise beside the hand or learned evaluation, not beside the noise evaluation
+    auto cfg = ConfigReader::from_string("endgame_eval: hand\nendgame_eval_noise: 150\n", "h.yaml");
+    CHECK(parse_search_params(cfg).endgame_eval_noise == 150);
+    auto cfg2 = ConfigReader::from_string("endgame_eval_noise: 150\n", "n.yaml");  // eval noise
+    REQUIRE_THROWS_WITH(parse_search_params(cfg2),
+                        "n.yaml: endgame_eval_noise (line 1): is only added to endgame_eval: hand or nnue");
+    auto cfg3 = ConfigReader::from_string("endgame_eval: hand\nendgame_eval_noise: -1\n", "m.yaml");
+    REQUIRE_THROWS_WITH(parse_search_params(cfg3),
+                        "m.yaml: endgame_eval_noise (line 2): must be in [0, 99999] (0: none)");
+  }
 }

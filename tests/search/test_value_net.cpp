@@ -12,6 +12,7 @@
 #include "core/checksum.h"
 #include "core/fileutil.h"
 #include "search/alphabeta.h"
+#include "search/baselines.h"
 #include "search/leaf_evals.h"
 #include "search/nnue_eval.h"
 #include "search/value_net_file.h"
@@ -271,5 +272,57 @@ TEST_CASE("leaf evaluations by name; a value net of other rules is refused befor
   spec.eval = "hand";
   spec.value_net = path;
   CHECK_THROWS_WITH(make_leaf_evaluator(spec, 1), Catch::Contains("is only read with eval: nnue"));
+  std::remove(path.c_str());
+}
+
+TEST_CASE("eval_noise adds the noise evaluation to the hand or learned score", "[search]") {
+  const std::shared_ptr<const ValueNet> net =
+      std::make_shared<const ValueNet>(random_value_net(Pitch::standard(), Variant::kStandard, {8, 8}, 3));
+  const std::string path = temp_path("noise-added");
+  save_value_net(*net, path);
+  RandomPlayer rp(4);
+  for (const char* eval : {"hand", "nnue"}) {
+    LeafEvalSpec spec;
+    spec.eval = eval;
+    if (spec.eval == "nnue") spec.value_net = path;
+    std::unique_ptr<LeafEvaluator> plain = make_leaf_evaluator(spec, 7);
+    spec.eval_noise = 250;
+    std::unique_ptr<LeafEvaluator> noisy = make_leaf_evaluator(spec, 7);
+    CHECK(noisy->name() == std::string(eval) + "+noise");
+    NoiseEvaluator noise(250, 7);
+    Game g(Pitch::standard(), Variant::kStandard);
+    int differ = 0;
+    for (int t = 0; t < 12 && !g.position().game_over(); ++t) {
+      const Position& p = g.position();
+      plain->reset(p);
+      noisy->reset(p);
+      INFO(eval << " turn " << t);
+      CHECK(noisy->evaluate_current(p) == plain->evaluate_current(p) + noise.evaluate(p));
+      differ += noise.evaluate(p) != 0;
+      // Through the incremental path too: a child scored from the top of the path.
+      const std::string turn = rp.choose_turn(g, {});
+      std::vector<uint8_t> kicks;
+      for (char c : turn) kicks.push_back(uint8_t(c - '0'));
+      Position child = p;
+      for (uint8_t k : kicks) child.make_kick(k);
+      if (!child.game_over())
+        CHECK(noisy->evaluate_child(p, kicks.data(), int(kicks.size()), child) ==
+              plain->evaluate_child(p, kicks.data(), int(kicks.size()), child) + noise.evaluate(child));
+      g.play_turn(turn);
+    }
+    CHECK(differ > 0);
+  }
+  LeafEvalSpec spec;
+  spec.eval = "noise";
+  spec.eval_noise = 5;
+  CHECK_THROWS_WITH(make_leaf_evaluator(spec, 1), Catch::Contains("is only added to eval: hand or nnue"));
+  spec.eval = "hand";
+  spec.eval_noise = -1;
+  try {
+    (void)make_leaf_evaluator(spec, 1);
+    FAIL("no error");
+  } catch (const LeafEvalError& e) {
+    CHECK(e.field() == "eval_noise");
+  }
   std::remove(path.c_str());
 }
