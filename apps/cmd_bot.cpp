@@ -106,14 +106,12 @@ void run_bot(BotArgs a) {
     if (!value_net.empty() && !config_sets_eval) {
       sp.endgame_eval = "nnue";
       sp.endgame_value_net = value_net;
-      sp.endgame_eval_noise = MctsPlayer::kPlayEndgameEvalNoise;  // endgame_eval_noise may change it
     }
     sp = parse_search_params(s, sp);  // keys not given keep the bot's defaults above
     top.finish();
   } else if (!value_net.empty()) {
     sp.endgame_eval = "nnue";
     sp.endgame_value_net = value_net;
-    sp.endgame_eval_noise = MctsPlayer::kPlayEndgameEvalNoise;
   }
   if (sp.endgame_from_turn >= 0 && sp.endgame_eval == "nnue") {
     try {

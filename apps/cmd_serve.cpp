@@ -33,10 +33,7 @@ void run_serve(const serve::ServeOptions& o) {
   const std::string endgame =
       "; the mcts opponent: the net's search, then alpha-beta from turn " +
       std::to_string(MctsPlayer::kPlayEndgameFromTurn) + " (evaluation: " +
-      (o.value_net.empty()
-           ? std::string("noise")
-           : describe_leaf_eval({"nnue", 0, o.value_net, MctsPlayer::kPlayEndgameEvalNoise})) +
-      ")";
+      (o.value_net.empty() ? std::string("noise") : describe_leaf_eval({"nnue", 0, o.value_net})) + ")";
   std::cout << "papersoccer serve: open " << server.url() << " in a browser (Ctrl-C stops)"
             << (o.model.empty() ? std::string("; no --model: mcts and analysis are off") : endgame)
             << std::endl;

@@ -46,16 +46,17 @@ class AlphaBetaPlayer final : public Player {
     int tt_mb = 16;                 ///< transposition table size (MiB, >= 1)
     /// Principal variation search (Marsland and Campbell 1982; NegaScout, Reinefeld 1983):
     /// every child after the first is searched with a null window around alpha and re-searched
-    /// with the full window only when it beats alpha. Same score as plain alpha-beta.
-    bool pvs = true;
+    /// with the full window only when it beats alpha. Same score as plain alpha-beta. Off by
+    /// default, like lmr: level in play (docs/STRENGTH.md, "Alpha-beta: late move reductions
+    /// and noise beside the value net").
+    bool pvs = false;
     /// Late move reductions (as in Fruit and Stockfish; needs pvs): from the lmr_first-th child
     /// of a node at depth >= lmr_min_depth, the null-window search goes 1 + ln(depth) ln(i) /
     /// lmr_divisor turns shallower (at least 1 turn remains), and a child that beats alpha
     /// there is searched again at full depth. Changes the score: a bet on the move ordering.
-    /// Two turns deeper at 200 ms; level in play alone, stronger with eval_noise beside the
-    /// value net (docs/STRENGTH.md, "Alpha-beta: late move reductions and noise beside the
-    /// value net").
-    bool lmr = true;
+    /// Two turns deeper at 200 ms, and level with plain alpha-beta in play; the bot with it in
+    /// its endgame scored lower against the hand evaluation (same section), so it is off.
+    bool lmr = false;
     int lmr_first = 3;         ///< children before this index are never reduced (>= 1)
     int lmr_min_depth = 3;     ///< no reduction at nodes of lower depth (turns, >= 2)
     double lmr_divisor = 2.0;  ///< larger: smaller reductions (> 0)

@@ -106,11 +106,6 @@ class MctsPlayer final : public Player {
   /// net's PUCT falling into traps (against uct 96-97% instead of 84%) and no fewer against
   /// alphabeta, at 200 ms per turn (docs/STRENGTH.md, "A value net from alphabeta's games").
   static constexpr int kPlayEndgameFromTurn = 10;
-  /// The endgame_eval_noise of that search when it evaluates with the shipped value net: the
-  /// value net plus a random evaluation of this range (Beal's mobility effect). At 200 ms per
-  /// turn alpha-beta with the value net and noise 150 beat it without (docs/STRENGTH.md,
-  /// "Alpha-beta: late move reductions and noise beside the value net").
-  static constexpr int kPlayEndgameEvalNoise = 150;
   /// The smallest proof step run (ms of the turn's search time times proof_fraction).
   static constexpr int64_t kMinProofMs = 45;
   /// evaluator must outlive the player. name defaults to "mcts(<evaluator name>)". With an

@@ -24,7 +24,6 @@ void use_bot_endgame(YAML::Node& options, const std::string& value_net) {
   if (!value_net.empty() && !search["endgame_eval"] && !search["endgame_value_net"]) {
     search["endgame_eval"] = "nnue";
     search["endgame_value_net"] = value_net;
-    if (!search["endgame_eval_noise"]) search["endgame_eval_noise"] = MctsPlayer::kPlayEndgameEvalNoise;
   }
 }
 

@@ -67,15 +67,15 @@ std::vector<LadderRow> ladder_rows(const TournamentResult& result);
 /// The ladder table: opponent, games, wins, score [95% interval], Elo [95% interval], forfeits.
 std::string format_ladder(const std::vector<LadderRow>& rows, const LadderSpec& spec);
 /// What the model plays, from its options as the ladder gives them (use_bot_endgame): "puct,
-/// then alpha-beta from turn N (evaluation: value net F + noise 150)", "puct all game", or its type.
+/// then alpha-beta from turn N (evaluation: value net F)" (F + noise R with
+/// search.endgame_eval_noise), "puct all game", or its type.
 std::string model_search_text(const LadderSpec& spec);
 
 /// Gives the options of an `mcts` player the search `bot` plays (apps/cmd_bot.cpp): alpha-beta
 /// from MctsPlayer::kPlayEndgameFromTurn complete turns on (timed turns only), unless its
 /// search map sets endgame_from_turn; with a value_net (.vnet file), alpha-beta evaluates with
-/// it (endgame_eval: nnue) unless the map sets endgame_eval or endgame_value_net, plus the noise
-/// MctsPlayer::kPlayEndgameEvalNoise unless the map sets endgame_eval_noise. The ladder's
-/// model, `play`'s and `serve`'s bots use it. A null node becomes a map; a node that is not a
+/// it (endgame_eval: nnue) unless the map sets endgame_eval or endgame_value_net (its
+/// endgame_eval_noise, if any, stays). The ladder's model, `play`'s and `serve`'s bots use it. A null node becomes a map; a node that is not a
 /// map is left for the factory to refuse.
 void use_bot_endgame(YAML::Node& options, const std::string& value_net = "");
 

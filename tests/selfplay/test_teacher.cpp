@@ -59,8 +59,8 @@ TEST_CASE("teacher games: chunks read back, samples legal, the policy turn is th
     CHECK(g.network == "teacher:alphabeta");
     const Game whole = parse_record(Pitch::get(g.width, g.length, g.goal), g.variant, g.record);
     // The teacher's choices, by a player that searches the game's positions in the same order
-    // (its transposition table carries over from turn to turn, and late move reductions make
-    // the answer depend on it).
+    // (its transposition table carries over from turn to turn, and with late move reductions
+    // the answer depends on it).
     std::vector<std::string> choices;
     {
       AlphaBetaPlayer replayer(AlphaBetaPlayer::Options{}, nullptr);

@@ -59,13 +59,12 @@ TEST_CASE("ladder: rows count the model's wins from both seats", "[tournament]")
              Catch::Contains("; the model plays puct, then alpha-beta from turn 10 (evaluation: noise)\n"));
   LadderSpec with_net{"m.model"};
   with_net.value_net = "v.vnet";
-  CHECK(model_search_text(with_net) ==
-        "puct, then alpha-beta from turn 10 (evaluation: value net v.vnet + noise " +
-            std::to_string(MctsPlayer::kPlayEndgameEvalNoise) + ")");
-  LadderSpec net_alone{"m.model"};  // the model's own options choose the evaluation
-  net_alone.value_net = "v.vnet";
-  net_alone.model_options = YAML::Load("{search: {endgame_eval: nnue, endgame_value_net: w.vnet}}");
-  CHECK(model_search_text(net_alone) == "puct, then alpha-beta from turn 10 (evaluation: value net w.vnet)");
+  CHECK(model_search_text(with_net) == "puct, then alpha-beta from turn 10 (evaluation: value net v.vnet)");
+  LadderSpec noisy{"m.model"};  // the model's own options add noise to the net
+  noisy.value_net = "v.vnet";
+  noisy.model_options = YAML::Load("{search: {endgame_eval_noise: 150}}");
+  CHECK(model_search_text(noisy) ==
+        "puct, then alpha-beta from turn 10 (evaluation: value net v.vnet + noise 150)");
   LadderSpec all_game{"m.model"};
   all_game.model_options = YAML::Load("{search: {endgame_from_turn: -1}}");
   CHECK(model_search_text(all_game) == "puct all game");
@@ -165,16 +164,16 @@ TEST_CASE("use_bot_endgame: an mcts player's options get bot's endgame unless th
   ps::tour::use_bot_endgame(own);
   CHECK(own["search"]["endgame_from_turn"].as<int>() == -1);
   CHECK(own["search"]["visits"].as<int>() == 8);
-  // With a value net: the net plus the bot's noise, unless the options choose an evaluation.
+  // With a value net: the net, unless the options choose an evaluation; their noise stays.
   YAML::Node with_net;
   ps::tour::use_bot_endgame(with_net, "v.vnet");
   CHECK(with_net["search"]["endgame_eval"].as<std::string>() == "nnue");
   CHECK(with_net["search"]["endgame_value_net"].as<std::string>() == "v.vnet");
-  CHECK(with_net["search"]["endgame_eval_noise"].as<int>() == ps::MctsPlayer::kPlayEndgameEvalNoise);
-  YAML::Node no_noise = YAML::Load("{search: {endgame_eval_noise: 0}}");
-  ps::tour::use_bot_endgame(no_noise, "v.vnet");
-  CHECK(no_noise["search"]["endgame_value_net"].as<std::string>() == "v.vnet");
-  CHECK(no_noise["search"]["endgame_eval_noise"].as<int>() == 0);
+  CHECK(!with_net["search"]["endgame_eval_noise"]);
+  YAML::Node noisy = YAML::Load("{search: {endgame_eval_noise: 150}}");
+  ps::tour::use_bot_endgame(noisy, "v.vnet");
+  CHECK(noisy["search"]["endgame_value_net"].as<std::string>() == "v.vnet");
+  CHECK(noisy["search"]["endgame_eval_noise"].as<int>() == 150);
   YAML::Node bad = YAML::Load("[1, 2]");  // not a map: left for the factory to refuse
   ps::tour::use_bot_endgame(bad);
   CHECK(bad.IsSequence());
