@@ -48,7 +48,8 @@ AlphaBetaPlayer::AlphaBetaPlayer(const Options& options, std::unique_ptr<LeafEva
     throw std::invalid_argument("alphabeta player: lmr needs pvs (its re-searches are null-window)");
   if (options_.lmr_first < 1) throw std::invalid_argument("alphabeta player: lmr_first must be >= 1");
   if (options_.lmr_min_depth < 2) throw std::invalid_argument("alphabeta player: lmr_min_depth must be >= 2");
-  if (!(options_.lmr_divisor > 0.0)) throw std::invalid_argument("alphabeta player: lmr_divisor must be > 0");
+  if (!(options_.lmr_divisor > 0.0) || !std::isfinite(options_.lmr_divisor))
+    throw std::invalid_argument("alphabeta player: lmr_divisor must be > 0 and finite");
   if (!eval_) eval_ = std::make_unique<HandEvaluator>();
   gen_.set_enumeration_limit(kEnumerationLimit);
   size_t entries = 1;
@@ -209,8 +210,10 @@ int AlphaBetaPlayer::search(const Position& pos, int depth, int alpha, int beta,
 
 int AlphaBetaPlayer::reduction(int depth, size_t index) const {
   if (!options_.lmr || depth < options_.lmr_min_depth || index < size_t(options_.lmr_first)) return 0;
-  const int r = 1 + int(std::log(double(depth)) * std::log(double(index)) / options_.lmr_divisor);
-  return std::min(r, depth - 2);  // the reduced search keeps at least one turn
+  // In double first: a tiny divisor makes the quotient too large for an int (a probe's
+  // lmr_divisor 1e-300 turned it negative and the search ran below depth 0 off its ply arrays).
+  const double r = 1.0 + std::log(double(depth)) * std::log(double(index)) / options_.lmr_divisor;
+  return int(std::min(r, double(depth - 2)));  // the reduced search keeps at least one turn
 }
 
 std::vector<std::string> AlphaBetaPlayer::principal_variation(const Position& root, int max_len) {

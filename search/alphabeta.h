@@ -50,8 +50,8 @@ class AlphaBetaPlayer final : public Player {
     /// default, like lmr: level in play (docs/STRENGTH.md, "Alpha-beta: late move reductions
     /// and noise beside the value net").
     bool pvs = false;
-    /// Late move reductions (as in Fruit and Stockfish; needs pvs): from the lmr_first-th child
-    /// of a node at depth >= lmr_min_depth, the null-window search goes 1 + ln(depth) ln(i) /
+    /// Late move reductions (as in Fruit and Stockfish; needs pvs): from the child of 0-based
+    /// index lmr_first (the default 3: the fourth child) of a node at depth >= lmr_min_depth, the null-window search goes 1 + ln(depth) ln(i) /
     /// lmr_divisor turns shallower (at least 1 turn remains), and a child that beats alpha
     /// there is searched again at full depth. Changes the score: a bet on the move ordering.
     /// Two turns deeper at 200 ms, and level with plain alpha-beta in play; the bot with it in
@@ -59,7 +59,7 @@ class AlphaBetaPlayer final : public Player {
     bool lmr = false;
     int lmr_first = 3;         ///< children before this index are never reduced (>= 1)
     int lmr_min_depth = 3;     ///< no reduction at nodes of lower depth (turns, >= 2)
-    double lmr_divisor = 2.0;  ///< larger: smaller reductions (> 0)
+    double lmr_divisor = 2.0;  ///< larger: smaller reductions (> 0, finite)
     /// Visits in a TurnBudget are read as a node budget: stop deepening once an iteration has
     /// searched this many nodes (a deterministic budget for tests and equal-work matches).
   };

@@ -237,7 +237,17 @@ TEST_CASE("the mcts player's listed keys are the keys its parser reads") {
   CHECK(tour::create_player(
       "alphabeta", YAML::Load("{pvs: true, lmr: true, lmr_first: 2, lmr_divisor: 1.5, eval_noise: 9}"), ctx));
   CHECK_THROWS_WITH(tour::create_player("alphabeta", YAML::Load("{pvs: false, lmr: true}"), ctx),
-                    Catch::Contains("lmr needs pvs"));
+                    Catch::Contains("pvs (line 1): lmr needs pvs"));
+  // Probe findings: the player's range checks name the key and its line, and a tiny
+  // lmr_divisor (whose reduction overflowed an int and crashed the search) is refused or safe.
+  CHECK_THROWS_WITH(
+      tour::create_player("alphabeta", YAML::Load("{pvs: true, lmr: true, lmr_divisor: 0}"), ctx),
+      Catch::Contains("lmr_divisor (line 1): lmr_divisor must be > 0 and finite"));
+  CHECK_THROWS_WITH(
+      tour::create_player("alphabeta", YAML::Load("{pvs: true, lmr: true, lmr_divisor: .inf}"), ctx),
+      Catch::Contains("lmr_divisor (line 1)"));
+  CHECK_THROWS_WITH(tour::create_player("alphabeta", YAML::Load("{tt_mb: 0}"), ctx),
+                    Catch::Contains("tt_mb (line 1): tt_mb must be in [1, 4096]"));
   CHECK_THROWS_WITH(tour::create_player("alphabeta", YAML::Load("{eval: noise, eval_noise: 50}"), ctx),
                     Catch::Contains("eval_noise (line 1): is only added to eval: hand or nnue"));
   CHECK_THROWS_WITH(tour::create_player("alphabeta", YAML::Load("{eval: hand, noise_range: 50}"), ctx),

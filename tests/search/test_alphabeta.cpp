@@ -129,6 +129,16 @@ TEST_CASE("alphabeta: late move reductions search fewer nodes to a depth, and ne
   REQUIRE(searched >= 3);
   INFO("pvs " << pvs_nodes << " nodes, pvs+lmr " << lmr_nodes << " over " << searched << " positions");
   CHECK(lmr_nodes < pvs_nodes);
+  {  // Probe regression: lmr_divisor 1e-300 at max_depth 4 made the reduction overflow an int,
+     // and the search ran below depth 0 off its ply arrays (a segfault).
+    AlphaBetaPlayer::Options o;
+    o.pvs = o.lmr = true;
+    o.lmr_divisor = 1e-300;
+    o.max_depth = 4;
+    AlphaBetaPlayer tiny(o, nullptr, 1);
+    for (const Game& g : sample_games(Variant::kStandard, 3, 43))
+      REQUIRE(is_legal_turn(g, tiny.choose_turn(g, TurnBudget{100, -1})));
+  }
   AlphaBetaPlayer::Options o;
   o.pvs = false;  // lmr without pvs
   o.lmr = true;
