@@ -105,19 +105,11 @@ AlphaBetaPlayer::Options read_alphabeta_options(ConfigReader& r) {
   r.read(field("default_time_ms", o.default_time_ms), field("max_depth", o.max_depth),
          field("tt_mb", o.tt_mb), field("pvs", o.pvs), field("lmr", o.lmr), field("lmr_first", o.lmr_first),
          field("lmr_min_depth", o.lmr_min_depth), field("lmr_divisor", o.lmr_divisor));
-  // The player's own checks, said with the key and its line (the constructor's message alone
-  // named neither): the key its message names, the one given in the config first.
+  // The player's own checks, said with the key and its line.
   try {
-    AlphaBetaPlayer check(o, nullptr);
-  } catch (const std::invalid_argument& e) {
-    const std::string what = e.what();
-    const char* keys[] = {"default_time_ms", "max_depth",     "tt_mb",      "pvs", "lmr",
-                          "lmr_first",       "lmr_min_depth", "lmr_divisor"};
-    for (int given = 1; given >= 0; --given)
-      for (const char* k : keys)
-        if (what.find(std::string(" ") + k + " ") != std::string::npos && (!given || r.has(k)))
-          r.fail_key(k, what.substr(what.find(": ") + 2));
-    throw;
+    AlphaBetaPlayer::check_options(o);
+  } catch (const AlphaBetaPlayer::OptionError& e) {
+    r.fail_key(e.field(), e.why());
   }
   return o;
 }

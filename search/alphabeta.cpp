@@ -35,21 +35,21 @@ int from_tt(int score, int ply) {
 
 }  // namespace
 
+void AlphaBetaPlayer::check_options(const Options& o) {
+  if (o.default_time_ms < 1) throw OptionError("default_time_ms", "default_time_ms must be >= 1");
+  if (o.max_depth < 1 || o.max_depth > 200) throw OptionError("max_depth", "max_depth must be in [1, 200]");
+  if (o.tt_mb < 1 || o.tt_mb > 4096) throw OptionError("tt_mb", "tt_mb must be in [1, 4096]");
+  if (o.lmr && !o.pvs) throw OptionError("pvs", "lmr needs pvs (its re-searches are null-window)");
+  if (o.lmr_first < 1) throw OptionError("lmr_first", "lmr_first must be >= 1");
+  if (o.lmr_min_depth < 2) throw OptionError("lmr_min_depth", "lmr_min_depth must be >= 2");
+  if (!(o.lmr_divisor > 0.0) || !std::isfinite(o.lmr_divisor))
+    throw OptionError("lmr_divisor", "lmr_divisor must be > 0 and finite");
+}
+
 AlphaBetaPlayer::AlphaBetaPlayer(const Options& options, std::unique_ptr<LeafEvaluator> evaluator,
                                  uint64_t seed)
     : options_(options), eval_(std::move(evaluator)), rng_(seed) {
-  if (options_.default_time_ms < 1)
-    throw std::invalid_argument("alphabeta player: default_time_ms must be >= 1");
-  if (options_.max_depth < 1 || options_.max_depth > 200)
-    throw std::invalid_argument("alphabeta player: max_depth must be in [1, 200]");
-  if (options_.tt_mb < 1 || options_.tt_mb > 4096)
-    throw std::invalid_argument("alphabeta player: tt_mb must be in [1, 4096]");
-  if (options_.lmr && !options_.pvs)
-    throw std::invalid_argument("alphabeta player: lmr needs pvs (its re-searches are null-window)");
-  if (options_.lmr_first < 1) throw std::invalid_argument("alphabeta player: lmr_first must be >= 1");
-  if (options_.lmr_min_depth < 2) throw std::invalid_argument("alphabeta player: lmr_min_depth must be >= 2");
-  if (!(options_.lmr_divisor > 0.0) || !std::isfinite(options_.lmr_divisor))
-    throw std::invalid_argument("alphabeta player: lmr_divisor must be > 0 and finite");
+  check_options(options_);
   if (!eval_) eval_ = std::make_unique<HandEvaluator>();
   gen_.set_enumeration_limit(kEnumerationLimit);
   size_t entries = 1;

@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <memory>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -63,7 +64,22 @@ class AlphaBetaPlayer final : public Player {
     /// Visits in a TurnBudget are read as a node budget: stop deepening once an iteration has
     /// searched this many nodes (a deterministic budget for tests and equal-work matches).
   };
-  /// Throws std::invalid_argument when options are out of range. evaluator null: HandEvaluator.
+  /// An option out of range: field() names it ("tt_mb", "lmr_divisor", ...), so that a config
+  /// reader can name its own key; what(): "alphabeta player: <field> must be ...".
+  class OptionError : public std::invalid_argument {
+   public:
+    OptionError(std::string field, const std::string& why)
+        : std::invalid_argument("alphabeta player: " + why), field_(std::move(field)), why_(why) {}
+    const std::string& field() const { return field_; }
+    const std::string& why() const { return why_; }  ///< what() without the "alphabeta player: "
+
+   private:
+    std::string field_, why_;
+  };
+  /// Throws OptionError when an option is out of range.
+  static void check_options(const Options& options);
+  /// Throws OptionError (a std::invalid_argument) when options are out of range (check_options).
+  /// evaluator null: HandEvaluator.
   AlphaBetaPlayer(const Options& options, std::unique_ptr<LeafEvaluator> evaluator,
                   uint64_t seed = 0);
   explicit AlphaBetaPlayer(uint64_t seed = 0) : AlphaBetaPlayer(Options{}, nullptr, seed) {}
