@@ -103,6 +103,14 @@ void run_bot(BotArgs a) {
       throw std::invalid_argument("bot: --value-net " + a.value_net + " and " + a.config +
                                   "'s search.endgame_eval / endgame_value_net both choose the "
                                   "endgame's evaluation: give one of them");
+    // --value-net none leaves the random evaluation, which takes no noise beside it: say so
+    // here, where the user's words are known (the search's own check names endgame_eval).
+    const YAML::Node noise = s.node() && s.node().IsMap() ? s.node()["endgame_eval_noise"] : YAML::Node();
+    if (a.value_net == "none" && !config_sets_eval && noise && noise.IsScalar() && noise.Scalar() != "0")
+      throw std::invalid_argument("bot: --value-net none leaves the endgame the random evaluation, and " +
+                                  s.where("endgame_eval_noise") +
+                                  " is only added to the hand or learned one (give search.endgame_eval: "
+                                  "hand, or drop the key)");
     if (!value_net.empty() && !config_sets_eval) {
       sp.endgame_eval = "nnue";
       sp.endgame_value_net = value_net;

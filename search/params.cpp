@@ -54,6 +54,8 @@ void SearchParams::validate() const {
         "must be in [0, 99999] (0: none)");
   check(p.endgame_eval_noise == 0 || p.endgame_eval != "noise", "endgame_eval_noise",
         "is only added to endgame_eval: hand or nnue");
+  check(p.endgame_eval_noise == 0 || p.endgame_from_turn >= 0, "endgame_eval_noise",
+        "is only used by an alpha-beta endgame (endgame_from_turn >= 0; it is -1: none)");
 }
 
 SearchParams parse_search_params(ConfigReader& cfg, const SearchParams& defaults) {

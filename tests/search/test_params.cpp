@@ -119,8 +119,15 @@ TEST_CASE("params: endgame_from_turn and endgame_eval are read and checked", "[s
     CHECK(parse_search_params(cfg3).endgame_value_net == "a.vnet");
   }
   {  // noise beside the hand or learned evaluation, not beside the noise evaluation
-    auto cfg = ConfigReader::from_string("endgame_eval: hand\nendgame_eval_noise: 150\n", "h.yaml");
+    auto cfg = ConfigReader::from_string(
+        "endgame_from_turn: 10\nendgame_eval: hand\nendgame_eval_noise: 150\n", "h.yaml");
     CHECK(parse_search_params(cfg).endgame_eval_noise == 150);
+    // Probe finding (session 21): with no endgame (endgame_from_turn -1, the default here) the
+    // noise was accepted and never used.
+    auto no_endgame = ConfigReader::from_string("endgame_eval: hand\nendgame_eval_noise: 150\n", "e.yaml");
+    REQUIRE_THROWS_WITH(parse_search_params(no_endgame),
+                        "e.yaml: endgame_eval_noise (line 2): is only used by an alpha-beta endgame "
+                        "(endgame_from_turn >= 0; it is -1: none)");
     auto cfg2 = ConfigReader::from_string("endgame_eval_noise: 150\n", "n.yaml");  // eval noise
     REQUIRE_THROWS_WITH(parse_search_params(cfg2),
                         "n.yaml: endgame_eval_noise (line 1): is only added to endgame_eval: hand or nnue");
