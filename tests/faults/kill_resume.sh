@@ -6,8 +6,10 @@
 # MODE "random" (default): each kill comes 0.5-4.5 s after a start (seeded), and the kills must
 # have hit self-play, training and evaluation each at least once (the long `slow` variant, 24
 # kills). MODE "phases": kill i waits until the run is in phase selfplay, train or evaluate
-# (in turn), then kills 0.1-0.6 s into it, so a few kills cover every phase whatever the speed of
-# the machine (the CI variant).
+# (in turn; state.json polled every 0.05 s), then kills 0.05-0.3 s into it, so a few kills cover
+# every phase whatever the speed of the machine (the CI variant). A phase of the quick variant
+# lasts about 0.5 s or more on an idle 2-core machine (self-play of 32 games: ~0.55 s); with the
+# 16 games it had, self-play took 0.27 s and a 0.1-0.6 s kill missed it.
 # Checks after the last resume:
 #   - the run finishes (state.json phase "finished", every generation's checkpoint exists);
 #   - every data chunk is complete: each generation holds exactly selfplay.games games, read
@@ -25,7 +27,7 @@ rm -rf "$WORK"
 mkdir -p "$WORK"
 RUN="$WORK/run"
 CFG="$WORK/tiny.yaml"
-GAMES=16
+GAMES=32
 GENS=3
 STEPS=150
 EVAL=4
@@ -58,12 +60,12 @@ for d in $delays; do
   if [ "$MODE" = phases ]; then
     case $((i % 3)) in 0) want=selfplay ;; 1) want=train ;; *) want=evaluate ;; esac
     t=0
-    while kill -0 "$pid" 2>/dev/null && [ $t -lt 600 ]; do
+    while kill -0 "$pid" 2>/dev/null && [ $t -lt 1200 ]; do
       case "$(phase_now)" in "$want "*) break ;; esac
-      sleep 0.1
+      sleep 0.05
       t=$((t + 1))
     done
-    d=$(awk -v d="$d" 'BEGIN { printf "%.1f", 0.1 + (d - 0.5) * 0.5 / 4.0 }')
+    d=$(awk -v d="$d" 'BEGIN { printf "%.2f", 0.05 + (d - 0.5) * 0.25 / 4.0 }')
   fi
   i=$((i + 1))
   sleep "$d"
