@@ -51,6 +51,9 @@ struct BotArgs {
           search_margin_ms = 10, visits = -1;
 };
 
+// The longest time limit of an answer, ms: a day.
+constexpr int64_t kMaxAnswerMs = 86400000;
+
 // Runs the protocol loop with the model of a (the shipped one when a.model is empty).
 void run_bot(BotArgs a) {
   // With no time left after the safety margin every answer would be the fallback turn.
@@ -58,6 +61,12 @@ void run_bot(BotArgs a) {
     throw std::invalid_argument("bot: --safety-ms " + std::to_string(a.safety_ms) +
                                 " must be below --first-ms (" + std::to_string(a.first_ms) +
                                 ") and --turn-ms (" + std::to_string(a.turn_ms) + ")");
+  // The search's budget is the limit less both margins: none left is a fallback turn every time.
+  if (a.safety_ms + a.search_margin_ms >= std::min(a.first_ms, a.turn_ms))
+    throw std::invalid_argument("bot: --safety-ms " + std::to_string(a.safety_ms) + " + --search-margin-ms " +
+                                std::to_string(a.search_margin_ms) + " must be below --first-ms (" +
+                                std::to_string(a.first_ms) + ") and --turn-ms (" + std::to_string(a.turn_ms) +
+                                "): the search would have no time");
   if (a.model.empty()) {
     const PitchChoice c = parse_pitch_spec(a.pitch_text.empty() ? "8x10" : a.pitch_text);
     const Pitch& pt = Pitch::get(c.width, c.length, c.goal);
@@ -76,16 +85,8 @@ void run_bot(BotArgs a) {
   const Pitch& pitch = Pitch::get(pc.width, pc.length, pc.goal);
   // A model that lists its pitches/variants would refuse every evaluation on another one:
   // say so now rather than play fallback turns all game.
-  auto listed = [](const std::vector<std::string>& v, const std::string& x) {
-    return v.empty() || std::find(v.begin(), v.end(), x) != v.end();
-  };
-  if (!listed(meta.pitches, pitch.name()))
-    throw std::invalid_argument("bot: " + a.model + " is not trained for pitch " + pitch.name() +
-                                " (its pitches: " + meta.pitches[0] +
-                                (meta.pitches.size() > 1 ? ", ..." : "") + ")");
-  if (!listed(meta.variants, variant_name(parse_variant(v))))
-    throw std::invalid_argument("bot: " + a.model + " is not trained for variant " + v + " (its variants: " +
-                                meta.variants[0] + (meta.variants.size() > 1 ? ", ..." : "") + ")");
+  check_model_rules("bot", a.model, meta.pitches, meta.variants, pitch.name(),
+                    variant_name(parse_variant(v)));
   SearchParams sp;
   sp.temperature = 0;
   sp.root_noise = false;
@@ -173,12 +174,16 @@ void register_bot_command(CLI::App& app) {
   bot->add_option("--device", a->device, "cpu | cuda | cuda:N")->capture_default_str();
   bot->add_option("--pitch", a->pitch_text, "pitch (default: the model's first pitch, else 8x10)");
   bot->add_option("--variant", a->variant_text, "variant (default: the model's first variant)");
-  bot->add_option("--first-ms", a->first_ms, "time limit of the first answer, ms (>= 1)")
+  // At most a day: a deadline of ~9.2e12 ms overflowed the clock (an instant fallback turn,
+  // then a search that never ended).
+  bot->add_option("--first-ms", a->first_ms, "time limit of the first answer, ms (1 to 86,400,000)")
       ->capture_default_str()
-      ->check(integer_at_least(1));
-  bot->add_option("--turn-ms", a->turn_ms, "time limit of later answers, ms (>= 1)")
+      ->check(integer_at_least(1))
+      ->check(CLI::Range(int64_t(1), kMaxAnswerMs));
+  bot->add_option("--turn-ms", a->turn_ms, "time limit of later answers, ms (1 to 86,400,000)")
       ->capture_default_str()
-      ->check(integer_at_least(1));
+      ->check(integer_at_least(1))
+      ->check(CLI::Range(int64_t(1), kMaxAnswerMs));
   bot->add_option("--safety-ms", a->safety_ms,
                   "answer this long before the limit, ms (>= 0, below --first-ms and --turn-ms)")
       ->capture_default_str()
@@ -187,7 +192,8 @@ void register_bot_command(CLI::App& app) {
                   "the search stops this long before the safety deadline, ms (>= 0): its "
                   "overshoot past its own budget")
       ->capture_default_str()
-      ->check(integer_at_least(0));
+      ->check(integer_at_least(0))
+      ->check(CLI::Range(int64_t(0), kMaxAnswerMs));
   bot->add_option("--visits", a->visits,
                   "also cap the net's search at this many visits per turn (>= 1; -1: no cap); "
                   "alpha-beta's endgame turns use the time")

@@ -62,6 +62,9 @@ void run_ladder(LadderArgs& a) {
   spec.length = ps.length;
   spec.goal = ps.goal;
   spec.variant = parse_variant(v);
+  // The model would forfeit every game by a player error on rules it was not trained for.
+  check_model_rules("ladder", spec.model, meta.pitches, meta.variants,
+                    Pitch::get(ps.width, ps.length, ps.goal).name(), variant_name(spec.variant));
   const bool nnue_asked =
       std::find(spec.opponents.begin(), spec.opponents.end(), "alphabeta-nnue") != spec.opponents.end();
   if (spec.value_net.empty()) {
@@ -122,9 +125,10 @@ void register_ladder_command(CLI::App& app) {
   c->add_option("--time-ms", a->spec.time_ms, "time per turn of every player, ms")
       ->capture_default_str()
       ->check(integer_at_least(1));
-  c->add_option("--games", a->spec.games, "games per opponent (even: colours swapped)")
+  c->add_option("--games", a->spec.games, "games per opponent (even: colours swapped), at most 1,000,000")
       ->capture_default_str()
-      ->check(integer_at_least(2));
+      ->check(integer_at_least(2))
+      ->check(CLI::Range(2, tour::TournamentSpec::kMaxGamesPerPairing));
   CLI::Option* opponents =
       c->add_option(
            "--opponents", a->opponents,

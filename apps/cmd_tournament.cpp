@@ -39,7 +39,8 @@ void register_tournament_command(CLI::App& app) {
                                "Play a tournament (round robin or gauntlet) from a YAML config; "
                                "print Elo ratings and a cross-table");
   c->add_option("config", args->config, "tournament config file (YAML)");
-  c->add_option("--concurrency", args->concurrency, "games at the same time (overrides the config)");
+  c->add_option("--concurrency", args->concurrency, "games at the same time (>= 1; overrides the config)")
+      ->check(integer_at_least(1));
   c->add_option("--out", args->out_dir, "output directory (overrides out_dir of the config)");
   c->add_flag("--quiet", args->quiet, "no line per game");
   c->add_flag("--list-types", args->list_types, "list the registered player types and exit");

@@ -218,9 +218,9 @@ void register_value_net_commands(CLI::App& app) {
       ->check(integer_at_least(1));
   tv->add_option("--value-scale", t->cfg.value_scale, "search score per unit of value")
       ->capture_default_str();
-  tv->add_option("--threads", t->cfg.threads, "LibTorch threads (0: its default)")
+  tv->add_option("--threads", t->cfg.threads, "LibTorch threads (0: its default; at most 256)")
       ->capture_default_str()
-      ->check(integer_at_least(0));
+      ->check(CLI::Range(0, 256));
   tv->add_option("--seed", t->cfg.seed, "seed (initial weights, held-out split, batches)")
       ->capture_default_str();
   tv->add_flag("!--no-mirror", t->cfg.mirror, "no left-right mirror augmentation");
@@ -231,11 +231,20 @@ void register_value_net_commands(CLI::App& app) {
       throw std::invalid_argument("--out " + t->out +
                                   " is a directory: give the value net's file name (e.g. " +
                                   (std::filesystem::path(t->out) / "value.vnet").string() + ")");
+    // Figures that do not exist print as n/a: the training loss before step 1, and every
+    // held-out figure without held-out games (--holdout 0; they used to read 0.0000).
     const ValueTrainResult r = train_value_net(t->cfg, t->data_dir, t->out, [](const ValueTrainMetrics& m) {
-      std::printf("step %6lld  train_mse %.4f  holdout_mse %.4f  holdout_mse_vs_result %.4f  "
-                  "holdout_sign_acc %.3f\n",
-                  (long long)m.step, m.train_loss, m.holdout_mse, m.holdout_mse_result,
-                  m.holdout_sign_accuracy);
+      char loss[32] = "n/a";
+      if (m.step > 0) std::snprintf(loss, sizeof loss, "%.4f", m.train_loss);
+      const std::string train = loss;
+      if (m.holdout_samples > 0)
+        std::printf(
+            "step %6lld  train_mse %s  holdout_mse %.4f  holdout_mse_vs_result %.4f  "
+            "holdout_sign_acc %.3f\n",
+            (long long)m.step, train.c_str(), m.holdout_mse, m.holdout_mse_result, m.holdout_sign_accuracy);
+      else
+        std::printf("step %6lld  train_mse %s  holdout n/a (no held-out games)\n", (long long)m.step,
+                    train.c_str());
       std::fflush(stdout);
     });
     std::printf("data: %s (%s %s; %lld of other rules skipped), %s, %lld held out\n",
@@ -250,8 +259,12 @@ void register_value_net_commands(CLI::App& app) {
                   b.root_sign_accuracy, b.late_root_sign_accuracy, 100 * b.late_share,
                   ValueBaselines::late_turns, b.ball_sign_accuracy);
     }
-    std::printf("kept the weights of step %lld (lowest held-out MSE %.4f, sign accuracy %.3f)\n",
-                (long long)r.best.step, r.best.holdout_mse, r.best.holdout_sign_accuracy);
+    if (r.holdout_samples > 0)
+      std::printf("kept the weights of step %lld (lowest held-out MSE %.4f, sign accuracy %.3f)\n",
+                  (long long)r.best.step, r.best.holdout_mse, r.best.holdout_sign_accuracy);
+    else
+      std::printf("kept the weights of the last step, %lld (no held-out games to choose by)\n",
+                  (long long)r.best.step);
     std::printf("wrote %s (target %s, %.1f s)\n", t->out.c_str(), t->cfg.target.c_str(), r.seconds);
   });
 

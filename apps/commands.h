@@ -47,6 +47,13 @@ void register_value_net_commands(CLI::App& app);  // train-value, bench value-ne
 /// in the working directory, then beside the executable's folder (build/../models); "" when there
 /// is none. The default model of bot, play, analyse and ladder.
 std::string default_model_path(const Pitch& pitch, Variant variant, const std::string& extension = ".model");
+/// Refuses to play `model` on rules its checkpoint does not list: throws std::invalid_argument
+/// "<who>: MODEL is not trained for pitch P (its pitches: ...)" (or variant) when `pitches` /
+/// `variants` (CheckpointMeta's; empty: any) do not hold `pitch` (Pitch::name()) / `variant`
+/// (variant_name()). bot and ladder check before the first game, not in every evaluation.
+void check_model_rules(const std::string& who, const std::string& model,
+                       const std::vector<std::string>& pitches, const std::vector<std::string>& variants,
+                       const std::string& pitch, const std::string& variant);
 /// The pitch or variant text a command plays a model on: the option's text when given, else the
 /// first one the checkpoint lists (`listed`: CheckpointMeta's pitches or variants), else
 /// `fallback` ("8x10", "standard"). bot, ladder, serve and export --single-file choose alike.

@@ -1,6 +1,8 @@
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -26,6 +28,21 @@ std::string default_model_path(const Pitch& pitch, Variant variant, const std::s
   for (const fs::path& p : candidates)
     if (fs::is_regular_file(p, ec)) return p.string();
   return "";
+}
+
+void check_model_rules(const std::string& who, const std::string& model,
+                       const std::vector<std::string>& pitches, const std::vector<std::string>& variants,
+                       const std::string& pitch, const std::string& variant) {
+  auto listed = [](const std::vector<std::string>& v, const std::string& x) {
+    return v.empty() || std::find(v.begin(), v.end(), x) != v.end();
+  };
+  auto first = [](const std::vector<std::string>& v) { return v[0] + (v.size() > 1 ? ", ..." : ""); };
+  if (!listed(pitches, pitch))
+    throw std::invalid_argument(who + ": " + model + " is not trained for pitch " + pitch +
+                                " (its pitches: " + first(pitches) + ")");
+  if (!listed(variants, variant))
+    throw std::invalid_argument(who + ": " + model + " is not trained for variant " + variant +
+                                " (its variants: " + first(variants) + ")");
 }
 
 }  // namespace ps::cmd

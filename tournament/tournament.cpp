@@ -69,6 +69,7 @@ int CrossTable::total_games(int i) const {
 void TournamentSpec::validate() const {
   const FieldCheck check("tournament: ");
   check(games_per_pairing >= 2 && games_per_pairing % 2 == 0, "games_per_pairing", "must be even and >= 2");
+  check(games_per_pairing <= kMaxGamesPerPairing, "games_per_pairing", "must be at most 1,000,000");
   check(openings >= 1, "openings", "must be >= 1");
   check(opening_turns >= 0, "opening_turns", "must be >= 0");
   check(concurrency >= 1, "concurrency", "must be >= 1");
@@ -268,6 +269,17 @@ TournamentResult run_tournament(const TournamentSpec& spec, const std::vector<Pl
   if (spec.format == Format::kGauntlet && (spec.gauntlet_size < 1 || spec.gauntlet_size >= n))
     throw std::invalid_argument("tournament: gauntlet_size must be in [1, " + std::to_string(n - 1) +
                                 "], got " + std::to_string(spec.gauntlet_size));
+  {
+    const long long pairings = spec.format == Format::kGauntlet
+                                   ? (long long)spec.gauntlet_size * (n - spec.gauntlet_size)
+                                   : (long long)n * (n - 1) / 2;
+    const long long total = pairings * spec.games_per_pairing;
+    if (total > TournamentSpec::kMaxGames)
+      throw std::invalid_argument("tournament: " + std::to_string(pairings) +
+                                  " pairings x games_per_pairing " + std::to_string(spec.games_per_pairing) +
+                                  " = " + std::to_string(total) +
+                                  " games; at most 1,000,000 in one tournament (fewer games or players)");
+  }
   const Pitch& pitch = Pitch::get(spec.width, spec.length, spec.goal);
   const std::vector<PlayerSpec> players = check_players(spec, pitch, players_in, res);
   const int anchor = anchor_index(spec, res);

@@ -60,9 +60,15 @@ struct TournamentSpec {
   Format format = Format::kRoundRobin;
   /// Gauntlet: the first gauntlet_size players each play every other player (not each other).
   int gauntlet_size = 1;
-  /// Games between each pair that meets; even, half with each colour. Game k of a pairing uses
-  /// opening (k / 2) mod openings, with colours swapped between k and k + 1.
+  /// Games between each pair that meets; even, half with each colour, at most
+  /// kMaxGamesPerPairing. Game k of a pairing uses opening (k / 2) mod openings, with colours
+  /// swapped between k and k + 1.
   int games_per_pairing = 2;
+  /// Bounds on the schedule, which is held in memory with every game's result: games per
+  /// pairing, and games in all (pairings x games_per_pairing; run_tournament throws
+  /// std::invalid_argument above it). A million games at 1 s each are 11 days of one core.
+  static constexpr int kMaxGamesPerPairing = 1000000;
+  static constexpr long long kMaxGames = 1000000;
   int openings = 1;          ///< number of distinct openings (generate_openings)
   int opening_turns = 4;     ///< random turns per opening; 0 = always the start position
   int opening_balance_rollouts = 0;  ///< OpeningOptions::balance_rollouts

@@ -135,6 +135,7 @@ ValueTrainMetrics evaluate_holdout(Mlp& net, const Rows& data, const std::vector
   m.holdout_mse = se / double(idx.size());
   m.holdout_mse_result = se_result / double(idx.size());
   m.holdout_sign_accuracy = double(right) / double(idx.size());
+  m.holdout_samples = int64_t(idx.size());
   return m;
 }
 

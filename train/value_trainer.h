@@ -55,6 +55,7 @@ struct ValueTrainMetrics {
   double holdout_mse = 0;       ///< MSE against the training target
   double holdout_mse_result = 0;  ///< MSE against the game result
   double holdout_sign_accuracy = 0;  ///< sign(value) == game result
+  int64_t holdout_samples = 0;       ///< held-out positions of the three figures above (0: none, they are 0)
 };
 
 /// Sign accuracies of trivial predictors of the game result on the held-out slice (positions

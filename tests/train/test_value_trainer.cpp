@@ -125,6 +125,11 @@ TEST_CASE("train-value: baselines of the held-out slice", "[train]") {
   const ValueTrainResult none = train_value_net(cfg, (dir / "data").string(), (dir / "b.vnet").string());
   CHECK(none.holdout_samples == 0);
   CHECK(none.baselines.root_sign_accuracy == 0.0);
+  // The metrics say how many positions their held-out figures are over, so `train-value` prints
+  // n/a for none (it printed "lowest held-out MSE 0.0000" with --holdout 0; session-23 probe).
+  CHECK(r.best.holdout_samples == r.holdout_samples);
+  CHECK(r.best.holdout_samples > 0);
+  CHECK(none.best.holdout_samples == 0);
   remove_tree(dir.string());
 }
 
