@@ -125,7 +125,8 @@ void register_ladder_command(CLI::App& app) {
   c->add_option("--time-ms", a->spec.time_ms, "time per turn of every player, ms")
       ->capture_default_str()
       ->check(integer_at_least(1));
-  c->add_option("--games", a->spec.games, "games per opponent (even: colours swapped), at most 1,000,000")
+  c->add_option("--games", a->spec.games,
+                "games per opponent (even: colours swapped); at most 1,000,000 over all opponents")
       ->capture_default_str()
       ->check(integer_at_least(2))
       ->check(CLI::Range(2, tour::TournamentSpec::kMaxGamesPerPairing));
