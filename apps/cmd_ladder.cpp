@@ -67,7 +67,12 @@ void run_ladder(LadderArgs& a) {
                     Pitch::get(ps.width, ps.length, ps.goal).name(), variant_name(spec.variant));
   const bool nnue_asked =
       std::find(spec.opponents.begin(), spec.opponents.end(), "alphabeta-nnue") != spec.opponents.end();
-  if (spec.value_net.empty()) {
+  // --value-net none: the model's endgame on the random evaluation, as `bot --value-net none`,
+  // and no alphabeta-nnue yardstick unless asked for (which then names the missing net).
+  const bool no_value_net = spec.value_net == "none";
+  if (no_value_net) {
+    spec.value_net.clear();
+  } else if (spec.value_net.empty()) {
     spec.value_net = default_model_path(Pitch::get(ps.width, ps.length, ps.goal), spec.variant, ".vnet");
     // The shipped value net joins the default yardsticks; an explicit list is kept as given.
     if (!spec.value_net.empty() && !nnue_asked && !a.opponents_given)
@@ -139,7 +144,7 @@ void register_ladder_command(CLI::App& app) {
                 "the small value net of the alphabeta-nnue yardstick (added to the opponents) "
                 "and of the model's alpha-beta endgame (.vnet; default: "
                 "models/<pitch>-<variant>.vnet when it exists, which adds that yardstick "
-                "unless --opponents is given)");
+                "unless --opponents is given; none: no value net, the endgame's evaluation is random)");
   c->add_option("--previous", a->spec.previous, "an earlier model: the 'previous' yardstick "
                                                 "(added to the opponents when given)");
   c->add_option("--openings", a->spec.openings, "distinct balanced openings")
