@@ -234,17 +234,15 @@ void register_value_net_commands(CLI::App& app) {
     // Figures that do not exist print as n/a: the training loss before step 1, and every
     // held-out figure without held-out games (--holdout 0; they used to read 0.0000).
     const ValueTrainResult r = train_value_net(t->cfg, t->data_dir, t->out, [](const ValueTrainMetrics& m) {
-      char loss[32] = "n/a";
-      if (m.step > 0) std::snprintf(loss, sizeof loss, "%.4f", m.train_loss);
-      const std::string train = loss;
+      char train[32] = "n/a";
+      if (m.step > 0) std::snprintf(train, sizeof train, "%.4f", m.train_loss);
       if (m.holdout_samples > 0)
         std::printf(
             "step %6lld  train_mse %s  holdout_mse %.4f  holdout_mse_vs_result %.4f  "
             "holdout_sign_acc %.3f\n",
-            (long long)m.step, train.c_str(), m.holdout_mse, m.holdout_mse_result, m.holdout_sign_accuracy);
+            (long long)m.step, train, m.holdout_mse, m.holdout_mse_result, m.holdout_sign_accuracy);
       else
-        std::printf("step %6lld  train_mse %s  holdout n/a (no held-out games)\n", (long long)m.step,
-                    train.c_str());
+        std::printf("step %6lld  train_mse %s  holdout n/a (no held-out games)\n", (long long)m.step, train);
       std::fflush(stdout);
     });
     std::printf("data: %s (%s %s; %lld of other rules skipped), %s, %lld held out\n",

@@ -66,6 +66,11 @@ int CrossTable::total_games(int i) const {
   return s;
 }
 
+// The messages below spell the bounds out with digit groups.
+static_assert(TournamentSpec::kMaxGamesPerPairing == 1000000 && TournamentSpec::kMaxGames == 1000000 &&
+                  TournamentSpec::kMaxConcurrency == 1024,
+              "update the messages of validate() and run_tournament()");
+
 void TournamentSpec::validate() const {
   const FieldCheck check("tournament: ");
   check(games_per_pairing >= 2 && games_per_pairing % 2 == 0, "games_per_pairing", "must be even and >= 2");
@@ -73,8 +78,7 @@ void TournamentSpec::validate() const {
   check(openings >= 1, "openings", "must be >= 1");
   check(opening_turns >= 0, "opening_turns", "must be >= 0");
   check(concurrency >= 1, "concurrency", "must be >= 1");
-  // A thread and its players per game at once: 100,000 took 2.4 GB in 4 s (session-23 probe).
-  check(concurrency <= 1024, "concurrency", "must be at most 1,024 (one thread per game)");
+  check(concurrency <= kMaxConcurrency, "concurrency", "must be at most 1,024 (one thread per game)");
   check(budget.time_ms >= 1 || budget.time_ms == -1, "time_ms", "must be >= 1 ms, or -1 for no limit");
   check(budget.visits >= 1 || budget.visits == -1, "visits", "must be >= 1, or -1 for no limit");
 }
@@ -272,6 +276,7 @@ TournamentResult run_tournament(const TournamentSpec& spec, const std::vector<Pl
     throw std::invalid_argument("tournament: gauntlet_size must be in [1, " + std::to_string(n - 1) +
                                 "], got " + std::to_string(spec.gauntlet_size));
   {
+    // Counted, not listed: the list of pairings of 100,000 players would itself be the blow-up.
     const long long pairings = spec.format == Format::kGauntlet
                                    ? (long long)spec.gauntlet_size * (n - spec.gauntlet_size)
                                    : (long long)n * (n - 1) / 2;
