@@ -220,7 +220,9 @@ void register_bench_search_command(CLI::App& app) {
       ->check(in_range(int64_t(0), int64_t(10000000)));
   cmd->add_option("--length", o->pitch_length, "pitch length (8 x length)")->capture_default_str();
   cmd->add_option("--variant", o->variant, "standard, single-bounce or no-bounce")->capture_default_str();
-  cmd->add_option("--seed", o->seed, "seed of the random games")->capture_default_str();
+  cmd->add_option("--seed", o->seed, "seed of the random games")
+      ->capture_default_str()
+      ->check(integer_at_least(0));
   cmd->add_option("--nets", o->nets, "network presets to search with (tiny, medium)")
       ->delimiter(',')
       ->capture_default_str();

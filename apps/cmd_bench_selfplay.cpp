@@ -286,7 +286,7 @@ void register_bench_selfplay_command(CLI::App& app) {
   cmd->add_option("--train-threads", o.train_threads, "training torch threads")
       ->capture_default_str()
       ->check(in_range(1, 1024));
-  cmd->add_option("--seed", o.seed, "seed")->capture_default_str();
+  cmd->add_option("--seed", o.seed, "seed")->capture_default_str()->check(integer_at_least(0));
   cmd->callback([options] { bench_selfplay(*options); });
 }
 

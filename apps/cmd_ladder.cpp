@@ -65,6 +65,18 @@ void run_ladder(LadderArgs& a) {
   // The model would forfeit every game by a player error on rules it was not trained for.
   check_model_rules("ladder", spec.model, meta.pitches, meta.variants,
                     Pitch::get(ps.width, ps.length, ps.goal).name(), variant_name(spec.variant));
+  if (!spec.previous.empty()) {
+    // Read now, so that a bad file is named with its flag (it used to fail in the tournament's
+    // player factory as "<code>: model.checkpoint").
+    nn::CheckpointMeta previous;
+    try {
+      previous = nn::read_checkpoint_meta(spec.previous);
+    } catch (const std::exception& e) {
+      throw std::runtime_error("ladder --previous " + spec.previous + ": " + e.what());
+    }
+    check_model_rules("ladder --previous", spec.previous, previous.pitches, previous.variants,
+                      Pitch::get(ps.width, ps.length, ps.goal).name(), variant_name(spec.variant));
+  }
   const bool nnue_asked =
       std::find(spec.opponents.begin(), spec.opponents.end(), "alphabeta-nnue") != spec.opponents.end();
   // --value-net none: the model's endgame on the random evaluation, as `bot --value-net none`,
@@ -156,7 +168,9 @@ void register_ladder_command(CLI::App& app) {
   c->add_option("--concurrency", a->spec.concurrency, "games at the same time (one core each)")
       ->capture_default_str()
       ->check(integer_at_least(1));
-  c->add_option("--seed", a->spec.seed, "openings and player seeds")->capture_default_str();
+  c->add_option("--seed", a->spec.seed, "openings and player seeds")
+      ->capture_default_str()
+      ->check(integer_at_least(0));
   c->add_option("--pitch", a->pitch, "pitch WxL (default: the model's first pitch, else 8x10)");
   c->add_option("--variant", a->variant, "variant (default: the model's first variant)");
   c->add_option("--config", a->config, "YAML whose `model:` map adds keys to the model's player "

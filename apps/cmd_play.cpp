@@ -249,7 +249,9 @@ void register_play_command(CLI::App& app) {
   c->add_option("--visits", a->visits, "opponent's visits per turn (-1: no limit)")
       ->capture_default_str()
       ->check(integer_at_least(1, true));
-  c->add_option("--seed", a->seed, "seed for the opponent")->capture_default_str();
+  c->add_option("--seed", a->seed, "seed for the opponent")
+      ->capture_default_str()
+      ->check(integer_at_least(0));
   c->callback([a] { run_play(*a, std::cin, std::cout); });
 }
 

@@ -22,6 +22,12 @@ struct TeacherCommand {
   void run() const {
     ConfigReader top = ConfigReader::from_file(config);
     ConfigReader r = top.child("selfplay");
+    // A run config without it (configs/quickstart.yaml) used to play the default teacher's games
+    // without a word: the map is the sign that the config was written for this command.
+    if (!r.has("teacher"))
+      r.fail_key("teacher",
+                 "required map is missing: the teacher's search (selfplay/teacher.h; "
+                 "`teacher: {}` takes the defaults), e.g. configs/teacher-8x10.yaml");
     ConfigReader tr = r.child("teacher");
     const TeacherOptions options = parse_teacher_options(tr);
     SelfplayConfig cfg = parse_selfplay_config(r);

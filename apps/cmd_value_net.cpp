@@ -2,9 +2,14 @@
 //   train-value --data DIR --out FILE.vnet   trains one on self-play data (train/value_trainer.h)
 //   bench value-net [--net FILE.vnet]        evaluations per second, incremental vs from scratch,
 //                                            and alphabeta's nodes/s and depth, hand vs nnue
+#include <unistd.h>
+
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <random>
 
@@ -222,7 +227,8 @@ void register_value_net_commands(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::Range(0, 256));
   tv->add_option("--seed", t->cfg.seed, "seed (initial weights, held-out split, batches)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(integer_at_least(0));
   tv->add_flag("!--no-mirror", t->cfg.mirror, "no left-right mirror augmentation");
   tv->callback([t] {
     // Before the training, not at the final rename (the probe's `--out emptydir` trained first).
@@ -231,6 +237,17 @@ void register_value_net_commands(CLI::App& app) {
       throw std::invalid_argument("--out " + t->out +
                                   " is a directory: give the value net's file name (e.g. " +
                                   (std::filesystem::path(t->out) / "value.vnet").string() + ")");
+    {
+      // A file can be made beside --out (the atomic write's temporary goes there): said before
+      // the training, not after it (the probe's `--out /proc/x.vnet` trained, then failed).
+      const std::string probe = t->out + ".probe-" + std::to_string(::getpid());
+      std::ofstream f(probe);
+      if (!f)
+        throw std::invalid_argument("--out " + t->out + ": cannot create a file there (" +
+                                    std::strerror(errno) + ")");
+      f.close();
+      std::filesystem::remove(probe, ec);
+    }
     // Figures that do not exist print as n/a: the training loss before step 1, and every
     // held-out figure without held-out games (--holdout 0; they used to read 0.0000).
     const ValueTrainResult r = train_value_net(t->cfg, t->data_dir, t->out, [](const ValueTrainMetrics& m) {
@@ -271,16 +288,19 @@ void register_value_net_commands(CLI::App& app) {
       "value-net", "Value net evaluations/s (incremental vs scratch); alphabeta hand vs nnue");
   auto o = std::make_shared<BenchOptions>();
   b->add_option("--net", o->net, "value-net file (default: random weights, 8x10 standard)");
-  b->add_option("--hidden", o->hidden, "hidden sizes of the random net")
+  b->add_option("--hidden", o->hidden, "hidden sizes of the random net (each in [1, 1024], as train-value)")
       ->delimiter(',')
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(in_range(1, 1024));
   b->add_option("--positions", o->positions, "positions (turn starts of random games)")
       ->capture_default_str()
       ->check(in_range(1, 100000));
   b->add_option("--time-ms", o->time_ms, "alphabeta time per turn, ms")
       ->capture_default_str()
       ->check(integer_at_least(1));
-  b->add_option("--seed", o->seed, "seed of the random games and weights")->capture_default_str();
+  b->add_option("--seed", o->seed, "seed of the random games and weights")
+      ->capture_default_str()
+      ->check(integer_at_least(0));
   b->callback([o] { bench_value_net(*o); });
 }
 

@@ -100,12 +100,12 @@ class ConfigReader {
   std::set<std::string> used_;
 };
 
-/// What a config value of type T must be, for "wrong type" errors: "a boolean (true/false)",
+/// What a config value of type T must be, for "wrong type" errors: "a boolean (true/false, also yes/no or on/off)",
 /// "an integer", "a number", "a string", "a list (each item a string)", ...
 template <class T>
 std::string expected_type_name() {
   if constexpr (std::is_same_v<T, bool>) {
-    return "a boolean (true/false)";
+    return "a boolean (true/false, also yes/no or on/off)";
   } else if constexpr (std::is_integral_v<T>) {
     return std::is_unsigned_v<T> ? "an integer >= 0" : "an integer";
   } else if constexpr (std::is_floating_point_v<T>) {

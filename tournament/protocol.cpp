@@ -21,6 +21,29 @@ std::string trim(const std::string& s) {
 
 }  // namespace
 
+bool read_protocol_line(std::istream& in, std::string& line, int lineno) {
+  line.clear();
+  std::streambuf* buf = in.rdbuf();
+  if (!in.good() || buf == nullptr) {
+    in.setstate(std::ios::failbit);
+    return false;
+  }
+  for (;;) {
+    const int c = buf->sbumpc();
+    if (c == std::char_traits<char>::eof()) {
+      // As std::getline: a last line without its newline is still a line.
+      in.setstate(line.empty() ? std::ios::eofbit | std::ios::failbit : std::ios::eofbit);
+      return !line.empty();
+    }
+    if (c == '\n') return true;
+    if (line.size() >= kMaxProtocolLine)
+      throw ProtocolError("protocol line " + std::to_string(lineno) + ": longer than " +
+                          std::to_string(kMaxProtocolLine) + " characters, starting " +
+                          quoted_text(line, 40));
+    line.push_back(char(c));
+  }
+}
+
 std::string protocol_turn_input(const std::string& last_turn) {
   const std::string t = last_turn.empty() ? std::string("-") : last_turn;
   return std::to_string(t.size()) + "\n" + t + "\n";
@@ -80,7 +103,7 @@ using Clock = std::chrono::steady_clock;
 bool read_opponent_turn(std::istream& in, int& lineno, int me, Game& game, Clock::time_point& start,
                         std::ostream* log) {
   std::string len_line, turn_line;
-  if (!std::getline(in, len_line)) return false;
+  if (!read_protocol_line(in, len_line, lineno + 1)) return false;
   ++lineno;
   start = Clock::now();
   // Checked before reading on, so a bad line followed by the end of input is still reported.
@@ -95,7 +118,7 @@ bool read_opponent_turn(std::istream& in, int& lineno, int me, Game& game, Clock
   if (length < 1)
     throw ProtocolError(where + ": expected the length of the opponent's turn, got " +
                         quoted_text(len_line, 60));
-  if (!std::getline(in, turn_line)) return false;
+  if (!read_protocol_line(in, turn_line, lineno + 1)) return false;
   ++lineno;
   const std::string at = "protocol line " + std::to_string(lineno);
   turn_line = trim(turn_line);
@@ -209,7 +232,7 @@ std::string ProtocolBot::answer(const Game& game, int64_t limit_ms, Clock::time_
 void ProtocolBot::run(std::istream& in, std::ostream& out, std::ostream* log) {
   std::string line;
   int lineno = 0;
-  if (!std::getline(in, line)) return;
+  if (!read_protocol_line(in, line, 1)) return;
   ++lineno;
   const std::string id_text = trim(line);
   if (id_text != "0" && id_text != "1")

@@ -43,6 +43,16 @@ class ProtocolError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// The longest protocol line read, characters (a whole game's kicks on the largest pitch are far
+/// fewer): a longer one is refused as soon as it passes this length, so that a referee that
+/// never sends a newline cannot make the bot hold the stream in memory.
+constexpr size_t kMaxProtocolLine = size_t(1) << 20;
+
+/// std::getline with that bound: false at the end of input (a last line without a newline is
+/// still returned), the line without its newline otherwise. Throws ProtocolError "protocol line
+/// <lineno>: longer than 1048576 characters, starting '<40 characters>...'".
+bool read_protocol_line(std::istream& in, std::string& line, int lineno);
+
 struct ProtocolBotOptions {
   const Pitch* pitch = nullptr;  ///< nullptr = the standard 8x10 pitch
   Variant variant = Variant::kStandard;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <exception>
 #include <mutex>
 #include <optional>
@@ -77,6 +78,10 @@ void TournamentSpec::validate() const {
   check(games_per_pairing <= kMaxGamesPerPairing, "games_per_pairing", "must be at most 1,000,000");
   check(openings >= 1, "openings", "must be >= 1");
   check(opening_turns >= 0, "opening_turns", "must be >= 0");
+  check(opening_balance_rollouts >= 0, "opening_balance_rollouts",
+        "must be >= 0 (0: openings are not balanced)");
+  check((prior_draws >= 0 && std::isfinite(prior_draws)) || prior_draws == -1, "prior_draws",
+        "must be >= 0 and finite, or -1 for the automatic prior");
   check(concurrency >= 1, "concurrency", "must be >= 1");
   check(concurrency <= kMaxConcurrency, "concurrency", "must be at most 1,024 (one thread per game)");
   check(budget.time_ms >= 1 || budget.time_ms == -1, "time_ms", "must be >= 1 ms, or -1 for no limit");

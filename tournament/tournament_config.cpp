@@ -1,6 +1,7 @@
 #include "tournament/tournament_config.h"
 
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <utility>
 
@@ -45,7 +46,15 @@ TournamentConfig parse_tournament_config(ConfigReader& r) {
     s.length = p.length;
     s.goal = p.goal;
   } catch (const std::invalid_argument& e) {
-    r.fail_key("pitch", e.what());
+    // A pitch that is fine on its own with the default goal: the goal key is the bad one.
+    bool pitch_alone_ok = false;
+    if (r.has("goal") && !pitch_spec_has_goal(pitch)) {
+      try {
+        parse_pitch_spec(pitch, TournamentSpec{}.goal);
+        pitch_alone_ok = true;
+      } catch (const std::invalid_argument&) {}
+    }
+    r.fail_key(pitch_alone_ok ? "goal" : "pitch", e.what());
   }
   if (r.has("goal") && pitch_spec_has_goal(pitch) && r.get<int>("goal", 2) != s.goal)
     r.fail_key("goal", "differs from the goal of pitch '" + pitch + "'");
@@ -62,6 +71,19 @@ TournamentConfig parse_tournament_config(ConfigReader& r) {
   if (!list || !list.IsSequence() || list.size() < 2)
     r.fail_key("players", "expected a list of at least 2 players (maps with name, type, ...)");
   for (size_t i = 0; i < list.size(); ++i) c.players.push_back(parse_player_spec(r, list[i], i));
+  // What run_tournament would refuse about the players, said here with the key's line.
+  const int n = int(c.players.size());
+  std::set<std::string> names;
+  for (const PlayerSpec& p : c.players) {
+    const std::string name = p.name.empty() ? p.type : p.name;
+    if (!name.empty() && !names.insert(name).second)
+      r.fail_key("players", "two players are named '" + name + "' (names must be unique)");
+  }
+  if (s.format == Format::kGauntlet && (s.gauntlet_size < 1 || s.gauntlet_size >= n))
+    r.fail_key("gauntlet_size",
+               "must be in [1, " + std::to_string(n - 1) + "] (the players minus at least one opponent)");
+  if (!s.anchor.empty() && !names.count(s.anchor))
+    r.fail_key("anchor", "'" + s.anchor + "' is not the name of a player");
   return r.finish_validated(c);
 }
 

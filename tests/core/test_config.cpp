@@ -108,7 +108,7 @@ TEST_CASE("read: a field table sets the keys given and leaves the others at thei
   auto flag_bad = ConfigReader::from_string("games: 2\nflag: maybe\n", "f.yaml");
   CHECK_THROWS_WITH(
       flag_bad.read(field("flag", flag)),
-      "f.yaml: flag (line 2): wrong type: cannot read 'maybe': expected a boolean (true/false)");
+      "f.yaml: flag (line 2): wrong type: cannot read 'maybe': expected a boolean (true/false, also yes/no or on/off)");
   auto int_bad = ConfigReader::from_string("games: 2.5\n", "i.yaml");
   CHECK_THROWS_WITH(int_bad.read(field("games", games)),
                     "i.yaml: games (line 1): wrong type: cannot read '2.5': expected an integer");

@@ -162,7 +162,7 @@ TEST_CASE("the mcts player's uniform_priors and zero_value replace both heads of
   CHECK_THROWS_WITH(
       tour::create_player("mcts", YAML::Load("{checkpoint: " + ck + ", zero_value: maybe}"), ctx, "t.yaml"),
       Catch::Equals(
-          "t.yaml: player.zero_value (line 1): wrong type: cannot read 'maybe': expected a boolean (true/false)"));
+          "t.yaml: player.zero_value (line 1): wrong type: cannot read 'maybe': expected a boolean (true/false, also yes/no or on/off)"));
   clear_net_evaluators();
 }
 

@@ -218,6 +218,32 @@ TEST_CASE("ProtocolBot answers legal turns and reports bad input", "[protocol]")
                       "empty line");
     CHECK(out.str().empty());
   }
+  SECTION("a line without an end is refused at the bound, not read into memory") {
+    // Regression (probe, session 23): a 300 MB turn line took the bot to 818 MB of RSS before
+    // the error. Now it stops at kMaxProtocolLine characters, naming the line.
+    ProtocolBot bot(first);
+    std::istringstream in("1\n3\n" + std::string(kMaxProtocolLine + 10, '4'));
+    std::ostringstream out;
+    CHECK_THROWS_WITH(bot.run(in, out), "protocol line 3: longer than 1048576 characters, starting '" +
+                                            std::string(40, '4') + "...'");
+    std::istringstream id(std::string(kMaxProtocolLine + 1, '0'));
+    CHECK_THROWS_WITH(bot.run(id, out), Catch::StartsWith("protocol line 1: longer than"));
+    CHECK(out.str().empty());
+  }
+  SECTION("the last line may lack its newline, as with std::getline") {
+    ProtocolBot bot(first);
+    std::istringstream in("0\n1\n-");
+    std::ostringstream out;
+    bot.run(in, out);
+    CHECK(out.str() == "0\n");
+    std::string line;
+    std::istringstream two("ab\ncd");
+    CHECK(read_protocol_line(two, line, 1));
+    CHECK(line == "ab");
+    CHECK(read_protocol_line(two, line, 2));
+    CHECK(line == "cd");
+    CHECK_FALSE(read_protocol_line(two, line, 3));
+  }
   SECTION("'-' is only for player 0's first turn") {
     ProtocolBot bot(first);
     std::istringstream in("1\n1\n-\n");

@@ -320,6 +320,21 @@ TEST_CASE("bad specs and configs fail with clear messages", "[tournament]") {
   // Range rules name the key's line (TournamentSpec::validate through finish_validated).
   CHECK_THROWS_WITH(load("seed: 3\ngames_per_pairing: 3\n" + players),
                     "t.yaml: games_per_pairing (line 2): must be even and >= 2");
+  // Regressions (probe, session 23): these were refused by run_tournament without the file and
+  // line, or (the last two) accepted.
+  CHECK_THROWS_WITH(
+      load("format: gauntlet\ngauntlet_size: 2\n" + players),
+      "t.yaml: gauntlet_size (line 2): must be in [1, 1] (the players minus at least one opponent)");
+  CHECK_THROWS_WITH(load("anchor: zed\n" + players),
+                    "t.yaml: anchor (line 1): 'zed' is not the name of a player");
+  CHECK_THROWS_WITH(load("players:\n  - {name: a, type: test-first}\n  - {name: a, type: test-random}\n"),
+                    "t.yaml: players (line 2): two players are named 'a' (names must be unique)");
+  CHECK_THROWS_WITH(load("pitch: 8x10\ngoal: 20\n" + players), Catch::StartsWith("t.yaml: goal (line 2): "));
+  CHECK_THROWS_WITH(load("prior_draws: -5\n" + players),
+                    "t.yaml: prior_draws (line 1): must be >= 0 and finite, or -1 for the automatic prior");
+  CHECK(load("prior_draws: -1\n" + players).spec.prior_draws == -1);
+  CHECK_THROWS_WITH(load("opening_balance_rollouts: -1\n" + players),
+                    "t.yaml: opening_balance_rollouts (line 1): must be >= 0 (0: openings are not balanced)");
 }
 
 TEST_CASE("cancelling skips the games not yet started", "[tournament]") {
