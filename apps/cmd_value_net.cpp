@@ -35,7 +35,34 @@ struct BenchOptions {
   int positions = 20;
   int64_t time_ms = 200;
   uint64_t seed = 1;
+  std::string pgn;    // positions from these games instead of random ones
+  int from_turn = 0;  // with pgn: the first turn start taken
 };
+
+// Turn starts of the games of a PGN file (a tournament's or ladder's games.pgn) from from_turn
+// on, every third turn, at most count; only games of the net's rules. Throws std::runtime_error
+// naming the file (and its line, for a bad game).
+std::vector<Game> pgn_bench_games(const std::string& path, const Pitch& pitch, Variant v, int count,
+                                  int from_turn) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("--pgn " + path + ": cannot open");
+  std::vector<Game> out;
+  for (const PgnGame& pg : read_pgn(in, path, pitch, v)) {
+    const Game& full = pg.game;
+    if (full.position().pitch().name() != pitch.name() || full.position().variant() != v) continue;
+    Game g(pitch, v);
+    const std::vector<std::string>& turns = full.turns();
+    for (size_t t = 0; t < turns.size() && int(out.size()) < count; ++t) {
+      if (int(t) >= from_turn && (int(t) - from_turn) % 3 == 0 && !g.position().game_over()) out.push_back(g);
+      g.play_turn(turns[t]);
+    }
+    if (int(out.size()) >= count) break;
+  }
+  if (out.empty())
+    throw std::runtime_error("--pgn " + path + ": no turn start of " + pitch.name() + " " + variant_name(v) +
+                             " at or after turn " + std::to_string(from_turn));
+  return out;
+}
 
 // Turn starts of random games (uniformly random turns), every third turn.
 std::vector<Game> bench_games(const Pitch& pitch, Variant v, int count, uint64_t seed) {
@@ -136,8 +163,8 @@ void bench_evaluations(const std::shared_ptr<const ValueNet>& net, const std::st
 // with plain alpha-beta, principal variation search, and PVS with late move reductions.
 void bench_alphabeta(const std::shared_ptr<const ValueNet>& net, const std::string& name,
                      const std::vector<Game>& games, const BenchOptions& o) {
-  std::printf("alphabeta at %lld ms per turn over %d positions (one thread):\n",
-              (long long)o.time_ms, o.positions);
+  std::printf("alphabeta at %lld ms per turn over %zu positions (one thread):\n", (long long)o.time_ms,
+              games.size());
   std::printf("  %-6s %-8s %12s %10s %10s %10s\n", "eval", "search", "nodes/s", "depth", "min", "max");
   for (int which = 0; which < 2; ++which) {
     for (int variant = 0; variant < 3; ++variant) {
@@ -183,9 +210,14 @@ void bench_value_net(const BenchOptions& o) {
   for (const DenseLayer& l : net->layers) shape += "-" + std::to_string(l.out);
   std::printf("value net %s: %s %s, layers %s\n", o.net.empty() ? "(random weights)" : o.net.c_str(),
               net->pitch().name().c_str(), variant_name(net->variant), shape.c_str());
-  const std::vector<Game> games = bench_games(net->pitch(), net->variant, o.positions, o.seed);
+  const std::vector<Game> games =
+      o.pgn.empty() ? bench_games(net->pitch(), net->variant, o.positions, o.seed)
+                    : pgn_bench_games(o.pgn, net->pitch(), net->variant, o.positions, o.from_turn);
+  if (!o.pgn.empty())
+    std::printf("positions: %zu turn starts of %s from turn %d on (every third turn)\n", games.size(),
+                o.pgn.c_str(), o.from_turn);
   const std::string name = o.net.empty() ? "random" : o.net;
-  bench_evaluations(net, name, games, o.positions);
+  bench_evaluations(net, name, games, int(games.size()));
   bench_alphabeta(net, name, games, o);
 }
 
@@ -292,7 +324,12 @@ void register_value_net_commands(CLI::App& app) {
       ->delimiter(',')
       ->capture_default_str()
       ->check(in_range(1, 1024));
-  b->add_option("--positions", o->positions, "positions (turn starts of random games)")
+  b->add_option("--pgn", o->pgn,
+                "take the positions from these games (e.g. a ladder's games.pgn) instead of random games");
+  b->add_option("--from-turn", o->from_turn, "with --pgn: the first turn start taken (every third after it)")
+      ->capture_default_str()
+      ->check(integer_at_least(0));
+  b->add_option("--positions", o->positions, "positions (turn starts of random games, or of --pgn's)")
       ->capture_default_str()
       ->check(in_range(1, 100000));
   b->add_option("--time-ms", o->time_ms, "alphabeta time per turn, ms")

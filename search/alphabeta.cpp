@@ -96,7 +96,7 @@ Position AlphaBetaPlayer::child_position(const Position& pos, const Ply& p, cons
   return end;
 }
 
-void AlphaBetaPlayer::generate(const Position& pos, int ply, uint64_t tt_best) {
+void AlphaBetaPlayer::generate(const Position& pos, int ply, uint64_t tt_best, bool sort) {
   // plies_ is sized once per choose_turn (max_depth + 1): resizing here would move the ply
   // arrays that the callers up the stack are iterating over.
   Ply& p = plies_[size_t(ply)];
@@ -137,8 +137,60 @@ void AlphaBetaPlayer::generate(const Position& pos, int ply, uint64_t tt_best) {
       add(end, k.data(), int(k.size()));
     }
   }
-  std::stable_sort(p.children.begin(), p.children.end(),
-                   [](const Child& a, const Child& b) { return a.order > b.order; });
+  if (sort)
+    std::stable_sort(p.children.begin(), p.children.end(),
+                     [](const Child& a, const Child& b) { return a.order > b.order; });
+}
+
+int AlphaBetaPlayer::search_frontier(const Position& pos, int alpha, int beta, int ply, uint64_t tt_best) {
+  // One turn above the leaves the score is the best child's static score, lowered to a loss
+  // for a child whose side to move can win at once. Every child is evaluated (for that maximum
+  // and for the TT move of the next iteration), but the children are taken best-evaluated
+  // first by selection instead of a full sort, and a child that cannot beat the best score so
+  // far ends the node: every later one evaluates no higher, and the win check can only lower a
+  // score. So a node pays its evaluations, one selection scan per child taken (usually one or
+  // two) and their win checks, where it sorted all its children and win-checked each.
+  generate(pos, ply, tt_best, /*sort=*/false);
+  check_time();
+  const int me = pos.side_to_move();
+  const int alpha0 = alpha;
+  int best = -kInf;
+  uint64_t best_hash = 0;
+  Ply& p = plies_[size_t(ply)];
+  for (size_t i = 0; i < p.children.size(); ++i) {
+    // Selection: the highest ordering key among children[i..] (ties: the earlier, as the
+    // stable sort would have them) moves to position i.
+    size_t m = i;
+    for (size_t j = i + 1; j < p.children.size(); ++j)
+      if (p.children[j].order > p.children[m].order) m = j;
+    if (m != i)
+      std::rotate(p.children.begin() + long(i), p.children.begin() + long(m),
+                  p.children.begin() + long(m) + 1);
+    const Child& c = p.children[i];
+    int score;
+    if (c.winner >= 0) {
+      score = c.winner == me ? kWin - ply : -(kWin - ply);
+    } else {
+      score = -c.eval;
+      // Past the TT move the children come in falling evaluation: none of the rest can do better.
+      if (score <= best && c.order <= kInf) break;
+      if ((++info_.nodes & 15) == 0) check_time();
+      const Position child = child_position(pos, p, c);
+      if (win_.find_winning_turn(child, nullptr)) {
+        score = -(kWin - ply - 1);
+      } else {
+        ++info_.leaves;
+      }
+    }
+    if (score > best) {
+      best = score;
+      best_hash = c.hash;
+    }
+    if (score > alpha) alpha = score;
+    if (alpha >= beta) break;
+  }
+  tt_store(pos.hash(), 1, best, best <= alpha0 ? 3 : best >= beta ? 2 : 1, best_hash, ply);
+  return best;
 }
 
 int AlphaBetaPlayer::search(const Position& pos, int depth, int alpha, int beta, int ply, int static_eval) {
@@ -163,6 +215,7 @@ int AlphaBetaPlayer::search(const Position& pos, int depth, int alpha, int beta,
     if (static_eval != kNoEval) return static_eval;
     return std::clamp(eval_->evaluate_current(pos), -kEvalCap, kEvalCap);
   }
+  if (depth == 1 && ply > 0) return search_frontier(pos, alpha, beta, ply, tt_best);
   generate(pos, ply, tt_best);
   check_time();
   const int me = pos.side_to_move();

@@ -170,7 +170,11 @@ class AlphaBetaPlayer final : public Player {
   /// move-ordering evaluation of the parent's generate()), else kNoEval.
   int search(const Position& pos, int depth, int alpha, int beta, int ply, int static_eval = kNoEval);
   static constexpr int kNoEval = INT32_MIN;
-  void generate(const Position& pos, int ply, uint64_t tt_best);
+  /// The children of pos into plies_[ply], evaluated; sorted by their ordering key (TT move,
+  /// winning turns, then the evaluation; losing turns last) unless sort is false.
+  void generate(const Position& pos, int ply, uint64_t tt_best, bool sort = true);
+  /// search() at depth 1 below the root: the best child's static score, by selection.
+  int search_frontier(const Position& pos, int alpha, int beta, int ply, uint64_t tt_best);
   /// Late-move reduction (turns) of the index-th child of a node of this depth; 0 without lmr.
   int reduction(int depth, size_t index) const;
   Position child_position(const Position& pos, const Ply& p, const Child& c) const;

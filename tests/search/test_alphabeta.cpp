@@ -78,6 +78,28 @@ TEST_CASE("alphabeta: fixed-depth scores equal plain minimax", "[search]") {
   REQUIRE(compared >= 20);
 }
 
+TEST_CASE("alphabeta: frontier nodes by selection keep plain minimax's score at depth 3", "[search]") {
+  // Nodes one turn above the leaves take their children by selection and stop at the first
+  // that cannot beat the best (search_frontier); depth 3 puts them below a TT-ordered node.
+  HandEvaluator ev;
+  int compared = 0;
+  for (Variant v : {Variant::kStandard, Variant::kNoBounce}) {
+    for (const Game& g : sample_games(v, 3, 31 + int(v))) {
+      AlphaBetaPlayer::Options o;
+      o.max_depth = 3;
+      o.default_time_ms = 1000000;
+      AlphaBetaPlayer ab(o, nullptr, 1);
+      const std::string t = ab.choose_turn(g, {});
+      REQUIRE(is_legal_turn(g, t));
+      if (ab.last_info().depth != 3) continue;
+      INFO(g.record());
+      REQUIRE(ab.last_info().score == minimax(g.position(), 3, 0, ev));
+      ++compared;
+    }
+  }
+  REQUIRE(compared >= 3);
+}
+
 TEST_CASE("alphabeta: principal variation search gives plain alpha-beta's fixed-depth score", "[search]") {
   int compared = 0;
   for (Variant v : {Variant::kStandard, Variant::kNoBounce}) {
