@@ -20,7 +20,9 @@
 #include "engine/tsv.h"
 #include "nn/checkpoint.h"
 #include "nn/turn_priors.h"
+#include "search/alphabeta.h"
 #include "search/analysis.h"
+#include "search/leaf_evals.h"
 #include "search/mcts.h"
 
 namespace ps::cmd {
@@ -167,6 +169,8 @@ struct ModelArgs {
   int top = 10;
   bool raw = false;
   bool no_model = false;
+  int64_t alphabeta_ms = 0;  // > 0: also an alpha-beta search of this many ms
+  std::string value_net;     // its evaluation: a .vnet, "hand", or "" (the shipped .vnet, else hand)
 };
 
 void add_view_options(CLI::App* c, ViewArgs& a) {
@@ -271,6 +275,47 @@ void analyse_with_model(const Position& pos, const ModelArgs& a) {
   std::printf("(values and Q for player %d, the side to move, in [-1, 1])\n", mover);
 }
 
+// An alpha-beta search of pos (a turn start): the yardstick's search, or the bot's endgame with
+// the value net; depth, score, nodes and principal variation, and what a proof search finds.
+void analyse_with_alphabeta(const Game& game, const ModelArgs& a) {
+  const Position& pos = game.position();
+  LeafEvalSpec spec;
+  std::string net = a.value_net;
+  if (net.empty()) net = default_model_path(pos.pitch(), pos.variant(), ".vnet");
+  if (!net.empty() && net != "hand") {
+    spec.eval = "nnue";
+    spec.value_net = net;
+  }
+  std::unique_ptr<LeafEvaluator> ev;
+  try {
+    ev = make_leaf_evaluator(spec, 1);
+  } catch (const std::exception& e) {
+    throw std::invalid_argument("--value-net " + net + ": " + e.what());
+  }
+  AlphaBetaPlayer ab(AlphaBetaPlayer::Options{}, std::move(ev), 1);
+  try {
+    ab.new_game(pos.pitch(), pos.variant());  // refuses a value net of other rules
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument("--value-net " + net + ": " + e.what());
+  }
+  const std::string best = ab.choose_turn(game, TurnBudget{a.alphabeta_ms, -1});
+  const AlphaBetaPlayer::Info& info = ab.last_info();
+  const int mover = pos.side_to_move();
+  std::string pv;
+  for (const std::string& t : info.pv) pv += (pv.empty() ? "" : " ") + t;
+  const bool won = info.score > AlphaBetaPlayer::kWin - 1000,
+             lost = info.score < -(AlphaBetaPlayer::kWin - 1000);
+  std::printf(
+      "alpha-beta (%s): depth %d in %.0f ms, %lld nodes, score %s for player %d%s, best turn %s, "
+      "principal variation: %s\n",
+      spec.eval == "nnue" ? ("value net " + net).c_str() : "hand evaluation", info.depth, info.ms,
+      (long long)info.nodes, won || lost ? (won ? "win" : "loss") : std::to_string(info.score).c_str(), mover,
+      won    ? (" in " + std::to_string(AlphaBetaPlayer::kWin - info.score) + " turns").c_str()
+      : lost ? (" in " + std::to_string(AlphaBetaPlayer::kWin + info.score) + " turns").c_str()
+             : "",
+      best.c_str(), pv.c_str());
+}
+
 }  // namespace
 
 void register_analyse_commands(CLI::App& app) {
@@ -300,6 +345,17 @@ void register_analyse_commands(CLI::App& app) {
       ->capture_default_str()
       ->check(integer_at_least(0));
   analyse->add_option("--top", an->top, "turns listed")->capture_default_str()->check(integer_at_least(1));
+  auto* ab_ms =
+      analyse
+          ->add_option("--alphabeta-ms", an->alphabeta_ms,
+                       "also search the position with alpha-beta for this long (ms; the "
+                       "yardstick's search and the bot's endgame): depth, score, principal variation")
+          ->check(in_range<int64_t>(1, 86400000));
+  analyse
+      ->add_option("--value-net", an->value_net,
+                   "alpha-beta's evaluation: a .vnet file, or hand (default: the shipped "
+                   "models/<pitch>-<variant>.vnet, else hand)")
+      ->needs(ab_ms);
   analyse
       ->add_flag("--raw", an->raw,
                  "print only the network's output, machine-readable: value<TAB>V (for the side "
@@ -325,6 +381,15 @@ void register_analyse_commands(CLI::App& app) {
     if (!view->svg.empty()) write_svg(g, *view, !an->raw);  // --raw: nothing but the numbers on stdout
     std::cout.flush();
     if (!an->model.empty()) analyse_with_model(g.position(), *an);
+    if (an->alphabeta_ms > 0) {
+      const std::string why =
+          not_analysable(g.position(), where,
+                         g.position().game_over() ? "pick an earlier one with --turn or --kick"
+                                                  : "use --turn, or a --kick that ends a turn");
+      if (!why.empty()) throw std::invalid_argument(why);
+      std::fflush(stdout);
+      analyse_with_alphabeta(g, *an);
+    }
   });
 }
 
