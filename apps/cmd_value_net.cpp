@@ -1,5 +1,7 @@
 // The small value net of the alpha-beta search (search/value_net.h):
 //   train-value --data DIR --out FILE.vnet   trains one on self-play data (train/value_trainer.h)
+//   relabel GAMES.pgn... --out DIR --value-net FILE.vnet   their positions with alpha-beta's scores
+//                                            as value targets (selfplay/relabel.h)
 //   bench value-net [--net FILE.vnet]        evaluations per second, incremental vs from scratch,
 //                                            and alphabeta's nodes/s and depth, hand vs nnue
 #include <unistd.h>
@@ -21,6 +23,7 @@
 #include "search/baselines.h"
 #include "search/nnue_eval.h"
 #include "search/value_net_file.h"
+#include "selfplay/relabel.h"
 #include "train/value_trainer.h"
 
 namespace ps::cmd {
@@ -313,6 +316,64 @@ void register_value_net_commands(CLI::App& app) {
       std::printf("kept the weights of the last step, %lld (no held-out games to choose by)\n",
                   (long long)r.best.step);
     std::printf("wrote %s (target %s, %.1f s)\n", t->out.c_str(), t->cfg.target.c_str(), r.seconds);
+  });
+
+  struct RelabelArgs {
+    std::vector<std::string> games;
+    std::string out, prefix = "relabel";
+    RelabelOptions o;
+  };
+  auto ra = std::make_shared<RelabelArgs>();
+  auto* rl = app.add_subcommand(
+      "relabel",
+      "Training data from finished games (a tournament's or ladder's games.pgn): the value "
+      "target of each position is a deeper alpha-beta search's score with a value net "
+      "(selfplay/relabel.h); train-value --target root or mix reads it; resumable");
+  rl->add_option("games", ra->games, "PGN files of finished games")->required()->check(CLI::ExistingFile);
+  rl->add_option("--out", ra->out, "data folder to write (chunks <prefix>-NNNNNN.psd)")->required();
+  rl->add_option("--prefix", ra->prefix, "chunk file prefix")->capture_default_str();
+  rl->add_option("--value-net", ra->o.value_net, "the search's value net (.vnet)")->required();
+  rl->add_option("--nodes", ra->o.nodes, "alpha-beta nodes per position")
+      ->capture_default_str()
+      ->check(in_range<int64_t>(1, 1000000000));
+  rl->add_option("--from-turn", ra->o.from_turn, "first turn start relabelled")
+      ->capture_default_str()
+      ->check(in_range(0, 10000));
+  rl->add_option("--every", ra->o.every, "then every this many turns")
+      ->capture_default_str()
+      ->check(in_range(1, 10000));
+  rl->add_option("--threads", ra->o.threads, "worker threads")
+      ->capture_default_str()
+      ->check(in_range(1, 256));
+  rl->add_option("--games-per-chunk", ra->o.games_per_chunk, "games per chunk file")
+      ->capture_default_str()
+      ->check(in_range(1, 100000));
+  rl->callback([ra] {
+    std::vector<Game> games;
+    for (const std::string& f : ra->games) {
+      std::ifstream in(f);
+      if (!in) throw std::runtime_error(f + ": cannot open");
+      for (PgnGame& g : read_pgn(in, f, Pitch::standard(), Variant::kStandard))
+        games.push_back(std::move(g.game));
+    }
+    ProgressLine line;
+    const RelabelStats st =
+        relabel_games(games, ra->o, ra->out, ra->prefix, [&](int64_t done, int64_t total) {
+          line.update(std::to_string(done) + "/" + std::to_string(total) + " games relabelled");
+        });
+    line.finish();
+    std::printf(
+        "relabel: %s of %zu (%lld skipped: unfinished or other rules), %s kept from an earlier run, "
+        "%s written\n",
+        counted(st.games, "game").c_str(), games.size(), (long long)st.skipped_games,
+        counted(st.kept_chunks, "chunk").c_str(), counted(st.written_chunks, "chunk").c_str());
+    if (st.positions > 0)
+      std::printf(
+          "relabel: %s, %.1f%% proven won or lost, %.0f nodes and depth %.2f turns per position, "
+          "%.1f positions/s (%d threads)\n",
+          counted(st.positions, "position").c_str(), 100.0 * double(st.proven) / double(st.positions),
+          double(st.nodes) / double(st.positions), double(st.depth_sum) / double(st.positions),
+          double(st.positions) / std::max(st.seconds, 1e-9), ra->o.threads);
   });
 
   CLI::App* bench = bench_command(app);
