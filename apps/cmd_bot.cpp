@@ -176,7 +176,9 @@ void register_bot_command(CLI::App& app) {
   bot->add_option("--variant", a->variant_text, "variant (default: the model's first variant)");
   // At most a day: a deadline of ~9.2e12 ms overflowed the clock (an instant fallback turn,
   // then a search that never ended).
-  bot->add_option("--first-ms", a->first_ms, "time limit of the first answer, ms (1 to 86,400,000)")
+  bot->add_option("--first-ms", a->first_ms,
+                  "time limit of the first answer, ms (1 to 86,400,000), counted from the bot's start (the "
+                  "referee writes the first lines at once); never less than --turn-ms")
       ->capture_default_str()
       ->check(integer_at_least(1))
       ->check(CLI::Range(int64_t(1), kMaxAnswerMs));
