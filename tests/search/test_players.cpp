@@ -316,6 +316,45 @@ TEST_CASE("players: the noise evaluation is a deterministic hash of the position
   CHECK_THROWS_AS(NoiseEvaluator(100000), std::invalid_argument);
 }
 
+TEST_CASE("players: the alpha-beta endgame takes its late evaluation from endgame_late_from_turn on",
+          "[search]") {
+  FixedCostEvaluator net(0, 0.5f, 1.0f, 4);
+  SearchParams sp;
+  sp.endgame_from_turn = 2;
+  sp.endgame_eval = "hand";
+  sp.endgame_late_from_turn = 8;
+  sp.endgame_late_eval = "noise";
+  MctsPlayer p(net, sp, 5);
+  RandomPlayer other(6);
+  Game g(Pitch::standard(), Variant::kStandard);
+  p.new_game(Pitch::standard(), Variant::kStandard);
+  int late = 0, endgame = 0;
+  while (!g.position().game_over() && g.num_complete_turns() < 16) {
+    if (g.position().side_to_move() == 1) {
+      g.play_turn(other.choose_turn(g, {}));
+      continue;
+    }
+    const int before = g.num_complete_turns();
+    const std::string t = p.choose_turn(g, {20, -1});
+    REQUIRE(is_legal_turn(g, t));
+    endgame += before >= 2;
+    late += before >= 8;
+    g.play_turn(t);
+  }
+  REQUIRE(late > 0);
+  CHECK(p.totals().endgame_turns == endgame);
+  CHECK(p.totals().endgame_late_turns == late);
+  CHECK(p.totals().summary().find(", " + std::to_string(late) + " with the late evaluation") !=
+        std::string::npos);
+  // Before the endgame it is refused; a late nnue needs the endgame's value net.
+  SearchParams bad = sp;
+  bad.endgame_late_from_turn = 1;
+  CHECK_THROWS_WITH(bad.validate(), Catch::Contains("endgame_late_from_turn"));
+  bad = sp;
+  bad.endgame_late_eval = "nnue";
+  CHECK_THROWS_WITH(bad.validate(), Catch::Contains("nnue needs endgame_value_net"));
+}
+
 TEST_CASE("players: an mcts player hands timed turns to alpha-beta from endgame_from_turn on", "[search]") {
   FixedCostEvaluator net(0, 0.5f, 1.0f, 4);
   for (const char* eval : {"noise", "hand"}) {
