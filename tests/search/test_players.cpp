@@ -316,19 +316,13 @@ TEST_CASE("players: the noise evaluation is a deterministic hash of the position
   CHECK_THROWS_AS(NoiseEvaluator(100000), std::invalid_argument);
 }
 
-TEST_CASE("players: the alpha-beta endgame takes its late evaluation from endgame_late_from_turn on",
-          "[search]") {
-  FixedCostEvaluator net(0, 0.5f, 1.0f, 4);
-  SearchParams sp;
-  sp.endgame_from_turn = 2;
-  sp.endgame_eval = "hand";
-  sp.endgame_late_from_turn = 8;
-  sp.endgame_late_eval = "noise";
-  MctsPlayer p(net, sp, 5);
+// Player 0 `p` (20 ms per turn) against a random player 1 for up to 16 turns; on_turn(game
+// before the turn, complete turns before it, p's turn) after each of p's legal turns.
+template <class F>
+Game play_timed_against_random(MctsPlayer& p, F on_turn) {
   RandomPlayer other(6);
   Game g(Pitch::standard(), Variant::kStandard);
   p.new_game(Pitch::standard(), Variant::kStandard);
-  int late = 0, endgame = 0;
   while (!g.position().game_over() && g.num_complete_turns() < 16) {
     if (g.position().side_to_move() == 1) {
       g.play_turn(other.choose_turn(g, {}));
@@ -337,10 +331,26 @@ TEST_CASE("players: the alpha-beta endgame takes its late evaluation from endgam
     const int before = g.num_complete_turns();
     const std::string t = p.choose_turn(g, {20, -1});
     REQUIRE(is_legal_turn(g, t));
-    endgame += before >= 2;
-    late += before >= 8;
+    on_turn(g, before, t);
     g.play_turn(t);
   }
+  return g;
+}
+
+TEST_CASE("players: the alpha-beta endgame takes its late evaluation from endgame_late_from_turn on",
+          "[search]") {
+  FixedCostEvaluator net(0, 0.5f, 1.0f, 4);
+  SearchParams sp;
+  sp.endgame_from_turn = 2;
+  sp.endgame_eval = "hand";
+  sp.endgame_late_from_turn = 4;
+  sp.endgame_late_eval = "noise";
+  MctsPlayer p(net, sp, 5);
+  int late = 0, endgame = 0;
+  play_timed_against_random(p, [&](const Game&, int before, const std::string&) {
+    endgame += before >= 2;
+    late += before >= 4;
+  });
   REQUIRE(late > 0);
   CHECK(p.totals().endgame_turns == endgame);
   CHECK(p.totals().endgame_late_turns == late);
@@ -363,18 +373,8 @@ TEST_CASE("players: an mcts player hands timed turns to alpha-beta from endgame_
     sp.endgame_from_turn = 4;
     sp.endgame_eval = eval;
     MctsPlayer p(net, sp, 5);
-    RandomPlayer other(6);
-    Game g(Pitch::standard(), Variant::kStandard);
-    p.new_game(Pitch::standard(), Variant::kStandard);
     int net_turns = 0, endgame_turns = 0;
-    while (!g.position().game_over() && g.num_complete_turns() < 16) {
-      if (g.position().side_to_move() == 1) {
-        g.play_turn(other.choose_turn(g, {}));
-        continue;
-      }
-      const int before = g.num_complete_turns();
-      const std::string t = p.choose_turn(g, {20, -1});
-      REQUIRE(is_legal_turn(g, t));
+    const Game g = play_timed_against_random(p, [&](const Game&, int before, const std::string& t) {
       CHECK(p.last_result().best_turn == t);
       if (before < 4) {
         ++net_turns;
@@ -385,8 +385,7 @@ TEST_CASE("players: an mcts player hands timed turns to alpha-beta from endgame_
         REQUIRE(!p.last_result().principal_variation.empty());
         CHECK(p.last_result().principal_variation[0] == t);
       }
-      g.play_turn(t);
-    }
+    });
     REQUIRE(endgame_turns > 0);
     CHECK(p.totals().searches == net_turns);
     CHECK(p.totals().endgame_turns == endgame_turns);
