@@ -359,7 +359,7 @@ void register_value_net_commands(CLI::App& app) {
     ProgressLine line;
     const RelabelStats st =
         relabel_games(games, ra->o, ra->out, ra->prefix, [&](int64_t done, int64_t total) {
-          line.update(std::to_string(done) + "/" + std::to_string(total) + " games relabelled");
+          line.update(std::to_string(done) + "/" + std::to_string(total) + " games done");
         });
     line.finish();
     std::printf(
@@ -367,6 +367,11 @@ void register_value_net_commands(CLI::App& app) {
         "%s written\n",
         counted(st.games, "game").c_str(), games.size(), (long long)st.skipped_games,
         counted(st.kept_chunks, "chunk").c_str(), counted(st.written_chunks, "chunk").c_str());
+    if (st.dropped > 0)
+      std::printf("relabel: %s dropped: their search completed no iteration within --nodes %lld\n",
+                  counted(st.dropped, "position").c_str(), (long long)ra->o.nodes);
+    if (st.games > 0 && st.positions == 0)
+      throw std::runtime_error("relabel: no position was labelled; raise --nodes or lower --from-turn");
     if (st.positions > 0)
       std::printf(
           "relabel: %s, %.1f%% proven won or lost, %.0f nodes and depth %.2f turns per position, "

@@ -34,7 +34,7 @@ void RelabelOptions::validate() const {
 namespace {
 
 struct GameTally {
-  int64_t positions = 0, proven = 0, nodes = 0, depth_sum = 0;
+  int64_t positions = 0, dropped = 0, proven = 0, nodes = 0, depth_sum = 0;
 };
 
 // The relabelled samples of one finished game of the net's rules.
@@ -75,6 +75,8 @@ GameData relabel_one(const Game& game, uint64_t id, AlphaBetaPlayer& ab, const R
         tally.proven += proven;
         tally.nodes += info.nodes;
         tally.depth_sum += info.depth;
+      } else {
+        ++tally.dropped;
       }
     }
     g.play_turn(turns[size_t(t)]);
@@ -96,6 +98,23 @@ RelabelStats relabel_games(const std::vector<Game>& games, const RelabelOptions&
     throw std::invalid_argument(std::string("relabel: ") + e.what());  // "value net FILE: why"
   }
   ensure_directory(out_dir, "relabel output folder");
+  {
+    // The settings of the chunks in out_dir: a resumed run must make the same samples, so one
+    // with other settings is refused rather than mixed in (the kept chunks would not be redone).
+    const std::string manifest = (std::filesystem::path(out_dir) / (prefix + ".relabel")).string();
+    const std::string settings = "value_net " + std::filesystem::path(o.value_net).filename().string() +
+                                 "\nnodes " + std::to_string(o.nodes) + "\nfrom_turn " +
+                                 std::to_string(o.from_turn) + "\nevery " + std::to_string(o.every) +
+                                 "\ngames_per_chunk " + std::to_string(o.games_per_chunk) + "\n";
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(manifest, ec)) {
+      if (read_file(manifest) != settings)
+        throw std::invalid_argument("relabel: " + out_dir + " holds chunks made with other settings (" +
+                                    manifest + "); give another --out or --prefix");
+    } else {
+      write_file_atomic(manifest, settings);
+    }
+  }
   const std::string network = "relabel:" + std::filesystem::path(o.value_net).filename().string() + "@" +
                               std::to_string(o.nodes) + "nodes";
   RelabelStats st;
@@ -134,6 +153,7 @@ RelabelStats relabel_games(const std::vector<Game>& games, const RelabelOptions&
             std::lock_guard<std::mutex> lock(mu);
             ++st.games;
             st.positions += tally.positions;
+            st.dropped += tally.dropped;
             st.proven += tally.proven;
             st.nodes += tally.nodes;
             st.depth_sum += tally.depth_sum;

@@ -16,7 +16,8 @@
 //
 // Output: chunks of games_per_chunk games, "<prefix>-NNNNNN.psd" (chunk index over the input
 // games in order), written atomically; a chunk already there is kept, so a stopped run resumes
-// where it stopped when given the same games. Unfinished games and games of other rules than
+// where it stopped when given the same games; "<prefix>.relabel" records the settings, and a
+// run with other settings into the same folder is refused. Unfinished games and games of other rules than
 // the net's are skipped (counted).
 //
 // Thread-safety: relabel_games runs `threads` worker threads, each with its own alpha-beta
@@ -50,6 +51,7 @@ struct RelabelStats {
   int64_t kept_chunks = 0;    ///< chunks already in out_dir (a resumed run)
   int64_t written_chunks = 0;
   int64_t positions = 0;  ///< samples written
+  int64_t dropped = 0;    ///< positions whose search completed no iteration (nodes too few)
   int64_t proven = 0;     ///< of them, proven won or lost by the search
   int64_t nodes = 0;      ///< alpha-beta nodes, all positions
   int64_t depth_sum = 0;  ///< sum of the searches' completed depths (turns)

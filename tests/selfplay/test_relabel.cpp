@@ -79,6 +79,17 @@ TEST_CASE("relabel: samples hold the search's score and the result, chunks resum
   CHECK(again.kept_chunks == 3);
   CHECK(again.written_chunks == 0);
   CHECK(again.positions == 0);
+  // Other settings into the same folder are refused (probe: a rerun with more nodes kept the
+  // old chunks without a word).
+  RelabelOptions other = o;
+  other.nodes = 5000;
+  CHECK_THROWS_WITH(relabel_games(games, other, out, "rl"),
+                    Catch::Contains("holds chunks made with other settings"));
+  // One node completes no iteration: the positions are counted as dropped, not lost silently.
+  RelabelOptions one = o;
+  one.nodes = 1;
+  const RelabelStats few = relabel_games(games, one, (dir.path / "one").string(), "rl");
+  CHECK(few.dropped > 0);
 }
 
 TEST_CASE("relabel: a position won at once is +1, and bad options name their field") {
