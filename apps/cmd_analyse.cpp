@@ -276,7 +276,7 @@ void analyse_with_model(const Position& pos, const ModelArgs& a) {
 }
 
 // An alpha-beta search of pos (a turn start): the yardstick's search, or the bot's endgame with
-// the value net; depth, score, nodes and principal variation, and what a proof search finds.
+// the value net: depth, score (or the proven result), nodes and principal variation.
 void analyse_with_alphabeta(const Game& game, const ModelArgs& a) {
   const Position& pos = game.position();
   LeafEvalSpec spec;
@@ -303,8 +303,8 @@ void analyse_with_alphabeta(const Game& game, const ModelArgs& a) {
   const int mover = pos.side_to_move();
   std::string pv;
   for (const std::string& t : info.pv) pv += (pv.empty() ? "" : " ") + t;
-  const bool won = info.score > AlphaBetaPlayer::kWin - 1000,
-             lost = info.score < -(AlphaBetaPlayer::kWin - 1000);
+  const bool won = info.score > AlphaBetaPlayer::kProvenBound,
+             lost = info.score < -AlphaBetaPlayer::kProvenBound;
   std::printf(
       "alpha-beta (%s): depth %d in %.0f ms, %lld nodes, score %s for player %d%s, best turn %s, "
       "principal variation: %s\n",
@@ -366,13 +366,15 @@ void register_analyse_commands(CLI::App& app) {
     const Game full = game_from(view->pos);
     const Game g = select_position(full, view->pos);
     const std::string where = where_text(g, full);
-    if (!an->model.empty()) {
+    // A search (the model's or alpha-beta's) needs an unfinished turn start: checked before any output.
+    if (!an->model.empty() || an->alphabeta_ms > 0) {
       const std::string why = not_analysable(
           g.position(), where,
           g.position().game_over() ? "pick an earlier one with --turn or --kick"
                                    : "use --turn, or a --kick that ends a turn");
       if (!why.empty()) throw std::invalid_argument(why);
-    } else if (!an->no_model && not_analysable(g.position(), where, "").empty()) {
+    }
+    if (an->model.empty() && !an->no_model && not_analysable(g.position(), where, "").empty()) {
       // The shipped model, when there is one for this pitch and variant.
       an->model = default_model_path(g.position().pitch(), g.position().variant());
       if (!an->model.empty()) std::cout << "model: " << an->model << " (shipped; --no-model: board only)\n";
@@ -382,11 +384,6 @@ void register_analyse_commands(CLI::App& app) {
     std::cout.flush();
     if (!an->model.empty()) analyse_with_model(g.position(), *an);
     if (an->alphabeta_ms > 0) {
-      const std::string why =
-          not_analysable(g.position(), where,
-                         g.position().game_over() ? "pick an earlier one with --turn or --kick"
-                                                  : "use --turn, or a --kick that ends a turn");
-      if (!why.empty()) throw std::invalid_argument(why);
       std::fflush(stdout);
       analyse_with_alphabeta(g, *an);
     }

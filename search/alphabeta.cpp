@@ -12,7 +12,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 constexpr int kInf = 2 * AlphaBetaPlayer::kWin;
-constexpr int kWinBound = AlphaBetaPlayer::kWin - 1000;  // |score| above: a proven result
+constexpr int kWinBound = AlphaBetaPlayer::kProvenBound;
 constexpr int kEvalCap = 99999;
 
 std::string digits(const uint8_t* kicks, int n) {

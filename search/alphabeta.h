@@ -40,6 +40,8 @@ class AlphaBetaPlayer final : public Player {
   static constexpr int64_t kEnumerationLimit = int64_t(1) << 16;
   static constexpr int kRandomTurns = 64;
   static constexpr int kWin = 1000000;  ///< score of a won position at ply 0 (minus the ply)
+  /// |score| above this: a proven result (a won or lost position within 1,000 turns).
+  static constexpr int kProvenBound = kWin - 1000;
 
   struct Options {
     int64_t default_time_ms = 100;  ///< time per turn when the budget gives none (ms)

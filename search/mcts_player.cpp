@@ -71,28 +71,31 @@ std::string SearchTotals::search_summary() const {
 namespace {
 
 // The endgame search's leaf evaluation; errors name the search key they come from.
-std::unique_ptr<LeafEvaluator> endgame_evaluator(const SearchParams& params, uint64_t seed) {
+// `key`: the search key named in errors; empty: endgame_<the spec's field>.
+std::unique_ptr<LeafEvaluator> endgame_evaluator(const LeafEvalSpec& spec, uint64_t seed,
+                                                 const std::string& key = "") {
+  try {
+    return make_leaf_evaluator(spec, seed);
+  } catch (const LeafEvalError& e) {
+    throw std::invalid_argument("search params: " + (key.empty() ? "endgame_" + e.field() : key) + ": " +
+                                e.what());
+  }
+}
+
+LeafEvalSpec endgame_spec(const SearchParams& params) {
   LeafEvalSpec spec;
   spec.eval = params.endgame_eval;
   spec.value_net = params.endgame_value_net;
   spec.eval_noise = params.endgame_eval_noise;
-  try {
-    return make_leaf_evaluator(spec, seed);
-  } catch (const LeafEvalError& e) {
-    throw std::invalid_argument("search params: endgame_" + e.field() + ": " + e.what());
-  }
+  return spec;
 }
 
-// The late endgame's evaluation (SearchParams::endgame_late_eval).
-std::unique_ptr<LeafEvaluator> late_evaluator(const SearchParams& params, uint64_t seed) {
+// The late endgame's evaluation (SearchParams::endgame_late_eval: the endgame's value net, no noise).
+LeafEvalSpec late_spec(const SearchParams& params) {
   LeafEvalSpec spec;
   spec.eval = params.endgame_late_eval;
   if (spec.eval == "nnue") spec.value_net = params.endgame_value_net;
-  try {
-    return make_leaf_evaluator(spec, seed);
-  } catch (const LeafEvalError& e) {
-    throw std::invalid_argument("search params: endgame_late_eval: " + std::string(e.what()));
-  }
+  return spec;
 }
 
 }  // namespace
@@ -104,11 +107,12 @@ MctsPlayer::MctsPlayer(Evaluator& evaluator, const SearchParams& params, uint64_
       prover_(params.proof_fraction > 0 ? std::make_unique<AlphaBetaPlayer>(seed) : nullptr),
       endgame_(params.endgame_from_turn >= 0
                    ? std::make_unique<AlphaBetaPlayer>(AlphaBetaPlayer::Options{},
-                                                       endgame_evaluator(params, seed), seed)
+                                                       endgame_evaluator(endgame_spec(params), seed), seed)
                    : nullptr),
       late_(params.endgame_from_turn >= 0 && params.endgame_late_from_turn >= 0
-                ? std::make_unique<AlphaBetaPlayer>(AlphaBetaPlayer::Options{}, late_evaluator(params, seed),
-                                                    seed)
+                ? std::make_unique<AlphaBetaPlayer>(
+                      AlphaBetaPlayer::Options{},
+                      endgame_evaluator(late_spec(params), seed, "endgame_late_eval"), seed)
                 : nullptr),
       name_(name.empty() ? "mcts(" + (ablated_ ? ablated_->name() : evaluator.name()) + ")"
                          : std::move(name)) {}
@@ -157,7 +161,7 @@ std::string MctsPlayer::endgame_turn(const Game& game, const TurnBudget& budget)
   // otherwise), with alpha-beta's principal variation.
   AlphaBetaPlayer::TurnProof t;
   t.kicks = turn;
-  if (std::abs(info.score) >= AlphaBetaPlayer::kWin - 1000) t.proven = info.score > 0 ? 1 : -1;
+  if (std::abs(info.score) >= AlphaBetaPlayer::kProvenBound) t.proven = info.score > 0 ? 1 : -1;
   last_ = proven_result(t, info.ms);
   if (!info.pv.empty()) last_.principal_variation = info.pv;
   return turn;

@@ -46,7 +46,7 @@ TeacherOptions parse_teacher_options(ConfigReader& r) {
 }
 
 namespace {
-constexpr int kProvenBound = AlphaBetaPlayer::kWin - 1000;
+constexpr int kProvenBound = AlphaBetaPlayer::kProvenBound;
 bool is_proven(int score) { return score > kProvenBound || score < -kProvenBound; }
 }  // namespace
 
