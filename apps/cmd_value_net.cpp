@@ -239,7 +239,8 @@ void register_value_net_commands(CLI::App& app) {
   tv->add_option("--steps", t->cfg.steps, "training steps")
       ->capture_default_str()
       ->check(integer_at_least(0));
-  tv->add_option("--hidden", t->cfg.hidden, "hidden layer sizes")->delimiter(',')->capture_default_str();
+  auto* hidden =
+      tv->add_option("--hidden", t->cfg.hidden, "hidden layer sizes")->delimiter(',')->capture_default_str();
   tv->add_option("--target", t->cfg.target,
                  "value target: result (game result), root (the search's root value), mix (mean)")
       ->capture_default_str();
@@ -256,8 +257,14 @@ void register_value_net_commands(CLI::App& app) {
   tv->add_option("--log-interval", t->cfg.log_interval, "steps between progress lines")
       ->capture_default_str()
       ->check(integer_at_least(1));
-  tv->add_option("--value-scale", t->cfg.value_scale, "search score per unit of value")
-      ->capture_default_str();
+  auto* scale = tv->add_option("--value-scale", t->cfg.value_scale, "search score per unit of value")
+                    ->capture_default_str();
+  tv->add_option("--init", t->cfg.init,
+                 "start from this value net (.vnet) instead of random weights: fine-tuning; its "
+                 "hidden sizes and value scale are kept")
+      ->check(CLI::ExistingFile)
+      ->excludes(hidden)
+      ->excludes(scale);
   tv->add_option("--threads", t->cfg.threads, "LibTorch threads (0: its default; at most 256)")
       ->capture_default_str()
       ->check(CLI::Range(0, 256));

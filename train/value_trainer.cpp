@@ -229,6 +229,16 @@ ValueNet value_net_of(Mlp& net, const Pitch& pitch, Variant variant, float value
   return out;
 }
 
+// Copies a value net's layers into `net` (same shapes: the net was built from its sizes).
+void load_layers(Mlp& net, const ValueNet& from) {
+  torch::NoGradGuard no_grad;
+  for (size_t i = 0; i < net->layers.size(); ++i) {
+    const DenseLayer& d = from.layers[i];
+    net->layers[i]->weight.copy_(torch::from_blob(const_cast<float*>(d.weight.data()), {d.out, d.in}));
+    net->layers[i]->bias.copy_(torch::from_blob(const_cast<float*>(d.bias.data()), {d.out}));
+  }
+}
+
 }  // namespace
 
 // Long (about 85 lines): the phases (rows, model, steps with early stopping, file) share the rows,
@@ -259,9 +269,25 @@ ValueTrainResult train_value_net(const ValueTrainConfig& cfg, const std::string&
   result.train_samples = int64_t(train_idx.size());
   result.holdout_samples = int64_t(held_idx.size());
 
+  // The starting net, checked before anything is trained.
+  std::vector<int> hidden = cfg.hidden;
+  float value_scale = cfg.value_scale;
+  ValueNet init;
+  if (!cfg.init.empty()) {
+    init = load_value_net(cfg.init);
+    if (!init.plays(pitch, variant))
+      throw std::invalid_argument("train-value: init " + cfg.init + " was trained for " +
+                                  init.pitch().name() + " " + variant_name(init.variant) + ", the data is " +
+                                  result.pitch + " " + result.variant);
+    hidden.clear();
+    for (size_t i = 0; i + 1 < init.layers.size(); ++i) hidden.push_back(init.layers[i].out);
+    value_scale = init.value_scale;
+  }
+
   if (cfg.threads > 0) torch::set_num_threads(cfg.threads);
   torch::manual_seed(cfg.seed);
-  Mlp net(num_features, cfg.hidden);
+  Mlp net(num_features, hidden);
+  if (!cfg.init.empty()) load_layers(net, init);
   torch::optim::Adam opt(net->parameters(),
                          torch::optim::AdamOptions(cfg.lr).weight_decay(cfg.weight_decay));
   result.baselines = baselines_of(data, held_idx);
@@ -317,7 +343,7 @@ ValueTrainResult train_value_net(const ValueTrainConfig& cfg, const std::string&
     for (size_t i = 0; i < params.size(); ++i) params[i].copy_(best_params[i]);
   }
 
-  const ValueNet out = value_net_of(net, pitch, variant, cfg.value_scale);
+  const ValueNet out = value_net_of(net, pitch, variant, value_scale);
   save_value_net(out, out_path);
   result.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -44,6 +44,10 @@ struct ValueTrainConfig {
   int64_t log_interval = 250;    ///< steps between progress lines (and held-out evaluations)
   float value_scale = 1000.0f;   ///< written into the file (search score per unit of value)
   int threads = 1;               ///< LibTorch intra-op threads (0: leave the default)
+  /// A value-net file to start from instead of random weights (fine-tuning, e.g. on relabel's
+  /// deeper-search targets): its hidden sizes and value_scale replace `hidden` and
+  /// `value_scale`; it must have been trained for the data's pitch and variant. Empty: random.
+  std::string init;
   /// Throws std::invalid_argument naming the bad field.
   void validate() const;
 };
@@ -82,7 +86,8 @@ using ValueTrainProgress = std::function<void(const ValueTrainMetrics&)>;
 
 /// Trains a value net on data_dir and writes it to out_path atomically. Throws
 /// std::runtime_error naming the directory when there is no usable sample, DataError for a
-/// data directory that cannot be read, std::invalid_argument for a bad config.
+/// data directory that cannot be read, std::invalid_argument for a bad config or an `init` net
+/// of other rules, ValueNetError (search/value_net_file.h) for an `init` file that cannot be read.
 ValueTrainResult train_value_net(const ValueTrainConfig& config, const std::string& data_dir,
                                  const std::string& out_path,
                                  const ValueTrainProgress& progress = {});

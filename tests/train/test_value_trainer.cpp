@@ -156,6 +156,45 @@ TEST_CASE("train-value: keeps the weights of the best held-out evaluation", "[tr
   remove_tree(dir.string());
 }
 
+// Fine-tuning: a run from a trained net starts where that net is (its held-out error, sizes and
+// scale, whatever `hidden` says), and steps 0 write the same net back; a net of other rules
+// is refused before any step.
+TEST_CASE("train-value: init starts from a value net's weights", "[train]") {
+  const fs::path dir = games_dir("ps_vinit", 60, 3);
+  const std::string data = (dir / "data").string();
+  const std::string a = (dir / "a.vnet").string(), b = (dir / "b.vnet").string(),
+                    c = (dir / "c.vnet").string();
+  ValueTrainConfig cfg = short_run({16, 8}, 300, 100, 0.2);
+  cfg.value_scale = 700;
+  const ValueTrainResult base = train_value_net(cfg, data, a);
+  ValueTrainConfig tune = short_run({4}, 0, 100, 0.2);
+  tune.init = a;
+  const ValueTrainResult same = train_value_net(tune, data, b);
+  // Same seed and held-out slice: the starting evaluation is the kept one of the first run.
+  CHECK(same.initial.holdout_mse == Approx(base.best.holdout_mse).epsilon(1e-5));
+  const ValueNet from = load_value_net(a), back = load_value_net(b);
+  REQUIRE(back.layers.size() == 3);
+  CHECK(back.hidden1() == 16);
+  CHECK(back.value_scale == 700.0f);
+  for (size_t i = 0; i < from.layers.size(); ++i) {
+    CHECK(back.layers[i].weight == from.layers[i].weight);
+    CHECK(back.layers[i].bias == from.layers[i].bias);
+  }
+  // A few steps more from there never keep anything worse than the start.
+  tune.steps = 100;
+  tune.log_interval = 50;
+  const ValueTrainResult more = train_value_net(tune, data, c);
+  CHECK(more.best.holdout_mse <= same.initial.holdout_mse);
+  // Another pitch's net.
+  const std::string other = (dir / "other.vnet").string();
+  save_value_net(random_value_net(Pitch::get(8, 12, 2), Variant::kStandard, {4}, 1), other);
+  tune.init = other;
+  CHECK_THROWS_WITH(train_value_net(tune, data, c), Catch::Contains("8x12") && Catch::Contains("8x10"));
+  tune.init = (dir / "missing.vnet").string();
+  CHECK_THROWS_WITH(train_value_net(tune, data, c), Catch::Contains("missing.vnet"));
+  remove_tree(dir.string());
+}
+
 // The value net's inputs and the residual net's planes describe the same board in the same frame
 // (the side to move attacks north): a drawn non-wall segment is set in both, the ball too.
 TEST_CASE("train-value: value_features agree with the encoder's mover-frame planes", "[train]") {
