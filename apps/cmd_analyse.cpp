@@ -275,10 +275,15 @@ void analyse_with_model(const Position& pos, const ModelArgs& a) {
   std::printf("(values and Q for player %d, the side to move, in [-1, 1])\n", mover);
 }
 
-// An alpha-beta search of pos (a turn start): the yardstick's search, or the bot's endgame with
-// the value net: depth, score (or the proven result), nodes and principal variation.
-void analyse_with_alphabeta(const Game& game, const ModelArgs& a) {
-  const Position& pos = game.position();
+// An alpha-beta search of a turn start: the yardstick's search, or the bot's endgame with the
+// value net. Built before any output, so that a value net that cannot be read or plays other
+// rules is the command's only output (it printed the board first).
+struct AnalysisAlphaBeta {
+  std::unique_ptr<AlphaBetaPlayer> player;
+  std::string what;  // "value net FILE" or "hand evaluation"
+};
+
+AnalysisAlphaBeta make_analysis_alphabeta(const Position& pos, const ModelArgs& a) {
   LeafEvalSpec spec;
   std::string net = a.value_net;
   if (net.empty()) net = default_model_path(pos.pitch(), pos.variant(), ".vnet");
@@ -292,13 +297,22 @@ void analyse_with_alphabeta(const Game& game, const ModelArgs& a) {
   } catch (const std::exception& e) {
     throw std::invalid_argument("--value-net " + net + ": " + e.what());
   }
-  AlphaBetaPlayer ab(AlphaBetaPlayer::Options{}, std::move(ev), 1);
+  AnalysisAlphaBeta out;
+  out.player = std::make_unique<AlphaBetaPlayer>(AlphaBetaPlayer::Options{}, std::move(ev), 1);
   try {
-    ab.new_game(pos.pitch(), pos.variant());  // refuses a value net of other rules
+    out.player->new_game(pos.pitch(), pos.variant());  // refuses a value net of other rules
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument("--value-net " + net + ": " + e.what());
   }
-  const std::string best = ab.choose_turn(game, TurnBudget{a.alphabeta_ms, -1});
+  out.what = spec.eval == "nnue" ? "value net " + net : "hand evaluation";
+  return out;
+}
+
+// The search's depth, score (or the proven result), nodes and principal variation.
+void analyse_with_alphabeta(const Game& game, AnalysisAlphaBeta& search, int ms) {
+  const Position& pos = game.position();
+  AlphaBetaPlayer& ab = *search.player;
+  const std::string best = ab.choose_turn(game, TurnBudget{ms, -1});
   const AlphaBetaPlayer::Info& info = ab.last_info();
   const int mover = pos.side_to_move();
   std::string pv;
@@ -308,8 +322,8 @@ void analyse_with_alphabeta(const Game& game, const ModelArgs& a) {
   std::printf(
       "alpha-beta (%s): depth %d in %.0f ms, %lld nodes, score %s for player %d%s, best turn %s, "
       "principal variation: %s\n",
-      spec.eval == "nnue" ? ("value net " + net).c_str() : "hand evaluation", info.depth, info.ms,
-      (long long)info.nodes, won || lost ? (won ? "win" : "loss") : std::to_string(info.score).c_str(), mover,
+      search.what.c_str(), info.depth, info.ms, (long long)info.nodes,
+      won || lost ? (won ? "win" : "loss") : std::to_string(info.score).c_str(), mover,
       won    ? (" in " + std::to_string(AlphaBetaPlayer::kWin - info.score) + " turns").c_str()
       : lost ? (" in " + std::to_string(AlphaBetaPlayer::kWin + info.score) + " turns").c_str()
              : "",
@@ -379,13 +393,15 @@ void register_analyse_commands(CLI::App& app) {
       an->model = default_model_path(g.position().pitch(), g.position().variant());
       if (!an->model.empty()) std::cout << "model: " << an->model << " (shipped; --no-model: board only)\n";
     }
+    AnalysisAlphaBeta alphabeta;
+    if (an->alphabeta_ms > 0) alphabeta = make_analysis_alphabeta(g.position(), *an);
     if (!an->raw) std::cout << where << "\n" << render_ascii(g.position());
     if (!view->svg.empty()) write_svg(g, *view, !an->raw);  // --raw: nothing but the numbers on stdout
     std::cout.flush();
     if (!an->model.empty()) analyse_with_model(g.position(), *an);
     if (an->alphabeta_ms > 0) {
       std::fflush(stdout);
-      analyse_with_alphabeta(g, *an);
+      analyse_with_alphabeta(g, alphabeta, an->alphabeta_ms);
     }
   });
 }

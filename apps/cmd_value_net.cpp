@@ -50,9 +50,15 @@ std::vector<Game> pgn_bench_games(const std::string& path, const Pitch& pitch, V
   std::ifstream in(path);
   if (!in) throw std::runtime_error("--pgn " + path + ": cannot open");
   std::vector<Game> out;
+  int64_t other_rules = 0;
+  std::string other;  // the rules of the first game skipped
   for (const PgnGame& pg : read_pgn(in, path, pitch, v)) {
     const Game& full = pg.game;
-    if (full.position().pitch().name() != pitch.name() || full.position().variant() != v) continue;
+    if (full.position().pitch().name() != pitch.name() || full.position().variant() != v) {
+      if (other_rules++ == 0)
+        other = full.position().pitch().name() + " " + variant_name(full.position().variant());
+      continue;
+    }
     Game g(pitch, v);
     const std::vector<std::string>& turns = full.turns();
     for (size_t t = 0; t < turns.size() && int(out.size()) < count; ++t) {
@@ -63,7 +69,10 @@ std::vector<Game> pgn_bench_games(const std::string& path, const Pitch& pitch, V
   }
   if (out.empty())
     throw std::runtime_error("--pgn " + path + ": no turn start of " + pitch.name() + " " + variant_name(v) +
-                             " at or after turn " + std::to_string(from_turn));
+                             " (the net's rules) at or after turn " + std::to_string(from_turn) +
+                             (other_rules > 0 ? "; " + counted(other_rules, "game") +
+                                                    " of other rules skipped (the first: " + other + ")"
+                                              : ""));
   return out;
 }
 

@@ -97,6 +97,15 @@ RelabelStats relabel_games(const std::vector<Game>& games, const RelabelOptions&
   } catch (const std::exception& e) {
     throw std::invalid_argument(std::string("relabel: ") + e.what());  // "value net FILE: why"
   }
+  // Nothing to label: said before the folder and its manifest are made (such a run used to write
+  // a chunk holding no game, which marked the games done).
+  if (std::none_of(games.begin(), games.end(), [&](const Game& g) {
+        const Position& end = g.position();
+        return end.game_over() && end.winner() >= 0 && net->plays(end.pitch(), end.variant());
+      }))
+    throw std::invalid_argument("relabel: none of the " + std::to_string(games.size()) +
+                                " games is a finished game of the value net's rules (" + net->pitch().name() +
+                                " " + variant_name(net->variant) + "): nothing to label");
   ensure_directory(out_dir, "relabel output folder");
   {
     // The settings of the chunks in out_dir: a resumed run must make the same samples, so one

@@ -59,8 +59,9 @@ struct RelabelStats {
 };
 
 /// Relabels `games` into out_dir (created if missing). progress(done, total) after each game
-/// (games of kept chunks count as done). Throws std::invalid_argument for bad options or a bad
-/// value net (naming the file), std::runtime_error when a chunk cannot be written.
+/// (games of kept chunks count as done). Throws std::invalid_argument for bad options, a bad
+/// value net (naming the file), or games of which none is finished on the net's rules (before
+/// out_dir is made); std::runtime_error when a chunk cannot be written.
 RelabelStats relabel_games(const std::vector<Game>& games, const RelabelOptions& options,
                            const std::string& out_dir, const std::string& prefix,
                            const std::function<void(int64_t, int64_t)>& progress = {});

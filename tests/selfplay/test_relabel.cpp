@@ -123,6 +123,17 @@ TEST_CASE("relabel: a position won at once is +1, and bad options name their fie
   CHECK(back[0].samples[0].root_value == 1.0f);
   CHECK(back[0].samples[0].result == 1);
 
+  // Only unfinished games (and one of other rules): refused before anything is written (the run
+  // wrote an empty chunk that marked them done; session-24 probe).
+  {
+    std::mt19937_64 rng(2);
+    const std::vector<Game> none = {testing::random_game(Pitch::standard(), Variant::kStandard, 3, rng),
+                                    testing::random_game(Pitch::get(8, 12, 2), Variant::kStandard, 400, rng)};
+    CHECK_THROWS_WITH(relabel_games(none, o, (dir.path / "none").string(), "rl"),
+                      "relabel: none of the 2 games is a finished game of the value net's rules (8x10 "
+                      "standard): nothing to label");
+    CHECK_FALSE(fs::exists(dir.path / "none"));
+  }
   o.every = 0;
   CHECK_THROWS_WITH(relabel_games({g}, o, (dir.path / "e").string(), "rl"), "relabel: every: must be >= 1");
   o.every = 1;
