@@ -13,6 +13,7 @@
 #include "search/nnue_eval.h"
 #include "search/params.h"
 #include "search/phase_player.h"
+#include "search/value_net_evaluator.h"
 #include "search/value_net_file.h"
 #include "tournament/registry.h"
 
@@ -221,6 +222,36 @@ std::unique_ptr<Player> make_phase_player(ConfigReader& r, const tour::PlayerCon
   return std::make_unique<PhasePlayer>(std::move(sub[0]), std::move(sub[1]), from_turn, c.name);
 }
 
+// The `bestfirst` type: a search written for the residual net (best-first minimax by default,
+// search/descent.h) over the small value net (search/value_net_evaluator.h): value_net (required)
+// and a search: map (search/params.h); its defaults: algorithm ubfm, every turn listed at each
+// expansion (the value net has no policy to list the best first; bounded by the turn
+// generator's turn_gen_max_expansions).
+SearchParams bestfirst_defaults() {
+  SearchParams p;
+  p.algorithm = "ubfm";
+  p.initial_turns = 1 << 20;
+  p.root_initial_turns = 1 << 20;
+  return p;
+}
+std::unique_ptr<Player> make_bestfirst_player(ConfigReader& r, const tour::PlayerContext& c) {
+  const std::string path = r.require<std::string>("value_net");
+  bool search_stats = false;
+  r.read(field("search_stats", search_stats));
+  ConfigReader sr = r.child("search");
+  const SearchParams params = parse_search_params(sr, bestfirst_defaults());
+  std::shared_ptr<const ValueNet> net;
+  try {
+    net = shared_value_net(path);
+    if (c.pitch) check_value_net_rules(path, *c.pitch, c.variant);
+  } catch (const std::exception& e) {
+    r.fail_key("value_net", e.what());
+  }
+  auto eval = std::make_shared<ValueNetEvaluator>(net, path);
+  return std::make_unique<NetMctsPlayer>(eval, params, c.seed, c.name.empty() ? "bestfirst" : c.name,
+                                         Ablation{}, search_stats);
+}
+
 }  // namespace
 
 void register_builtin_players() {
@@ -245,6 +276,10 @@ void register_builtin_players() {
         "phased", make_phase_player,
         "one player (opening: {type: ...}) until from_turn complete turns, then another "
         "(endgame: {type: ...}) (keys: from_turn, opening, endgame)");
+    tour::register_player_type(
+        "bestfirst", make_bestfirst_player,
+        "best-first minimax (UBFM) over complete turns with the small value net as evaluation "
+        "(keys: value_net, search: {...}; algorithm ubfm or descent, every turn listed by default)");
     tour::register_player_type(
         "mcts", make_mcts_player,
         "PUCT search guided by a network checkpoint (" + mcts_keys_text() + "; checkpoint is required)");

@@ -1,6 +1,7 @@
 #include "search/descent.h"
 
 #include <chrono>
+#include <cmath>
 #include <stdexcept>
 
 namespace ps {
@@ -113,6 +114,28 @@ uint32_t DescentSearch::best_child(uint32_t n) const {
   return best;
 }
 
+uint32_t DescentSearch::select_child(uint32_t n) const {
+  const double c = params_.ubfm_exploration;
+  if (c <= 0) return best_child(n);
+  const Node& node = nodes_[n];
+  double total = 0;  // the node's own count is not kept at the root: its children's sum
+  for (uint32_t i = 0; i < node.num_children; ++i) total += nodes_[node.first_child + i].selections;
+  const double log_n = std::log(1.0 + total);
+  uint32_t best = node.first_child;
+  double best_score = -1e9;
+  for (uint32_t i = 0; i < node.num_children; ++i) {
+    const uint32_t k = node.first_child + i;
+    const Node& ch = nodes_[k];
+    double score = -double(ch.value);
+    if (ch.proven == 0) score += c * std::sqrt(log_n / (1.0 + double(ch.selections)));
+    if (score > best_score) {
+      best_score = score;
+      best = k;
+    }
+  }
+  return best;
+}
+
 void DescentSearch::backup(const std::vector<uint32_t>& path) {
   for (size_t i = path.size(); i-- > 0;) update(path[i]);
 }
@@ -158,7 +181,7 @@ SearchResult DescentSearch::run(const Position& root, const SearchLimits& limits
         if (!descent || out_of_budget(expansions)) break;
         continue;
       }
-      const uint32_t c = best_child(n);
+      const uint32_t c = select_child(n);
       ++nodes_[c].selections;
       for (char d : nodes_[c].kicks) pos.make_kick(d - '0');
       path.push_back(c);

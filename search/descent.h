@@ -71,6 +71,7 @@ class DescentSearch {
   };
   void expand(uint32_t node, const Position& pos, int max_turns);
   uint32_t best_child(uint32_t node) const;
+  uint32_t select_child(uint32_t node) const;  // best_child, or UCB1 with ubfm_exploration
   void backup(const std::vector<uint32_t>& path);
   void update(uint32_t node);
   std::vector<std::string> line_from(uint32_t node, int max_turns) const;

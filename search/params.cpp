@@ -16,6 +16,8 @@ void SearchParams::validate() const {
   const SearchParams& p = *this;
   check(p.algorithm == "puct" || p.algorithm == "ubfm" || p.algorithm == "descent", "algorithm",
         "must be puct, ubfm or descent");
+  check(std::isfinite(p.ubfm_exploration) && p.ubfm_exploration >= 0 && p.ubfm_exploration <= 100,
+        "ubfm_exploration", "must be in [0, 100]");
   check(p.algorithm == "puct" || p.num_threads == 1, "num_threads",
         "must be 1 with algorithm ubfm or descent (one-thread searches)");
   check(p.visits >= 1, "visits", "must be >= 1");
@@ -69,12 +71,12 @@ void SearchParams::validate() const {
 
 SearchParams parse_search_params(ConfigReader& cfg, const SearchParams& defaults) {
   SearchParams p = defaults;
-  cfg.read(field("algorithm", p.algorithm), field("visits", p.visits), field("time_ms", p.time_ms),
-           field("num_threads", p.num_threads), field("leaf_batch", p.leaf_batch),
-           field("c_puct_init", p.c_puct_init), field("c_puct_base", p.c_puct_base),
-           field("fpu_reduction", p.fpu_reduction), field("root_fpu_reduction", p.root_fpu_reduction),
-           field("virtual_loss", p.virtual_loss), field("root_noise", p.root_noise),
-           field("dirichlet_alpha_total", p.dirichlet_alpha_total),
+  cfg.read(field("algorithm", p.algorithm), field("ubfm_exploration", p.ubfm_exploration),
+           field("visits", p.visits), field("time_ms", p.time_ms), field("num_threads", p.num_threads),
+           field("leaf_batch", p.leaf_batch), field("c_puct_init", p.c_puct_init),
+           field("c_puct_base", p.c_puct_base), field("fpu_reduction", p.fpu_reduction),
+           field("root_fpu_reduction", p.root_fpu_reduction), field("virtual_loss", p.virtual_loss),
+           field("root_noise", p.root_noise), field("dirichlet_alpha_total", p.dirichlet_alpha_total),
            field("dirichlet_fraction", p.dirichlet_fraction), field("temperature", p.temperature),
            field("temperature_turns", p.temperature_turns), field("temperature_final", p.temperature_final),
            field("reuse_tree", p.reuse_tree), field("initial_turns", p.initial_turns),

@@ -109,7 +109,12 @@ struct SearchParams {
   /// Terminal turns and the win check always give exact leaf values, even when false.
   bool solver = true;
 
-  // single-file: omit begin (the exported bot has no proof step)
+  // single-file: omit begin (the exported bot has no UBFM exploration and no proof step)
+  /// ubfm_exploration: ubfm/descent only. 0: pure best-first minimax (the child of highest
+  /// minimax value; Cohen-Solal's UBFM). c > 0: the descent picks the child maximising value +
+  /// c * sqrt(ln(1 + N) / (1 + n)) (UCB1 over minimax values; N the selections of its children,
+  /// n the child's), proven children without the bonus; the move played is still the best-valued.
+  double ubfm_exploration = 0.0;
   // --- proof step (MCTS-minimax hybrid, search/mcts_player.h) --------------------------------
   /// proof_fraction: share of a timed turn's search time that the `mcts` player first spends
   /// on an alpha-beta win/loss proof over the root's turns (AlphaBetaPlayer::prove_root,

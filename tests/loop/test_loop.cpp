@@ -15,9 +15,12 @@
 #include "loop/players.h"
 #include "loop/run.h"
 #include "nn/checkpoint.h"
+#include "search/baselines.h"
 #include "search/mcts_player.h"
+#include "search/value_net.h"
 #include "search/value_net_file.h"
 #include "tests/common/temp_dir.h"
+#include "tests/search/helpers.h"
 #include "tournament/registry.h"
 
 using namespace ps;
@@ -184,6 +187,35 @@ TEST_CASE("the mcts player's search_stats writes the game's searches per turn on
   CHECK_THROWS_WITH(
       tour::create_player("mcts", YAML::Load("{checkpoint: " + ck + ", search_stats: 1x}"), ctx, "t.yaml"),
       Catch::Contains("search_stats") && Catch::Contains("wrong type"));
+  clear_net_evaluators();
+}
+
+// The `bestfirst` type: UBFM over the small value net, from a config map; plays legal turns
+// within its budget, and names a missing or unusable value_net with the config's line.
+TEST_CASE("the bestfirst player searches with the value net and names a bad value_net") {
+  ps::test::TempDir dir("bestfirst");
+  const std::string vnet = (dir.path / "v.vnet").string(), other = (dir.path / "o.vnet").string();
+  save_value_net(random_value_net(Pitch::standard(), Variant::kStandard, {8}, 2), vnet);
+  save_value_net(random_value_net(Pitch::get(8, 12, 2), Variant::kStandard, {8}, 2), other);
+  const tour::PlayerContext ctx = mcts_context("bf");
+  auto p = tour::create_player("bestfirst",
+                               YAML::Load("{value_net: " + vnet + ", search: {ubfm_exploration: 0.3}}"), ctx);
+  RandomPlayer rp(5);
+  Game g(Pitch::standard(), Variant::kStandard);
+  for (int t = 0; t < 12 && !g.position().game_over(); ++t) {
+    Player& mover = t % 2 == 0 ? *p : static_cast<Player&>(rp);
+    const std::string turn = mover.choose_turn(g, {-1, 40});
+    REQUIRE(ps::test::is_legal_turn(g, turn));
+    g.play_turn(turn);
+  }
+  CHECK_THROWS_WITH(tour::create_player("bestfirst", YAML::Load("{search: {}}"), ctx, "t.yaml"),
+                    Catch::Contains("value_net") && Catch::Contains("missing"));
+  CHECK_THROWS_WITH(tour::create_player("bestfirst", YAML::Load("{value_net: " + other + "}"), ctx, "t.yaml"),
+                    Catch::Contains("t.yaml: player.value_net (line 1)") && Catch::Contains("8x12"));
+  CHECK_THROWS_WITH(tour::create_player(
+                        "bestfirst", YAML::Load("{value_net: " + vnet + ", search: {ubfm_exploration: -1}}"),
+                        ctx, "t.yaml"),
+                    Catch::Contains("ubfm_exploration"));
   clear_net_evaluators();
 }
 

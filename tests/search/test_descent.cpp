@@ -85,6 +85,9 @@ TEST_CASE("descent: bad settings are rejected and games are legal", "[search]") 
   REQUIRE_THROWS_WITH(p.validate(), Catch::Contains("num_threads"));
   p = params_for("minimax");
   REQUIRE_THROWS_WITH(p.validate(), Catch::Contains("algorithm"));
+  p = params_for("ubfm");
+  p.ubfm_exploration = -0.5;
+  REQUIRE_THROWS_WITH(p.validate(), Catch::Contains("ubfm_exploration"));
 
   FixedCostEvaluator ev(0, 0.5f, 1.0f, 5);
   for (const char* algo : {"ubfm", "descent"}) {
@@ -99,4 +102,35 @@ TEST_CASE("descent: bad settings are rejected and games are legal", "[search]") 
       g.play_turn(t);
     }
   }
+}
+
+// UCB1 over minimax values (ubfm_exploration): the descents visit more of the root's turns than
+// pure UBFM, which follows the best-valued child, and the turn played stays the best-valued.
+TEST_CASE("descent: ubfm_exploration spreads the descents; the best-valued turn is played", "[search]") {
+  FixedCostEvaluator ev(0, 0.8f, 1.0f, 7);
+  int spread_pure = 0, spread_ucb = 0;
+  for (uint64_t seed = 1; seed <= 4; ++seed) {
+    const Game g = midgame(seed + 30, 8);
+    if (g.position().game_over()) continue;
+    auto visited = [](const SearchResult& r) {
+      return int(std::count_if(r.children.begin(), r.children.end(),
+                               [](const RootChild& c) { return c.visits > 0; }));
+    };
+    Search pure(ev, params_for("ubfm"), seed);
+    const SearchResult a = pure.run(g.position(), SearchLimits{150, -1});
+    SearchParams p = params_for("ubfm");
+    p.ubfm_exploration = 1.0;
+    Search ucb(ev, p, seed);
+    const SearchResult b = ucb.run(g.position(), SearchLimits{150, -1});
+    spread_pure += visited(a);
+    spread_ucb += visited(b);
+    float best = -2;
+    for (const RootChild& c : b.children) best = std::max(best, c.q);
+    const auto it = std::find_if(b.children.begin(), b.children.end(),
+                                 [&](const RootChild& c) { return c.kicks == b.best_turn; });
+    REQUIRE(it != b.children.end());
+    CHECK(it->q == best);
+  }
+  INFO("root turns visited: pure " << spread_pure << ", exploration 1.0 " << spread_ucb);
+  CHECK(spread_ucb > spread_pure);
 }
