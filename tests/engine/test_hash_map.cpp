@@ -115,7 +115,7 @@ TEST_CASE("HashMap64: colliding keys probe past each other, also across the tabl
   }
 }
 
-TEST_CASE("HashMap64 grows in place; clear() shrinks a large table to the use's size, keeping memory") {
+TEST_CASE("HashMap64 grows in place, clear() shrinks a large table to the use's size, keeping memory") {
   std::mt19937_64 rng(3);
   HashMap64 map;
   CHECK(map.capacity() == 0);

@@ -31,7 +31,7 @@ TEST_CASE("random_positions: the same seed gives the same unfinished positions")
         random_positions(Pitch::standard(), Variant::kStandard, 8, 5, 29)[3].hash());
 }
 
-TEST_CASE("random_position: 0 turns is the start; bad counts are errors") {
+TEST_CASE("random_position: 0 turns is the start, bad counts are errors") {
   std::mt19937_64 rng(1);
   CHECK(random_position(Pitch::standard(), Variant::kStandard, 0, rng).hash() ==
         Position(Pitch::standard(), Variant::kStandard).hash());

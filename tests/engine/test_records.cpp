@@ -184,7 +184,7 @@ TEST_CASE("PGN: move numbers are checked and a tag may appear once per game") {
                     "p.pgn:2: a second 'Pitch' tag in one game");
 }
 
-TEST_CASE("TSV: only the exact header is a header; an out-of-range number says so") {
+TEST_CASE("TSV: only the exact header is a header, an out-of-range number says so") {
   CHECK(is_tsv_header("W\tL\tG\tvariant\trecord\twinner\treason\tkicks"));
   CHECK(is_tsv_header("W\tL\tG\tvariant\trecord\r"));
   CHECK(is_tsv_header("W\tL\tG\tvariant"));

@@ -123,7 +123,7 @@ TEST_CASE("single-bounce: a first kick into a dead end bounces, so the kicker lo
   CHECK(g.position().winner() == 1);  // player 0 kicked into the corner
 }
 
-TEST_CASE("no-bounce: every turn is one kick; a dead end blocks the opponent") {
+TEST_CASE("no-bounce: every turn is one kick, a dead end blocks the opponent") {
   Game g = parse_record(Pitch::standard(), Variant::kNoBounce, "7 0 7 7 7");
   CHECK(g.position().reason() == Reason::kBlocked);
   CHECK(g.kicks().back().player == 0);

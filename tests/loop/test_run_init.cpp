@@ -111,7 +111,7 @@ TEST_CASE("run.init: a new run's generation 0 is the model's net, and the run tr
   CHECK(fs::exists(paths.checkpoint(0)));
 }
 
-TEST_CASE("run.init errors name the config, the key, the file and what does not fit; nothing is written") {
+TEST_CASE("run.init errors name the config, the key, the file and what does not fit, nothing is written") {
   ps::test::TempDir tmp("init_err");
   const std::string model = tiny_model(tmp.path);
   const fs::path run_dir = tmp.path / "run";

@@ -332,7 +332,7 @@ TEST_CASE("a crafted checkpoint (one archive byte changed, checksum recomputed) 
   std::remove(path.c_str());
 }
 
-TEST_CASE("checkpoint checksum is standard FNV-1a 64; files with the old basis still load", "[nn]") {
+TEST_CASE("checkpoint checksum is standard FNV-1a 64, files with the old basis still load", "[nn]") {
   // Regression: the offset basis lacked a digit (1469598103934665603, not
   // 14695981039346656037), so standard tools could not verify the checksum.
   CHECK(fnv1a64_bytes("a", 1) == 0xaf63dc4c8601ec8cull);  // the published FNV-1a 64 test vector

@@ -190,8 +190,7 @@ TEST_CASE("results do not depend on the number of concurrent games", "[tournamen
   for (size_t i = 0; i < r1.games.size(); ++i) CHECK(r1.games[i].record == r2.games[i].record);
 }
 
-TEST_CASE("gauntlet: only the gauntlet players meet the field; external engines take part",
-          "[tournament]") {
+TEST_CASE("gauntlet: only the gauntlet players meet the field, external engines take part", "[tournament]") {
   test::register_test_players();
   TournamentSpec spec;
   spec.format = Format::kGauntlet;
