@@ -369,7 +369,13 @@ void register_analyse_commands(CLI::App& app) {
       ->add_option("--value-net", an->value_net,
                    "alpha-beta's evaluation: a .vnet file, or hand (default: the shipped "
                    "models/<pitch>-<variant>.vnet, else hand)")
-      ->needs(ab_ms);
+      ->needs(ab_ms)
+      // An empty name meant the shipped net without a word (session-25 probe).
+      ->check(CLI::Validator(
+          [](std::string& v) {
+            return v.empty() ? std::string("an empty name: give a .vnet file or hand") : std::string();
+          },
+          "FILE|hand"));
   analyse
       ->add_flag("--raw", an->raw,
                  "print only the network's output, machine-readable: value<TAB>V (for the side "

@@ -46,7 +46,11 @@ struct BenchOptions {
 // on, every third turn, at most count; only games of the net's rules. Throws std::runtime_error
 // naming the file (and its line, for a bad game).
 std::vector<Game> pgn_bench_games(const std::string& path, const Pitch& pitch, Variant v, int count,
-                                  int from_turn) {
+                                  int from_turn, int64_t* skipped) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw std::runtime_error("--pgn " + path +
+                             ": is a directory, not a PGN file (e.g. a ladder's games.pgn)");
   std::ifstream in(path);
   if (!in) throw std::runtime_error("--pgn " + path + ": cannot open");
   std::vector<Game> out;
@@ -222,12 +226,14 @@ void bench_value_net(const BenchOptions& o) {
   for (const DenseLayer& l : net->layers) shape += "-" + std::to_string(l.out);
   std::printf("value net %s: %s %s, layers %s\n", o.net.empty() ? "(random weights)" : o.net.c_str(),
               net->pitch().name().c_str(), variant_name(net->variant), shape.c_str());
+  int64_t skipped = 0;
   const std::vector<Game> games =
       o.pgn.empty() ? bench_games(net->pitch(), net->variant, o.positions, o.seed)
-                    : pgn_bench_games(o.pgn, net->pitch(), net->variant, o.positions, o.from_turn);
+                    : pgn_bench_games(o.pgn, net->pitch(), net->variant, o.positions, o.from_turn, &skipped);
   if (!o.pgn.empty())
-    std::printf("positions: %zu turn starts of %s from turn %d on (every third turn)\n", games.size(),
-                o.pgn.c_str(), o.from_turn);
+    std::printf("positions: %zu turn starts of %s from turn %d on (every third turn%s%s)\n", games.size(),
+                o.pgn.c_str(), o.from_turn, int(games.size()) < o.positions ? "; all the file holds" : "",
+                skipped > 0 ? ("; " + counted(skipped, "game") + " of other rules skipped").c_str() : "");
   const std::string name = o.net.empty() ? "random" : o.net;
   bench_evaluations(net, name, games, int(games.size()));
   bench_alphabeta(net, name, games, o);
@@ -401,11 +407,12 @@ void register_value_net_commands(CLI::App& app) {
   auto* b = bench->add_subcommand(
       "value-net", "Value net evaluations/s (incremental vs scratch); alphabeta hand vs nnue");
   auto o = std::make_shared<BenchOptions>();
-  b->add_option("--net", o->net, "value-net file (default: random weights, 8x10 standard)");
+  auto* net_opt = b->add_option("--net", o->net, "value-net file (default: random weights, 8x10 standard)");
   b->add_option("--hidden", o->hidden, "hidden sizes of the random net (each in [1, 1024], as train-value)")
       ->delimiter(',')
       ->capture_default_str()
-      ->check(in_range(1, 1024));
+      ->check(in_range(1, 1024))
+      ->excludes(net_opt);
   b->add_option("--pgn", o->pgn,
                 "take the positions from these games (e.g. a ladder's games.pgn) instead of random games");
   b->add_option("--from-turn", o->from_turn, "with --pgn: the first turn start taken (every third after it)")

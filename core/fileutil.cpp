@@ -82,11 +82,20 @@ void write_file_atomic(const std::string& path, const std::string& data) {
   }
 }
 
-std::string read_file(const std::string& path) {
+std::string read_file(const std::string& path, int64_t max_bytes) {
   // An ifstream opens a directory on Linux and reads nothing from it: a directory given for a
   // file read as an empty file ("truncated") until this check.
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw std::runtime_error(path + ": is a directory, not a file");
+  const std::filesystem::file_status st = std::filesystem::status(path, ec);
+  if (std::filesystem::is_directory(st)) throw std::runtime_error(path + ": is a directory, not a file");
+  if (std::filesystem::exists(st) && !std::filesystem::is_regular_file(st))
+    throw std::runtime_error(path + ": is not a regular file (a FIFO, a device or a socket)");
+  if (max_bytes >= 0) {
+    const auto size = std::filesystem::file_size(path, ec);
+    if (!ec && size > uint64_t(max_bytes))
+      throw std::runtime_error(path + ": " + std::to_string(size) + " bytes, more than the " +
+                               std::to_string(max_bytes) + " such a file can hold");
+  }
   std::ifstream f(path, std::ios::binary);
   if (!f) throw std::runtime_error(path + ": cannot open");
   std::stringstream ss;

@@ -16,8 +16,10 @@ void ensure_directory(const std::string& dir, const std::string& what);
 /// part. Creates parent directories (ensure_directory). Throws std::runtime_error naming the
 /// path on failure.
 void write_file_atomic(const std::string& path, const std::string& data);
-/// Reads a whole file; throws std::runtime_error naming the path when it cannot.
-std::string read_file(const std::string& path);
+/// Reads a whole regular file; throws std::runtime_error naming the path when it cannot, when
+/// the path is not a regular file (a directory, a FIFO, a device: a FIFO blocked the reader and
+/// /dev/zero grew it without bound) or when it holds more than max_bytes (-1: no bound).
+std::string read_file(const std::string& path, int64_t max_bytes = -1);
 /// Appends one line (adds '\n') and flushes; for logs (CSV/JSONL). Creates parent directories
 /// (ensure_directory). Throws std::runtime_error naming the path on failure.
 void append_line(const std::string& path, const std::string& line);

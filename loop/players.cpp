@@ -239,7 +239,18 @@ std::unique_ptr<Player> make_bestfirst_player(ConfigReader& r, const tour::Playe
   bool search_stats = false;
   r.read(field("search_stats", search_stats));
   ConfigReader sr = r.child("search");
+  // Keys of the mcts player's extra phases, which this type does not have (they were accepted
+  // and then failed every game, or were ignored; session-25 probe).
+  for (const char* k : {"endgame_from_turn", "endgame_eval", "endgame_value_net", "endgame_eval_noise",
+                        "endgame_late_from_turn", "endgame_late_eval"})
+    if (sr.has(k))
+      sr.fail_key(k,
+                  "is not read by bestfirst, which has no alpha-beta endgame (the phased type hands a "
+                  "game from one player to another)");
   const SearchParams params = parse_search_params(sr, bestfirst_defaults());
+  if (params.algorithm == "puct")
+    sr.fail_key("algorithm",
+                "must be ubfm or descent for bestfirst (PUCT needs a policy; the value net has none)");
   std::shared_ptr<const ValueNet> net;
   try {
     net = shared_value_net(path);
@@ -279,7 +290,8 @@ void register_builtin_players() {
     tour::register_player_type(
         "bestfirst", make_bestfirst_player,
         "best-first minimax (UBFM) over complete turns with the small value net as evaluation "
-        "(keys: value_net, search: {...}; algorithm ubfm or descent, every turn listed by default)");
+        "(keys: value_net, search_stats, search: {...}; algorithm ubfm or descent, every turn listed "
+        "by default)");
     tour::register_player_type(
         "mcts", make_mcts_player,
         "PUCT search guided by a network checkpoint (" + mcts_keys_text() + "; checkpoint is required)");

@@ -18,6 +18,8 @@ void SearchParams::validate() const {
         "must be puct, ubfm or descent");
   check(std::isfinite(p.ubfm_exploration) && p.ubfm_exploration >= 0 && p.ubfm_exploration <= 100,
         "ubfm_exploration", "must be in [0, 100]");
+  check(p.ubfm_exploration == 0 || p.algorithm != "puct", "ubfm_exploration",
+        "is only read by algorithm ubfm or descent");
   check(p.algorithm == "puct" || p.num_threads == 1, "num_threads",
         "must be 1 with algorithm ubfm or descent (one-thread searches)");
   check(p.visits >= 1, "visits", "must be >= 1");

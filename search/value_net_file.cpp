@@ -118,7 +118,7 @@ ValueNet parse_value_net(const std::string& name, const std::string& bytes) {
 ValueNet load_value_net(const std::string& path) {
   std::string bytes;
   try {
-    bytes = read_file(path);
+    bytes = read_file(path, kMaxValueNetBytes);
   } catch (const std::exception& e) {
     throw ValueNetError("value net " + path + ": cannot read the file (" + e.what() + ")");
   }

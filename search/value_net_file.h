@@ -23,6 +23,9 @@
 namespace ps {
 
 constexpr uint32_t kValueNetFileVersion = 1;
+/// Largest file load_value_net reads (256 MiB; eight 1024-wide layers over the largest pitch's
+/// inputs are about 40 MB): another file given by mistake is refused, not read into memory.
+constexpr int64_t kMaxValueNetBytes = int64_t(256) << 20;
 
 /// A bad value-net file: what() is "value net <path>: <what is wrong>".
 class ValueNetError : public std::runtime_error {

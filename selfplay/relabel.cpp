@@ -10,7 +10,10 @@
 #include <optional>
 #include <stdexcept>
 #include <thread>
+#include <utility>
+#include <vector>
 
+#include "core/checksum.h"
 #include "core/field_check.h"
 #include "core/fileutil.h"
 #include "search/alphabeta.h"
@@ -111,17 +114,43 @@ RelabelStats relabel_games(const std::vector<Game>& games, const RelabelOptions&
     // The settings of the chunks in out_dir: a resumed run must make the same samples, so one
     // with other settings is refused rather than mixed in (the kept chunks would not be redone).
     const std::string manifest = (std::filesystem::path(out_dir) / (prefix + ".relabel")).string();
-    const std::string settings = "value_net " + std::filesystem::path(o.value_net).filename().string() +
-                                 "\nnodes " + std::to_string(o.nodes) + "\nfrom_turn " +
-                                 std::to_string(o.from_turn) + "\nevery " + std::to_string(o.every) +
-                                 "\ngames_per_chunk " + std::to_string(o.games_per_chunk) + "\n";
+    // The net by its bytes and the games by their records, not by names: a net fine-tuned into
+    // a file of the same name, or other games, kept the old chunks silently (session-25 probe).
+    char net_sum[17], games_sum[17];
+    const std::string net_bytes = read_file(o.value_net, kMaxValueNetBytes);
+    std::snprintf(net_sum, sizeof net_sum, "%016llx",
+                  (unsigned long long)fnv1a64_bytes(net_bytes.data(), net_bytes.size()));
+    uint64_t h = kFnv1a64OffsetBasis;
+    for (const Game& g : games) {
+      const std::string r = g.record() + "\n";
+      h = fnv1a64_bytes(r.data(), r.size(), h);
+    }
+    std::snprintf(games_sum, sizeof games_sum, "%016llx", (unsigned long long)h);
+    const std::vector<std::pair<std::string, std::string>> settings = {
+        {"value_net", std::filesystem::path(o.value_net).filename().string() + " fnv1a64 " + net_sum},
+        {"games", std::to_string(games.size()) + " fnv1a64 " + games_sum},
+        {"nodes", std::to_string(o.nodes)},
+        {"from_turn", std::to_string(o.from_turn)},
+        {"every", std::to_string(o.every)},
+        {"games_per_chunk", std::to_string(o.games_per_chunk)}};
+    std::string text;
+    for (const auto& [k, v] : settings) text += k + " " + v + "\n";
     std::error_code ec;
     if (std::filesystem::is_regular_file(manifest, ec)) {
-      if (read_file(manifest) != settings)
+      const std::string old = read_file(manifest);
+      if (old != text) {
+        // Name the first setting that differs.
+        std::string which = "the manifest's format";
+        for (const auto& [k, v] : settings)
+          if (old.find(k + " " + v + "\n") == std::string::npos) {
+            which = k + " (now " + v + ")";
+            break;
+          }
         throw std::invalid_argument("relabel: " + out_dir + " holds chunks made with other settings (" +
-                                    manifest + "); give another --out or --prefix");
+                                    manifest + ": " + which + " differs); give another --out or --prefix");
+      }
     } else {
-      write_file_atomic(manifest, settings);
+      write_file_atomic(manifest, text);
     }
   }
   const std::string network = "relabel:" + std::filesystem::path(o.value_net).filename().string() + "@" +

@@ -66,3 +66,18 @@ TEST_CASE("counted: singular for one, plural otherwise") {
   CHECK(counted(1, "search", "searches") == "1 search");
   CHECK(counted(1, "new sample") == "1 new sample");
 }
+
+// read_file reads regular files only, and at most max_bytes of them (session-25 probe: a FIFO
+// given as a value net blocked the reader; /dev/zero grew it past 2 GB).
+TEST_CASE("read_file refuses special files and files over its bound") {
+  CHECK_THROWS_WITH(read_file("/dev/zero"), Catch::Contains("/dev/zero: is not a regular file"));
+  CHECK_THROWS_WITH(read_file("/"), Catch::Contains("is a directory"));
+  const fs::path dir = fs::temp_directory_path() / ("ps-read-file-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string f = (dir / "ten").string();
+  write_file_atomic(f, "0123456789");
+  CHECK(read_file(f) == "0123456789");
+  CHECK(read_file(f, 10) == "0123456789");
+  CHECK_THROWS_WITH(read_file(f, 9), Catch::Contains("10 bytes, more than the 9"));
+  fs::remove_all(dir);
+}

@@ -26,7 +26,7 @@
 using namespace ps;
 namespace fs = std::filesystem;
 
-TEST_CASE("every shipped run config parses; the built-in quickstart is configs/quickstart.yaml") {
+TEST_CASE("every shipped run config parses, the built-in quickstart is configs/quickstart.yaml") {
   for (const char* name : {"quickstart.yaml", "standard-8x10.yaml", "long-8x12.yaml",
                            "single-bounce-8x10.yaml"}) {
     INFO(name);
@@ -216,6 +216,19 @@ TEST_CASE("the bestfirst player searches with the value net and names a bad valu
                         "bestfirst", YAML::Load("{value_net: " + vnet + ", search: {ubfm_exploration: -1}}"),
                         ctx, "t.yaml"),
                     Catch::Contains("ubfm_exploration"));
+  // No alpha-beta endgame and no PUCT: said with the key and its line (session-25 probe: an
+  // endgame_value_net of another pitch failed every game; algorithm puct played silently).
+  CHECK_THROWS_WITH(
+      tour::create_player(
+          "bestfirst",
+          YAML::Load("{value_net: " + vnet + ",\n search: {endgame_from_turn: 10, endgame_eval: nnue}}"), ctx,
+          "t.yaml"),
+      Catch::Contains("t.yaml: player.search.endgame_from_turn (line 2)") &&
+          Catch::Contains("no alpha-beta endgame"));
+  CHECK_THROWS_WITH(
+      tour::create_player("bestfirst", YAML::Load("{value_net: " + vnet + ", search: {algorithm: puct}}"),
+                          ctx, "t.yaml"),
+      Catch::Contains("player.search.algorithm") && Catch::Contains("ubfm or descent"));
   clear_net_evaluators();
 }
 

@@ -60,7 +60,7 @@ TEST_CASE("descent: the root value is the minimax of its children", "[search]") 
   }
 }
 
-TEST_CASE("descent: a descent reaches the end of the game; UBFM grows one leaf at a time", "[search]") {
+TEST_CASE("descent: a descent reaches the end of the game, UBFM grows one leaf at a time", "[search]") {
   FixedCostEvaluator ev(0, 0.5f, 1.0f, 9);
   const Game g = midgame(21, 10);
   REQUIRE(!g.position().game_over());
@@ -88,6 +88,10 @@ TEST_CASE("descent: bad settings are rejected and games are legal", "[search]") 
   p = params_for("ubfm");
   p.ubfm_exploration = -0.5;
   REQUIRE_THROWS_WITH(p.validate(), Catch::Contains("ubfm_exploration"));
+  p = params_for("puct");
+  p.ubfm_exploration = 0.4;  // was ignored by PUCT without a word (session-25 probe)
+  REQUIRE_THROWS_WITH(p.validate(),
+                      Catch::Contains("ubfm_exploration: is only read by algorithm ubfm or descent"));
 
   FixedCostEvaluator ev(0, 0.5f, 1.0f, 5);
   for (const char* algo : {"ubfm", "descent"}) {
@@ -106,7 +110,7 @@ TEST_CASE("descent: bad settings are rejected and games are legal", "[search]") 
 
 // UCB1 over minimax values (ubfm_exploration): the descents visit more of the root's turns than
 // pure UBFM, which follows the best-valued child, and the turn played stays the best-valued.
-TEST_CASE("descent: ubfm_exploration spreads the descents; the best-valued turn is played", "[search]") {
+TEST_CASE("descent: ubfm_exploration spreads the descents, the best-valued turn is played", "[search]") {
   FixedCostEvaluator ev(0, 0.8f, 1.0f, 7);
   int spread_pure = 0, spread_ucb = 0;
   for (uint64_t seed = 1; seed <= 4; ++seed) {

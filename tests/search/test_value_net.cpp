@@ -3,6 +3,7 @@
 // truncation, bit flips, bad headers), and the alphabeta player with eval nnue.
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
 #include <unistd.h>
 #include <algorithm>
 #include <chrono>
@@ -211,6 +212,16 @@ TEST_CASE("value net: corrupt files are errors naming the file, never a crash", 
     CHECK_THROWS_WITH(load_value_net("/nonexistent/dir/v.vnet"),
                       Catch::Contains("/nonexistent/dir/v.vnet"));
   }
+  // Session-25 probe: a FIFO blocked the reader, /dev/zero grew it past 2 GB.
+  SECTION("special files") {
+    CHECK_THROWS_WITH(load_value_net("/dev/zero"),
+                      Catch::Contains("/dev/zero") && Catch::Contains("not a regular file"));
+    const std::string fifo =
+        (std::filesystem::temp_directory_path() / ("ps-vnet-fifo-" + std::to_string(::getpid()))).string();
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    CHECK_THROWS_WITH(load_value_net(fifo), Catch::Contains("not a regular file"));
+    std::filesystem::remove(fifo);
+  }
 }
 
 TEST_CASE("alphabeta with eval nnue plays legal turns within time", "[search]") {
@@ -243,7 +254,7 @@ TEST_CASE("alphabeta with eval nnue plays legal turns within time", "[search]") 
                     Catch::Contains("random.vnet") && Catch::Contains("8x12"));
 }
 
-TEST_CASE("leaf evaluations by name; a value net of other rules is refused before the first search",
+TEST_CASE("leaf evaluations by name, a value net of other rules is refused before the first search",
           "[search]") {
   const std::string path = temp_path("rules");
   save_value_net(random_value_net(Pitch::standard(), Variant::kSingleBounce, {8, 8}, 5), path);

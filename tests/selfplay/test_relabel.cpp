@@ -84,7 +84,21 @@ TEST_CASE("relabel: samples hold the search's score and the result, chunks resum
   RelabelOptions other = o;
   other.nodes = 5000;
   CHECK_THROWS_WITH(relabel_games(games, other, out, "rl"),
-                    Catch::Contains("holds chunks made with other settings"));
+                    Catch::Contains("holds chunks made with other settings") &&
+                        Catch::Contains("nodes (now 5000) differs"));
+  // Other games, and another net under the same file name: refused too (session-25 probe: they
+  // kept the old chunks, matched by file name only).
+  {
+    std::vector<Game> fewer(games.begin(), games.end() - 1);
+    CHECK_THROWS_WITH(relabel_games(fewer, o, out, "rl"), Catch::Contains("games (now 4 fnv1a64"));
+    const std::string moved = (dir.path / "other" / "v.vnet").string();
+    std::filesystem::create_directories(dir.path / "other");
+    save_value_net(random_value_net(Pitch::standard(), Variant::kStandard, {8, 8}, 99), moved);
+    RelabelOptions renet = o;
+    renet.value_net = moved;
+    CHECK_THROWS_WITH(relabel_games(games, renet, out, "rl"),
+                      Catch::Contains("value_net (now v.vnet fnv1a64"));
+  }
   // One node completes no iteration: the positions are counted as dropped, not lost silently.
   RelabelOptions one = o;
   one.nodes = 1;

@@ -13,6 +13,10 @@ namespace ps::test {
 /// sides[k]: the side to move at d.samples[k]; game_id: the game's number in its chunk.
 inline void finish_game_data(GameData& d, const Game& g, const std::vector<int>& sides, uint64_t game_id) {
   d.record = g.record();
+  d.width = g.position().pitch().width();
+  d.length = g.position().pitch().length();
+  d.goal = g.position().pitch().goal();
+  d.variant = g.position().variant();
   d.winner = int8_t(g.position().winner());
   d.reason = g.position().reason();
   d.game_id = game_id;
