@@ -16,9 +16,11 @@
 //
 // Output: chunks of games_per_chunk games, "<prefix>-NNNNNN.psd" (chunk index over the input
 // games in order), written atomically; a chunk already there is kept, so a stopped run resumes
-// where it stopped when given the same games; "<prefix>.relabel" records the settings, and a
-// run with other settings into the same folder is refused. Unfinished games and games of other rules than
-// the net's are skipped (counted).
+// where it stopped when given the same games; "<prefix>.relabel" records the settings (the net's
+// file name and FNV-1a checksum, the games' count and the checksum of their records, nodes,
+// turns, chunk size), and a run with other settings into the same folder is refused, naming the
+// first that differs. Unfinished games and games of other rules than the net's are skipped
+// (counted).
 //
 // Thread-safety: relabel_games runs `threads` worker threads, each with its own alpha-beta
 // player; the value net is shared read-only.
