@@ -77,7 +77,16 @@ void run_trainer(const RunConfig& cfg, const std::atomic<bool>* cancel, const Ro
   RunContext ctx(cfg, cancel, /*writes_state=*/false);
   ctx.claims = &claims;
   int g = 1;
-  while (g <= cfg.generations && fs::exists(ctx.paths.checkpoint(g))) ++g;  // resume
+  // Resume after the last generation trained. A trainer stopped between a generation's
+  // checkpoint and its exported model left the model missing (the gatekeeper waits for it, and
+  // the scaling test found models/gen-0002.model absent beside its temporary): exported now.
+  for (; g <= cfg.generations && fs::exists(ctx.paths.checkpoint(g)); ++g) {
+    const std::string model = ctx.paths.models + "/" + gen_name(g) + ".model";
+    if (!fs::exists(model)) {
+      export_run_model(ctx.paths.checkpoint(g), model, cfg, NAN, NAN);
+      std::printf("trainer: exported %s, missing beside its checkpoint\n", model.c_str());
+    }
+  }
   std::printf("trainer in %s: generations %d..%d, %s x %d each\n", cfg.dir.c_str(), g, cfg.generations,
               counted(cfg.train.steps, "step").c_str(), cfg.train.batch_size);
   std::fflush(stdout);

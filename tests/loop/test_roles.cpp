@@ -194,3 +194,25 @@ TEST_CASE("a worker without a trainer waits at max_ahead generations' worth of i
   worker.join();
   remove_tree(dir);
 }
+
+// Regression (tests/scaling/roles_processes.sh, session 25): the trainer killed after writing
+// generation 2's checkpoint and before exporting its model; restarted, it counted generation 2
+// as trained from the checkpoint alone, and models/gen-0002.model never appeared (only its
+// temporary). A restarted trainer exports a model missing beside its checkpoint.
+TEST_CASE("a restarted trainer exports the model of a checkpoint it was stopped before exporting") {
+  const std::string dir = (fs::temp_directory_path() / ("ps_export_" + std::to_string(::getpid()))).string();
+  remove_tree(dir);
+  RunConfig cfg = tiny_worker_run(dir);
+  cfg.generations = 1;
+  RoleOptions o;
+  o.max_games = 1;
+  o.poll_seconds = 0.1;
+  run_selfplay_worker(cfg, "w", nullptr, o);  // makes the run directory and generation 0
+  fs::copy_file(dir + "/checkpoints/gen-0000.ckpt", dir + "/checkpoints/gen-0001.ckpt");
+  write_file_atomic(dir + "/models/gen-0001.model.tmp.12694", "partial");  // the killed export's
+  REQUIRE_FALSE(fs::exists(dir + "/models/gen-0001.model"));
+  run_trainer(cfg, nullptr, o);
+  CHECK(fs::exists(dir + "/models/gen-0001.model"));
+  CHECK(fs::file_size(dir + "/models/gen-0001.model") > 1000);
+  remove_tree(dir);
+}
