@@ -117,7 +117,7 @@ RelabelStats relabel_games(const std::vector<Game>& games, const RelabelOptions&
     // The net by its bytes and the games by their records, not by names: a net fine-tuned into
     // a file of the same name, or other games, kept the old chunks silently (session-25 probe).
     char net_sum[17], games_sum[17];
-    const std::string net_bytes = read_file(o.value_net, kMaxValueNetBytes);
+    const std::string net_bytes = value_net_bytes(*net);  // the file's bytes (the format is canonical)
     std::snprintf(net_sum, sizeof net_sum, "%016llx",
                   (unsigned long long)fnv1a64_bytes(net_bytes.data(), net_bytes.size()));
     uint64_t h = kFnv1a64OffsetBasis;
