@@ -42,6 +42,8 @@ class AlphaBetaPlayer final : public Player {
   static constexpr int kWin = 1000000;  ///< score of a won position at ply 0 (minus the ply)
   /// |score| above this: a proven result (a won or lost position within 1,000 turns).
   static constexpr int kProvenBound = kWin - 1000;
+  /// Whether a search score is a proven win or loss (|score| above kProvenBound).
+  static constexpr bool is_proven(int score) { return score > kProvenBound || score < -kProvenBound; }
 
   struct Options {
     int64_t default_time_ms = 100;  ///< time per turn when the budget gives none (ms)

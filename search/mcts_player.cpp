@@ -161,7 +161,7 @@ std::string MctsPlayer::endgame_turn(const Game& game, const TurnBudget& budget)
   // otherwise), with alpha-beta's principal variation.
   AlphaBetaPlayer::TurnProof t;
   t.kicks = turn;
-  if (std::abs(info.score) >= AlphaBetaPlayer::kProvenBound) t.proven = info.score > 0 ? 1 : -1;
+  if (AlphaBetaPlayer::is_proven(info.score)) t.proven = info.score > 0 ? 1 : -1;
   last_ = proven_result(t, info.ms);
   if (!info.pv.empty()) last_.principal_variation = info.pv;
   return turn;

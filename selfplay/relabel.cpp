@@ -63,8 +63,7 @@ GameData relabel_one(const Game& game, uint64_t id, AlphaBetaPlayer& ab, const R
       const Position& pos = g.position();
       ab.choose_turn(g, TurnBudget{-1, o.nodes});
       const AlphaBetaPlayer::Info& info = ab.last_info();
-      const bool proven =
-          info.score > AlphaBetaPlayer::kProvenBound || info.score < -AlphaBetaPlayer::kProvenBound;
+      const bool proven = AlphaBetaPlayer::is_proven(info.score);
       if (info.depth > 0 || proven) {
         TrainingSample s;
         s.turn_index = uint16_t(t);

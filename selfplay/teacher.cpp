@@ -45,14 +45,8 @@ TeacherOptions parse_teacher_options(ConfigReader& r) {
   return r.finish_validated(t);
 }
 
-namespace {
-constexpr int kProvenBound = AlphaBetaPlayer::kProvenBound;
-bool is_proven(int score) { return score > kProvenBound || score < -kProvenBound; }
-}  // namespace
-
 float teacher_value(int score, double scale) {
-  if (score > kProvenBound) return 1.0f;
-  if (score < -kProvenBound) return -1.0f;
+  if (AlphaBetaPlayer::is_proven(score)) return score > 0 ? 1.0f : -1.0f;
   return float(std::tanh(double(score) / scale));
 }
 
@@ -66,7 +60,7 @@ TeacherChoice teacher_choose(AlphaBetaPlayer& teacher, const Game& game, const T
   c.score = info.score;
   c.depth = info.depth;
   c.nodes = info.nodes;
-  c.proven = is_proven(info.score);
+  c.proven = AlphaBetaPlayer::is_proven(info.score);
   // depth 0 without a proof: a forced turn (the only legal one), or a budget too small for
   // the first iteration; either way the score is no search value.
   c.sampled = c.proven || c.depth >= 1;
@@ -123,7 +117,8 @@ GameData play_teacher_game(const SelfplayConfig& cfg, const TeacherOptions& opti
   finish_game_data(game, winner, sample_side, data);
   if (scores)
     for (size_t i = 0; i < data.samples.size(); ++i)
-      if (!is_proven(sample_score[i])) scores->push_back({sample_score[i], data.samples[i].result});
+      if (!AlphaBetaPlayer::is_proven(sample_score[i]))
+        scores->push_back({sample_score[i], data.samples[i].result});
   if (stats) {
     stats->searches += searches;
     stats->visits += nodes;
