@@ -55,6 +55,7 @@ std::string RunPaths::checkpoint_of(const std::string& network) const {
   return checkpoints + "/" + network + ".ckpt";
 }
 std::string RunPaths::outcomes(int g) const { return eval + "/" + gen_name(g) + "/outcomes.json"; }
+std::string RunPaths::model(int g) const { return models + "/" + gen_name(g) + ".model"; }
 
 RunState read_run_state(const std::string& path) {
   RunState s;

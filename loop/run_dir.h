@@ -41,6 +41,7 @@ struct RunPaths {
   std::string checkpoint(int generation) const;               ///< checkpoints/gen-NNNN.ckpt
   std::string checkpoint_of(const std::string& network) const;  ///< checkpoints/NAME.ckpt
   std::string outcomes(int generation) const;                 ///< eval/gen-NNNN/outcomes.json
+  std::string model(int generation) const;                    ///< models/gen-NNNN.model
 };
 
 /// state.json. An absent file reads as generation 0 with best gen-0000.

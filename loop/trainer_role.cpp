@@ -81,7 +81,7 @@ void run_trainer(const RunConfig& cfg, const std::atomic<bool>* cancel, const Ro
   // checkpoint and its exported model left the model missing (the gatekeeper waits for it, and
   // the scaling test found models/gen-0002.model absent beside its temporary): exported now.
   for (; g <= cfg.generations && fs::exists(ctx.paths.checkpoint(g)); ++g) {
-    const std::string model = ctx.paths.models + "/" + gen_name(g) + ".model";
+    const std::string model = ctx.paths.model(g);
     if (!fs::exists(model)) {
       export_run_model(ctx.paths.checkpoint(g), model, cfg, NAN, NAN);
       std::printf("trainer: exported %s, missing beside its checkpoint\n", model.c_str());
@@ -109,7 +109,7 @@ void run_trainer(const RunConfig& cfg, const std::atomic<bool>* cancel, const Ro
                 counted(samples, "sample").c_str());
     if (!train_generation(ctx, g, cfg.train.steps)) break;
     ctx.verify_claims();
-    export_run_model(ctx.paths.checkpoint(g), ctx.paths.models + "/" + gen_name(g) + ".model", cfg, NAN, NAN);
+    export_run_model(ctx.paths.checkpoint(g), ctx.paths.model(g), cfg, NAN, NAN);
   }
   std::printf("trainer: %s\n", g > cfg.generations ? "every generation trained" : "stopped");
 }
