@@ -280,7 +280,7 @@ ValueTrainResult train_value_net(const ValueTrainConfig& cfg, const std::string&
   result.train_samples = int64_t(train_idx.size());
   result.holdout_samples = int64_t(held_idx.size());
 
-  // The starting net, checked before anything is trained.
+  // The starting net's shape: the init net's, else the config's.
   std::vector<int> hidden = cfg.hidden;
   float value_scale = cfg.value_scale;
   if (!cfg.init.empty()) {

@@ -46,7 +46,8 @@ struct ValueTrainConfig {
   int threads = 1;               ///< LibTorch intra-op threads (0: leave the default)
   /// A value-net file to start from instead of random weights (fine-tuning, e.g. on relabel's
   /// deeper-search targets): its hidden sizes and value_scale replace `hidden` and
-  /// `value_scale`; it must have been trained for the data's pitch and variant. Empty: random.
+  /// `value_scale`, and its pitch and variant choose the games trained on (else the newest
+  /// game's). Empty: random.
   std::string init;
   /// Throws std::invalid_argument naming the bad field.
   void validate() const;
@@ -87,7 +88,8 @@ using ValueTrainProgress = std::function<void(const ValueTrainMetrics&)>;
 /// Trains a value net on data_dir and writes it to out_path atomically. Throws
 /// std::runtime_error naming the directory when there is no usable sample, DataError for a
 /// data directory that cannot be read, std::invalid_argument for a bad config or an `init` net
-/// of other rules, ValueNetError (search/value_net_file.h) for an `init` file that cannot be read.
+/// whose rules no game of the data has, ValueNetError (search/value_net_file.h) for an `init`
+/// file that cannot be read.
 ValueTrainResult train_value_net(const ValueTrainConfig& config, const std::string& data_dir,
                                  const std::string& out_path,
                                  const ValueTrainProgress& progress = {});
