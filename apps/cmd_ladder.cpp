@@ -96,6 +96,16 @@ void run_ladder(LadderArgs& a) {
   // every game.
   if (!spec.value_net.empty())
     check_value_net_rules(spec.value_net, Pitch::get(ps.width, ps.length, ps.goal), spec.variant);
+  // --yardstick-value-net: the yardstick keeps its own (fixed) net while the model's changes.
+  if (!spec.yardstick_value_net.empty()) {
+    try {
+      check_value_net_rules(spec.yardstick_value_net, Pitch::get(ps.width, ps.length, ps.goal), spec.variant);
+    } catch (const std::exception& e) {
+      throw std::runtime_error(std::string("ladder --yardstick-value-net: ") + e.what());
+    }
+    if (std::find(spec.opponents.begin(), spec.opponents.end(), "alphabeta-nnue") == spec.opponents.end())
+      spec.opponents.push_back("alphabeta-nnue");
+  }
   if (!a.config.empty()) {
     ConfigReader top = ConfigReader::from_file(a.config);
     ConfigReader m = top.child("model");
@@ -157,6 +167,9 @@ void register_ladder_command(CLI::App& app) {
                 "and of the model's alpha-beta endgame (.vnet; default: "
                 "models/<pitch>-<variant>.vnet when it exists, which adds that yardstick "
                 "unless --opponents is given; none: no value net, the endgame's evaluation is random)");
+  c->add_option("--yardstick-value-net", a->spec.yardstick_value_net,
+                "the alphabeta-nnue yardstick's own value net (.vnet; added to the opponents), when "
+                "it should stay fixed while the model's endgame net (--value-net) changes");
   c->add_option("--previous", a->spec.previous, "an earlier model: the 'previous' yardstick "
                                                 "(added to the opponents when given)");
   c->add_option("--openings", a->spec.openings, "distinct balanced openings")

@@ -93,12 +93,12 @@ std::vector<PlayerSpec> ladder_players(const LadderSpec& spec) {
     p.type = o;
     p.where = o;
     if (o == "alphabeta-nnue") {
-      if (spec.value_net.empty())
+      if (nnue_yardstick_net(spec).empty())
         throw std::invalid_argument("ladder: opponent 'alphabeta-nnue' needs a value net (--value-net FILE.vnet)");
       p.type = "alphabeta";
       p.options = YAML::Node(YAML::NodeType::Map);
       p.options["eval"] = "nnue";
-      p.options["value_net"] = spec.value_net;
+      p.options["value_net"] = nnue_yardstick_net(spec);
     } else if (o == "alphabeta-noise") {
       p.type = "alphabeta";
       p.options = YAML::Node(YAML::NodeType::Map);
@@ -111,6 +111,10 @@ std::vector<PlayerSpec> ladder_players(const LadderSpec& spec) {
       if (players[i].name == players[j].name)
         throw std::invalid_argument("ladder: opponent '" + players[i].name + "' given twice");
   return players;
+}
+
+const std::string& nnue_yardstick_net(const LadderSpec& spec) {
+  return spec.yardstick_value_net.empty() ? spec.value_net : spec.yardstick_value_net;
 }
 
 TournamentSpec ladder_tournament(const LadderSpec& spec) {
@@ -188,6 +192,11 @@ std::string format_ladder(const std::vector<LadderRow>& rows, const LadderSpec& 
     out << "; the model plays " << model_search_text(spec);
   } catch (const std::exception&) {  // a search map with values of the wrong type: the games named it
   }
+  // A fixed yardstick net differs from the model's: the table would otherwise hide which it was.
+  const bool nnue_row = std::any_of(rows.begin(), rows.end(),
+                                    [](const LadderRow& r) { return r.opponent == "alphabeta-nnue"; });
+  if (nnue_row && nnue_yardstick_net(spec) != spec.value_net)
+    out << "; alphabeta-nnue evaluates with " << nnue_yardstick_net(spec);
   out << "\n";
   // The first column as wide as the longest opponent name ("alphabeta-noise" overflowed 12).
   int width = 12;

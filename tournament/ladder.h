@@ -29,11 +29,16 @@ struct LadderSpec {
   YAML::Node model_options;          ///< extra keys of the model's player map (e.g. search:)
   std::string model_source = "<code>";  ///< the file model_options came from (error messages)
   std::string previous;              ///< an earlier model ("" = no "previous" yardstick)
-  std::string value_net;             ///< .vnet of the alphabeta-nnue yardstick and of the model's
-                                     ///< endgame (use_bot_endgame; "" = none)
+  std::string value_net;             ///< .vnet of the model's (and previous's) endgame
+                                     ///< (use_bot_endgame) and, unless yardstick_value_net is
+                                     ///< given, of the alphabeta-nnue yardstick ("" = none)
+  /// .vnet of the alphabeta-nnue yardstick when it differs from the model's: a fixed yardstick
+  /// across shipped value nets ("" = value_net).
+  std::string yardstick_value_net;
   /// Yardsticks by name: random, greedy, uct, alphabeta (hand evaluation), alphabeta-noise
   /// (random evaluation), alphabeta-nnue
-  /// (alphabeta with the small learned value net `value_net`), previous (needs `previous`).
+  /// (alphabeta with the small learned value net `yardstick_value_net`, else `value_net`),
+  /// previous (needs `previous`).
   std::vector<std::string> opponents = {"random", "greedy", "uct", "alphabeta"};
   int64_t time_ms = 200;             ///< per turn, every player
   int games = 20;                    ///< per opponent (even: colours swapped)
@@ -64,7 +69,10 @@ std::vector<PlayerSpec> ladder_players(const LadderSpec& spec);
 TournamentSpec ladder_tournament(const LadderSpec& spec);
 /// Per-opponent rows of a finished ladder tournament (player 0 is the model).
 std::vector<LadderRow> ladder_rows(const TournamentResult& result);
-/// The ladder table: opponent, games, wins, score [95% interval], Elo [95% interval], forfeits.
+/// The net of the alphabeta-nnue yardstick: yardstick_value_net, else value_net ("" = none).
+const std::string& nnue_yardstick_net(const LadderSpec& spec);
+/// The ladder table: opponent, games, wins, score [95% interval], Elo [95% interval], forfeits;
+/// its header names the yardstick's value net when it is not the model's.
 std::string format_ladder(const std::vector<LadderRow>& rows, const LadderSpec& spec);
 /// What the model plays, from its options as the ladder gives them (use_bot_endgame): "puct,
 /// then alpha-beta from turn N (evaluation: value net F)" (F + noise R with

@@ -65,6 +65,15 @@ TEST_CASE("ladder: rows count the model's wins from both seats", "[tournament]")
   noisy.model_options = YAML::Load("{search: {endgame_eval_noise: 150}}");
   CHECK(model_search_text(noisy) ==
         "puct, then alpha-beta from turn 10 (evaluation: value net v.vnet + noise 150)");
+  // The header names the yardstick's own net only when it is not the model's and it played.
+  auto nnue_rows = rows;
+  nnue_rows[1].opponent = "alphabeta-nnue";
+  LadderSpec fixed_yardstick = with_net;
+  CHECK_THAT(format_ladder(nnue_rows, fixed_yardstick), !Catch::Contains("alphabeta-nnue evaluates with"));
+  fixed_yardstick.yardstick_value_net = "v1.vnet";
+  CHECK_THAT(format_ladder(nnue_rows, fixed_yardstick),
+             Catch::Contains("(evaluation: value net v.vnet); alphabeta-nnue evaluates with v1.vnet\n"));
+  CHECK_THAT(format_ladder(rows, fixed_yardstick), !Catch::Contains("alphabeta-nnue evaluates with"));
   LadderSpec all_game{"m.model"};
   all_game.model_options = YAML::Load("{search: {endgame_from_turn: -1}}");
   CHECK(model_search_text(all_game) == "puct all game");
@@ -137,6 +146,12 @@ TEST_CASE("ladder: players and spec errors", "[tournament]") {
   CHECK(ab[2].type == "alphabeta");
   CHECK(ab[2].options["eval"].as<std::string>() == "nnue");
   CHECK(ab[2].options["value_net"].as<std::string>() == "v.vnet");
+  // A fixed yardstick net: alphabeta-nnue evaluates with it, the model's endgame keeps v.vnet.
+  s.yardstick_value_net = "v1.vnet";
+  const auto fixed = ladder_players(s);
+  CHECK(fixed[2].options["value_net"].as<std::string>() == "v1.vnet");
+  CHECK(fixed[0].options["search"]["endgame_value_net"].as<std::string>() == "v.vnet");
+  s.yardstick_value_net.clear();
   // alphabeta with the random evaluation.
   s.opponents = {"alphabeta-noise"};
   const auto noise = ladder_players(s);
