@@ -169,7 +169,8 @@ struct ModelArgs {
   int top = 10;
   bool raw = false;
   bool no_model = false;
-  int64_t alphabeta_ms = 0;  // > 0: also an alpha-beta search of this many ms
+  int64_t alphabeta_ms = 0;     // > 0: also an alpha-beta search of this many ms
+  int64_t alphabeta_nodes = 0;  // > 0: ... of this many nodes (deterministic)
   std::string value_net;     // its evaluation: a .vnet, "hand", or "" (the shipped .vnet, else hand)
 };
 
@@ -309,10 +310,10 @@ AnalysisAlphaBeta make_analysis_alphabeta(const Position& pos, const ModelArgs& 
 }
 
 // The search's depth, score (or the proven result), nodes and principal variation.
-void analyse_with_alphabeta(const Game& game, AnalysisAlphaBeta& search, int ms) {
+void analyse_with_alphabeta(const Game& game, AnalysisAlphaBeta& search, const TurnBudget& budget) {
   const Position& pos = game.position();
   AlphaBetaPlayer& ab = *search.player;
-  const std::string best = ab.choose_turn(game, TurnBudget{ms, -1});
+  const std::string best = ab.choose_turn(game, budget);
   const AlphaBetaPlayer::Info& info = ab.last_info();
   const int mover = pos.side_to_move();
   std::string pv;
@@ -365,11 +366,17 @@ void register_analyse_commands(CLI::App& app) {
                        "also search the position with alpha-beta for this long (ms; the "
                        "yardstick's search and the bot's endgame): depth, score, principal variation")
           ->check(in_range<int64_t>(1, 86400000));
+  auto* ab_nodes =
+      analyse
+          ->add_option("--alphabeta-nodes", an->alphabeta_nodes,
+                       "also search the position with alpha-beta until an iteration has searched "
+                       "this many nodes (deterministic: the same answer on every machine)")
+          ->check(in_range<int64_t>(1, int64_t(1) << 40))
+          ->excludes(ab_ms);
   analyse
       ->add_option("--value-net", an->value_net,
                    "alpha-beta's evaluation: a .vnet file, or hand (default: the shipped "
                    "models/<pitch>-<variant>.vnet, else hand)")
-      ->needs(ab_ms)
       // An empty name meant the shipped net without a word (session-25 probe).
       ->check(CLI::Validator(
           [](std::string& v) {
@@ -387,7 +394,11 @@ void register_analyse_commands(CLI::App& app) {
     const Game g = select_position(full, view->pos);
     const std::string where = where_text(g, full);
     // A search (the model's or alpha-beta's) needs an unfinished turn start: checked before any output.
-    if (!an->model.empty() || an->alphabeta_ms > 0) {
+    const bool with_alphabeta = an->alphabeta_ms > 0 || an->alphabeta_nodes > 0;
+    if (!an->value_net.empty() && !with_alphabeta)
+      throw std::invalid_argument(
+          "analyse: --value-net is alpha-beta's evaluation: give --alphabeta-ms or --alphabeta-nodes too");
+    if (!an->model.empty() || with_alphabeta) {
       const std::string why = not_analysable(
           g.position(), where,
           g.position().game_over() ? "pick an earlier one with --turn or --kick"
@@ -400,14 +411,16 @@ void register_analyse_commands(CLI::App& app) {
       if (!an->model.empty()) std::cout << "model: " << an->model << " (shipped; --no-model: board only)\n";
     }
     AnalysisAlphaBeta alphabeta;
-    if (an->alphabeta_ms > 0) alphabeta = make_analysis_alphabeta(g.position(), *an);
+    if (with_alphabeta) alphabeta = make_analysis_alphabeta(g.position(), *an);
     if (!an->raw) std::cout << where << "\n" << render_ascii(g.position());
     if (!view->svg.empty()) write_svg(g, *view, !an->raw);  // --raw: nothing but the numbers on stdout
     std::cout.flush();
     if (!an->model.empty()) analyse_with_model(g.position(), *an);
-    if (an->alphabeta_ms > 0) {
+    if (with_alphabeta) {
       std::fflush(stdout);
-      analyse_with_alphabeta(g, alphabeta, an->alphabeta_ms);
+      analyse_with_alphabeta(
+          g, alphabeta,
+          an->alphabeta_ms > 0 ? TurnBudget{an->alphabeta_ms, -1} : TurnBudget{-1, an->alphabeta_nodes});
     }
   });
 }
