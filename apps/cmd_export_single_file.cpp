@@ -1,17 +1,73 @@
-// `papersoccer export --single-file OUT.cpp MODEL`: one self-contained C++17 source for bot
-// arenas (export/single_file.h says how it is made).
+// `papersoccer export --single-file OUT.cpp MODEL|NET.vnet`: one self-contained C++17 source for
+// bot arenas, the model's PUCT or alpha-beta with the value net (export/single_file.h says how
+// it is made).
 #include <cstdio>
+#include <fstream>
 
 #include "apps/commands.h"
 #include "core/fileutil.h"
 #include "export/net_weights.h"
 #include "export/single_file.h"
 #include "nn/checkpoint.h"
+#include "search/value_net_file.h"
 
 namespace ps::cmd {
 
+bool is_value_net_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  char magic[4] = {};
+  return in.read(magic, 4) && std::string(magic, 4) == "PSVN";
+}
+
+namespace {
+
+void write_source(const std::string& out, const std::string& source) {
+  try {
+    write_file_atomic(out, source);
+  } catch (const std::exception& e) {
+    throw std::runtime_error("export: cannot write the source file " + out + ": " + e.what());
+  }
+}
+
+std::string file_name(const std::string& path) {
+  const size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// The alpha-beta bot: the value net's own rules (--pitch / --variant must agree with them).
+void export_alphabeta(const std::string& vnet, const std::string& out, const std::string& pitch_text,
+                      const std::string& variant_text, int bits, int64_t max_chars) {
+  const ValueNet net = load_value_net(vnet);
+  const Pitch& pitch = pitch_text.empty() ? net.pitch() : [&]() -> const Pitch& {
+    const PitchChoice pc = parse_pitch_spec(pitch_text);
+    return Pitch::get(pc.width, pc.length, pc.goal);
+  }();
+  const Variant variant = variant_text.empty() ? net.variant : parse_variant(variant_text);
+  if (pitch.name() != net.pitch().name() || variant != net.variant)
+    throw std::invalid_argument("export: value net " + vnet + " is trained for " + net.pitch().name() + " " +
+                                variant_name(net.variant) + ", not " + pitch.name() + " " +
+                                variant_name(variant));
+  single_file::ExportOptions o;
+  o.pitch = &pitch;
+  o.variant = variant;
+  o.bits = bits;
+  o.max_chars = max_chars;
+  o.model_name = file_name(vnet);
+  const single_file::ExportResult r = single_file::assemble_alphabeta(net, o);
+  write_source(out, r.source);
+  std::printf(
+      "wrote %s: %zu chars (code %zu, weights %zu at %d bits; limit %lld), alpha-beta with value net "
+      "%s, %s %s\nbuild: g++ -O2 -std=c++17 -o bot %s\n",
+      out.c_str(), r.source.size(), r.code_chars, r.weight_chars, r.bits, (long long)max_chars,
+      o.model_name.c_str(), pitch.name().c_str(), variant_name(variant), out.c_str());
+}
+
+}  // namespace
+
 void export_single_file(const std::string& model, const std::string& out, const std::string& pitch_text,
                         const std::string& variant_text, int bits, int64_t max_chars) {
+  if (is_value_net_file(model))
+    return export_alphabeta(model, out, pitch_text, variant_text, bits, max_chars);
   nn::LoadedCheckpoint ck = nn::load_checkpoint(model, "cpu");
   const nn::CheckpointMeta& meta = ck.meta;
   // As `bot` chooses: the option, else the model's first pitch and variant, else 8x10 standard.
@@ -28,14 +84,9 @@ void export_single_file(const std::string& model, const std::string& out, const 
   o.variant = variant;
   o.bits = bits;
   o.max_chars = max_chars;
-  const size_t slash = model.find_last_of('/');
-  o.model_name = slash == std::string::npos ? model : model.substr(slash + 1);
+  o.model_name = file_name(model);
   const single_file::ExportResult r = single_file::assemble(single_file::net_weights(ck.net), o);
-  try {
-    write_file_atomic(out, r.source);
-  } catch (const std::exception& e) {
-    throw std::runtime_error("export: cannot write the source file " + out + ": " + e.what());
-  }
+  write_source(out, r.source);
   std::printf("wrote %s: %zu chars (code %zu, weights %zu at %d bits; limit %lld), net %s, %s %s\n"
               "build: g++ -O2 -std=c++17 -o bot %s\n",
               out.c_str(), r.source.size(), r.code_chars, r.weight_chars, r.bits, (long long)max_chars,

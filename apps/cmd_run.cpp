@@ -7,7 +7,7 @@
 //   train --follow RUNDIR [CONFIG]   the trainer role
 //   gatekeeper RUNDIR [--config CONFIG]   the gatekeeper role
 //   export CKPT OUT     a self-contained model file for `bot` (--single-file OUT.cpp: one C++ source,
-//                       apps/cmd_export_single_file.cpp)
+//                       apps/cmd_export_single_file.cpp; of a .vnet: the alpha-beta bot)
 //   init-net OUT        a freshly initialised network checkpoint (generation 0: random weights)
 #include <unistd.h>
 
@@ -325,6 +325,10 @@ void run_export(const ExportArgs& a) {
     throw std::invalid_argument(
         "export: OUT (the model file to write) is required, or --single-file OUT.cpp");
   check_output_file(a.out, "export: OUT", "the model");
+  if (is_value_net_file(a.in))
+    throw std::invalid_argument(
+        "export: " + a.in +
+        " is a value net: it exports only as the alpha-beta single file (--single-file OUT.cpp)");
   nn::LoadedCheckpoint ck = nn::load_checkpoint(a.in, "cpu");
   nn::CheckpointMeta meta = ck.meta;
   if (!a.pitch.empty()) {
@@ -351,7 +355,10 @@ void register_export(CLI::App& app) {
                 "source (standard library only) for bot arenas such as CodinGame");
   // Named for what they are: the input is a checkpoint or a model file either way; OUT is a
   // model file, and --single-file writes a C++ source instead.
-  ex->add_option("CKPT_OR_MODEL", a->in, "the checkpoint or model file to export")->required();
+  ex->add_option("CKPT_OR_MODEL", a->in,
+                 "the checkpoint or model file to export (with --single-file also a value net .vnet: "
+                 "the file then plays alpha-beta with it)")
+      ->required();
   ex->add_option("OUT", a->out, "the model file to write (not with --single-file)");
   ex->add_option("--pitch", a->pitch, "pitch the model is for (e.g. 8x10), if not recorded");
   ex->add_option("--variant", a->variant, "variant the model is for, if not recorded");

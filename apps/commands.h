@@ -36,8 +36,11 @@ void register_bench_selfplay_command(CLI::App& app);  // bench selfplay
 void register_report_command(CLI::App& app);  // report RUNDIR
 void register_run_commands(CLI::App& app);  // run, selfplay, train, gatekeeper, export, init-net
 /// `export --single-file OUT MODEL` (apps/cmd_export_single_file.cpp): bits 8, 4 or 0 (auto).
+/// MODEL may be a value net (.vnet, is_value_net_file): the file is then the alpha-beta bot.
 void export_single_file(const std::string& model, const std::string& out, const std::string& pitch,
                         const std::string& variant, int bits, int64_t max_chars);
+/// Whether path starts with the value-net file's magic (search/value_net_file.h).
+bool is_value_net_file(const std::string& path);
 void register_bot_command(CLI::App& app);   // bot
 void register_ladder_command(CLI::App& app);  // ladder
 void register_value_net_commands(CLI::App& app);  // train-value, bench value-net

@@ -153,20 +153,22 @@ bool TurnGenerator::all_turns_lose(const Position& start) {
   if (start.variant() == Variant::kStandard) return relaxed_exit(start, true, nullptr) < 0;
   // A search the state budget stopped proved nothing (it returned "no such turn" before one
   // was found): not a proof that every turn loses.
-  // single-file: omit begin (no room in the bot's file for the leaves-first order; below)
+  // single-file: only alphabeta begin (no room in the PUCT bot's file for the leaves-first order)
   memo_.clear();
   Position pos = start;
   return !any_safe_turn(pos, pos.side_to_move()) && complete_;
-  // single-file: omit end
-  // The exported bot: the plain search in direction order, with the same answers.
+  // single-file: only alphabeta end
+  // single-file: only puct begin
+  // The PUCT single-file bot: the plain search in direction order, with the same answers.
   const int mover = start.side_to_move();
   auto not_losing = [mover](const Position& end) {
     return !(end.game_over() && end.winner() != mover);
   };
   return !find_turn(start, not_losing, nullptr) && complete_;
+  // single-file: only puct end
 }
 
-// single-file: omit begin (the exported bot searches in direction order: all_turns_lose)
+// single-file: only alphabeta begin (the PUCT bot searches in direction order: all_turns_lose)
 // Is there a turn from pos that does not lose at once for `mover`? The same states as
 // find_turn (mid-turn positions memoised, the same budget), but leaves first: at every
 // position the kicks that end the turn are tried before any kick that continues it. A
@@ -201,7 +203,7 @@ bool TurnGenerator::any_safe_turn(Position& pos, int mover) {
   }
   return false;
 }
-// single-file: omit end
+// single-file: only alphabeta end
 
 namespace {
 
@@ -274,7 +276,7 @@ std::string walk_turn(const Position& start, Position* end, Pick&& pick, const c
 
 }  // namespace
 
-// single-file: omit begin (random turns: not needed by the exported bot)
+// single-file: only alphabeta begin (random turns: alpha-beta's sample past the enumeration limit)
 std::string random_turn(const Position& pos, std::mt19937_64& rng, Position* end) {
   return walk_turn(pos, end, [&rng](unsigned set) {
     int k = std::uniform_int_distribution<int>(0, __builtin_popcount(set) - 1)(rng);
@@ -282,7 +284,7 @@ std::string random_turn(const Position& pos, std::mt19937_64& rng, Position* end
     return __builtin_ctz(set);
   }, "random_turn");
 }
-// single-file: omit end
+// single-file: only alphabeta end
 
 std::string first_turn(const Position& pos, Position* end) {
   return walk_turn(pos, end, [](unsigned set) { return __builtin_ctz(set); }, "first_turn");

@@ -24,6 +24,7 @@
 
 namespace psx {
 
+// single-file: only puct begin
 constexpr int kH = kPitchL + 3, kGW = kPitchW + 1;  // the point grid (nn/encoder.h)
 constexpr int kPW = kGW + 2, kPH = kH + 2;           // the grid padded by one zero point
 constexpr int kNP = kH * kGW;                        // points of the grid
@@ -43,16 +44,89 @@ void axpy(float* __restrict y, const float* __restrict x, float w) {
 }
 
 bool is_gp_block(int i) { return kGpEvery > 0 && (i + 1) % kGpEvery == 0; }
+// single-file: only puct end
 
 struct Layer {
   int out = 0, fan_in = 0;
   std::vector<float> w, b;
 };
 
+// The layers in kWeights (export/single_file.h, encode_layers), in the order the bot reads them.
+std::vector<Layer> decode() {
+  std::vector<Layer> v;
+  std::string bytes;
+  uint32_t acc = 0;
+  int got = 0;
+  for (const char* s = kWeights; *s; ++s) {
+    const char c = *s;
+    const int d = c >= 'A' && c <= 'Z'   ? c - 'A'
+                  : c >= 'a' && c <= 'z' ? c - 'a' + 26
+                  : c >= '0' && c <= '9' ? c - '0' + 52
+                  : c == '+'             ? 62
+                                         : 63;
+    acc = acc << 6 | uint32_t(d);
+    if (++got == 4) {
+      for (int k = 2; k >= 0; --k) bytes += char((acc >> (8 * k)) & 255);
+      acc = 0;
+      got = 0;
+    }
+  }
+  size_t at = 0;
+  auto f32 = [&]() {
+    uint32_t u = 0;
+    for (int k = 0; k < 4; ++k) u |= uint32_t(uint8_t(bytes[at++])) << (8 * k);
+    float f;
+    std::memcpy(&f, &u, 4);
+    return f;
+  };
+  auto add = [&](int out, int fan_in) {
+    const int bits = kBits;
+    Layer l;
+    l.out = out;
+    l.fan_in = fan_in;
+    std::vector<float> scale{std::vector<float>(size_t(out))};
+    for (auto& s : scale) s = f32();
+    l.b.resize(size_t(out));
+    for (auto& b : l.b) b = f32();
+    l.w.resize(size_t(out) * fan_in);
+    for (size_t k = 0; k < l.w.size(); ++k) {
+      // float32, int8, or two int4 per byte (low nibble first, stored as q + 8)
+      if (bits == 32) {
+        l.w[k] = f32();
+        continue;
+      }
+      const int byte = uint8_t(bytes[at + (bits == 8 ? k : k / 2)]);
+      const int q = bits == 8 ? int(int8_t(uint8_t(byte))) : ((k & 1) ? byte >> 4 : byte & 15) - 8;
+      l.w[k] = float(q) * scale[k / size_t(fan_in)];
+    }
+    if (bits != 32) at += bits == 8 ? l.w.size() : (l.w.size() + 1) / 2;
+    v.push_back(std::move(l));
+  };
+  // single-file: only puct begin
+  add(kC, kIn * 9);
+  for (int i = 0; i < kBlocks; ++i) {
+    const int g = is_gp_block(i) ? kGpC : 0;
+    add(kC + g, kC * 9);
+    if (g) add(kC, 3 * g);
+    add(kC, kC * 9);
+  }
+  add(kP, kC);
+  add(8, kP);
+  add(kV, kC);
+  add(kVH, 3 * kV);
+  add(1, kVH);
+  // single-file: only puct end
+  // single-file: only alphabeta begin
+  for (int i = 0; i < kLayers; ++i) add(kShape[i + 1], kShape[i]);
+  // single-file: only alphabeta end
+  return v;
+}
+
+// single-file: only puct begin
+
 class Net final : public ps::Evaluator {
  public:
   Net() {
-    decode();
     const ps::Pitch& pitch = ps::Pitch::get(kPitchW, kPitchL, kPitchG);
     for (int p = 0; p < kNP; ++p) mask_count_ += pitch.is_ball_point(p) ? 1.0f : 0.0f;
   }
@@ -107,10 +181,8 @@ class Net final : public ps::Evaluator {
     out.value = std::tanh(z);
     out.policy_logits.resize(size_t(kNP) * 8);
     ps::nn::policy_to_engine(pos.pitch(), pos.side_to_move(), planes_, out.policy_logits.data());
-    ++evaluations;
   }
   std::string name() const override { return "single-file net"; }
-  long long evaluations = 0;
 
  private:
   // 3x3 convolution (padding 1) of n input planes, bias, optional ReLU.
@@ -167,73 +239,30 @@ class Net final : public ps::Evaluator {
     }
   }
 
-  void decode() {
-    std::string bytes;
-    uint32_t acc = 0;
-    int got = 0;
-    for (const char* s = kWeights; *s; ++s) {
-      const char c = *s;
-      const int v = c >= 'A' && c <= 'Z' ? c - 'A' : c >= 'a' && c <= 'z' ? c - 'a' + 26
-                    : c >= '0' && c <= '9' ? c - '0' + 52 : c == '+' ? 62 : 63;
-      acc = acc << 6 | uint32_t(v);
-      if (++got == 4) {
-        for (int k = 2; k >= 0; --k) bytes += char((acc >> (8 * k)) & 255);
-        acc = 0;
-        got = 0;
-      }
-    }
-    size_t at = 0;
-    auto f32 = [&]() {
-      uint32_t u = 0;
-      for (int k = 0; k < 4; ++k) u |= uint32_t(uint8_t(bytes[at++])) << (8 * k);
-      float f;
-      std::memcpy(&f, &u, 4);
-      return f;
-    };
-    auto add = [&](int out, int fan_in) {
-      const int bits = kBits;
-      Layer l;
-      l.out = out;
-      l.fan_in = fan_in;
-      std::vector<float> scale{std::vector<float>(size_t(out))};
-      for (auto& s : scale) s = f32();
-      l.b.resize(size_t(out));
-      for (auto& b : l.b) b = f32();
-      l.w.resize(size_t(out) * fan_in);
-      for (size_t k = 0; k < l.w.size(); ++k) {
-        // float32, int8, or two int4 per byte (low nibble first, stored as q + 8)
-        if (bits == 32) {
-          l.w[k] = f32();
-          continue;
-        }
-        const int byte = uint8_t(bytes[at + (bits == 8 ? k : k / 2)]);
-        const int q = bits == 8 ? int(int8_t(uint8_t(byte))) : ((k & 1) ? byte >> 4 : byte & 15) - 8;
-        l.w[k] = float(q) * scale[k / size_t(fan_in)];
-      }
-      if (bits != 32) at += bits == 8 ? l.w.size() : (l.w.size() + 1) / 2;
-      layers_.push_back(std::move(l));
-    };
-    add(kC, kIn * 9);
-    for (int i = 0; i < kBlocks; ++i) {
-      const int g = is_gp_block(i) ? kGpC : 0;
-      add(kC + g, kC * 9);
-      if (g) add(kC, 3 * g);
-      add(kC, kC * 9);
-    }
-    add(kP, kC);
-    add(8, kP);
-    add(kV, kC);
-    add(kVH, 3 * kV);
-    add(1, kVH);
-  }
-
-  std::vector<Layer> layers_;
+  std::vector<Layer> layers_ = decode();
   float mask_count_ = 0;
   float mask_[kNP] = {};
   float planes_[kIn * kNP] = {};
   float pooled_[3 * kMaxC] = {};
   float a_[kMaxC][kPS] = {}, b_[kMaxC][kPS] = {}, t_[kMaxC][kPS] = {};
 };
+// single-file: only puct end
+// single-file: only alphabeta begin
+// The small value net of search/value_net.h, its layers from kWeights.
+struct Net {
+  std::shared_ptr<ps::ValueNet> vnet = std::make_shared<ps::ValueNet>();
+  Net() {
+    vnet->width = kPitchW;
+    vnet->length = kPitchL;
+    vnet->goal = kPitchG;
+    vnet->variant = ps::Variant(kVariant);
+    vnet->value_scale = kValueScale;
+    for (Layer& l : decode()) vnet->layers.push_back({l.fan_in, l.out, std::move(l.w), std::move(l.b)});
+    vnet->validate();
+    vnet->finalize();
+  }
+};
+// single-file: only alphabeta end
 
 using Clock = std::chrono::steady_clock;
 const Clock::time_point g_start = Clock::now();  // the process start, for the first answer
@@ -267,21 +296,29 @@ bool play_digits(ps::Position& pos, const std::string& digits) {
   return true;
 }
 
-// `--raw-eval`: per stdin line (a record), what `papersoccer analyse --raw` prints, then "end".
+// `--raw-eval`: per stdin line (a record), what `papersoccer analyse --raw` prints, then "end"
+// (the alpha-beta bot: the value net's value only).
 int raw_eval(Net& net) {
   std::string line;
+  // single-file: only puct begin
   const ps::SearchParams sp;
+  // single-file: only puct end
   while (std::getline(std::cin, line)) {
     ps::Position pos = start_position();
     if (!play_digits(pos, line) || pos.game_over() || !pos.turn_start()) {
       std::printf("error\n");
       continue;
     }
+    // single-file: only puct begin
     ps::Evaluation ev;
     net.evaluate(pos, ev);
     const ps::BestFirstResult r = ps::best_first_turns(pos, ev.policy_logits.data(), ps::root_turn_options(sp));
     std::printf("value\t%.9g\n", double(ev.value));
     for (const ps::Turn& t : r.turns) std::printf("turn\t%s\t%.9g\n", t.kicks.c_str(), double(t.prior));
+    // single-file: only puct end
+    // single-file: only alphabeta begin
+    std::printf("value\t%.9g\n", double(net.vnet->evaluate(pos)));
+    // single-file: only alphabeta end
     std::printf("end\n");
   }
   return 0;
@@ -291,7 +328,6 @@ int raw_eval(Net& net) {
 // on a worker thread when threads are available.
 class Bot {
  public:
-  Bot(Net& net, long long visits) : net_(net), search_(net, params(), 1), visits_(visits) {}
   ~Bot() {
     {
       std::lock_guard<std::mutex> lock(mu_);
@@ -300,17 +336,19 @@ class Bot {
     cv_.notify_all();
     if (worker_.joinable()) worker_.join();
   }
-  static ps::SearchParams params() {
-    ps::SearchParams sp;
-    sp.temperature = 0;
-    sp.root_noise = false;
-    return sp;
-  }
   void start_worker() {
     try {
       worker_ = std::thread([this] { loop(); });
     } catch (const std::system_error&) {  // no threads here: search in the main thread
     }
+  }
+  // single-file: only puct begin
+  Bot(Net& net, long long visits) : net_(net), search_(net, params(), 1), visits_(visits) {}
+  static ps::SearchParams params() {
+    ps::SearchParams sp;
+    sp.temperature = 0;
+    sp.root_noise = false;
+    return sp;
   }
   // The search's turn; *stats: a line for the log (written by the main thread only: the
   // worker never touches the standard streams).
@@ -323,6 +361,22 @@ class Bot {
              " evaluations in " + std::to_string(int(r.elapsed_ms)) + " ms\n";
     return ps::sample_turn(r, search_.params().temperature_at(turns), search_.rng());
   }
+  // single-file: only puct end
+  // single-file: only alphabeta begin
+  // The ladder's alphabeta-nnue (AlphaBetaPlayer with default options, seed 1 as in `analyse`);
+  // visits: a node budget. The search stops deepening at half the time and answers by 90% of it.
+  Bot(Net& net, long long visits)
+      : search_({}, std::make_unique<ps::NnueEvaluator>(net.vnet, "single file"), 1), visits_(visits) {
+    search_.new_game(net.vnet->pitch(), net.vnet->variant);
+  }
+  std::string think(const ps::Position& pos, int, long long time_ms, std::string* stats) {
+    const std::string turn = search_.search_turn(pos, {time_ms, visits_});
+    const ps::AlphaBetaPlayer::Info& i = search_.last_info();
+    *stats = "bot: depth " + std::to_string(i.depth) + ", score " + std::to_string(i.score) + ", " +
+             std::to_string(i.nodes) + " nodes in " + std::to_string(int(i.ms)) + " ms\n";
+    return turn;
+  }
+  // single-file: only alphabeta end
   // Submits a job; false while an earlier one still runs.
   bool submit(const ps::Position& pos, int turns, long long time_ms) {
     std::lock_guard<std::mutex> lock(mu_);
@@ -374,8 +428,13 @@ class Bot {
     }
   }
 
+  // single-file: only puct begin
   Net& net_;
   ps::Search search_;
+  // single-file: only puct end
+  // single-file: only alphabeta begin
+  ps::AlphaBetaPlayer search_;
+  // single-file: only alphabeta end
   long long visits_;
   std::thread worker_;
   std::mutex mu_;
@@ -503,6 +562,7 @@ int main(int argc, char** argv) {
                    : a == "--search-margin-ms" ? &search_margin_ms : a == "--visits" ? &visits : nullptr;
     if (a == "--raw-eval") {
       raw = true;
+      // single-file: only puct begin
     } else if (a == "--bench") {  // network evaluations per second on the start position
       static psx::Net net;
       ps::Evaluation ev;
@@ -513,6 +573,7 @@ int main(int argc, char** argv) {
       const double s = std::chrono::duration<double>(psx::Clock::now() - t0).count();
       std::printf("%d evaluations in %.2f s: %.0f per second\n", n, s, n / s);
       return 0;
+      // single-file: only puct end
     } else if (v && i + 1 < argc) {
       *v = std::atoll(argv[++i]);
     } else {

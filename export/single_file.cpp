@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 
 namespace ps::single_file {
@@ -10,13 +11,17 @@ namespace {
 
 constexpr const char* kOmitBegin = "// single-file: omit begin";
 constexpr const char* kOmitEnd = "// single-file: omit end";
+constexpr const char* kOnly = "// single-file: only ";  // + kind + " begin" / " end"
+
+const char* kind_name(BotKind kind) { return kind == BotKind::kAlphaBeta ? "alphabeta" : "puct"; }
 
 bool ident_char(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
 }
 
-// Removes comments (keeping literals), omitted blocks and nothing else.
-std::string remove_comments(const std::string& s, const std::string& name) {
+// Removes comments (keeping literals), omitted blocks (and the blocks of other bot kinds) and
+// nothing else.
+std::string remove_comments(const std::string& s, const std::string& name, BotKind kind) {
   std::string out;
   out.reserve(s.size());
   size_t i = 0;
@@ -30,6 +35,23 @@ std::string remove_comments(const std::string& s, const std::string& name) {
       if (e == std::string::npos) fail("'single-file: omit begin' without an end marker");
       i = e + std::strlen(kOmitEnd);
       continue;
+    }
+    if (s.compare(i, std::strlen(kOnly), kOnly) == 0) {
+      // "// single-file: only KIND begin": kept (the marker is a comment) for that kind, skipped
+      // to "// single-file: only KIND end" for the others.
+      const size_t word = i + std::strlen(kOnly);
+      const size_t space = s.find_first_of(" \n", word);
+      const std::string block = s.substr(word, space == std::string::npos ? std::string::npos : space - word);
+      if (block != "puct" && block != "alphabeta")
+        fail("'single-file: only' names no bot kind (puct, alphabeta)");
+      const std::string begin = std::string(kOnly) + block + " begin",
+                        end = std::string(kOnly) + block + " end";
+      if (s.compare(i, begin.size(), begin) == 0 && block != kind_name(kind)) {
+        const size_t e = s.find(end, i);
+        if (e == std::string::npos) fail("'single-file: only ... begin' without its end marker");
+        i = e + end.size();
+        continue;
+      }
     }
     const char c = s[i];
     if (c == '/' && i + 1 < n && s[i + 1] == '/') {
@@ -153,8 +175,8 @@ std::string weight_literal(const std::string& text) {
 }  // namespace
 
 std::string strip_source(const std::string& text, const std::string& name,
-                         std::vector<std::string>* system_includes) {
-  const std::string code = remove_comments(text, name);
+                         std::vector<std::string>* system_includes, BotKind kind) {
+  const std::string code = remove_comments(text, name, kind);
   std::string out;
   size_t start = 0;
   while (start <= code.size()) {
@@ -219,11 +241,15 @@ void check_layer_shapes(const NetWeights& net) {
 }
 
 std::string encode_weights(const NetWeights& net, int bits) {
+  check_layer_shapes(net);
+  return encode_layers(net.layers, bits);
+}
+
+std::string encode_layers(const std::vector<Layer>& layers, int bits) {
   if (bits != 8 && bits != 4 && bits != 32)
     throw std::invalid_argument("single file: bits must be 8, 4 or 32");
-  check_layer_shapes(net);
   std::string bytes;
-  for (const Layer& l : net.layers) {
+  for (const Layer& l : layers) {
     for (int r = 0; r < l.out; ++r) put_float(bytes, bits == 32 ? 1.0f : row_scale(l, r, bits));
     for (int r = 0; r < l.out; ++r) put_float(bytes, l.bias[size_t(r)]);
     if (bits == 32) {
@@ -256,10 +282,9 @@ std::string encode_weights(const NetWeights& net, int bits) {
   return base64(bytes);
 }
 
-NetWeights dequantized(const NetWeights& net, int bits) {
-  NetWeights q = net;
-  if (bits == 32) return q;
-  for (Layer& l : q.layers)
+std::vector<Layer> dequantized_layers(std::vector<Layer> layers, int bits) {
+  if (bits == 32) return layers;
+  for (Layer& l : layers)
     for (int r = 0; r < l.out; ++r) {
       const float s = row_scale(l, r, bits);
       for (int k = 0; k < l.fan_in; ++k) {
@@ -267,49 +292,60 @@ NetWeights dequantized(const NetWeights& net, int bits) {
         w = float(quantize(w, s, bits)) * s;
       }
     }
+  return layers;
+}
+
+NetWeights dequantized(const NetWeights& net, int bits) {
+  NetWeights q = net;
+  q.layers = dequantized_layers(std::move(q.layers), bits);
   return q;
 }
 
-ExportResult assemble(const NetWeights& net, const ExportOptions& options) {
-  if (options.bits != 0 && options.bits != 8 && options.bits != 4 && options.bits != 32)
-    throw std::invalid_argument("single file: --bits must be 8, 4, 32 or auto");
-  check_layer_shapes(net);
-  const Pitch& pitch = options.pitch ? *options.pitch : Pitch::standard();
-  const nn::NetConfig& c = net.config;
+std::vector<Layer> value_net_layers(const ValueNet& net) {
+  std::vector<Layer> layers;
+  for (size_t i = 0; i < net.layers.size(); ++i) {
+    const DenseLayer& d = net.layers[i];
+    layers.push_back(Layer{"dense" + std::to_string(i), d.out, d.in, d.weight, d.bias});
+  }
+  return layers;
+}
 
+ValueNet dequantized(const ValueNet& net, int bits) {
+  ValueNet q = net;
+  const std::vector<Layer> layers = dequantized_layers(value_net_layers(net), bits);
+  for (size_t i = 0; i < layers.size(); ++i) q.layers[i].weight = layers[i].weights;
+  q.finalize();
+  return q;
+}
+
+namespace {
+
+// The file of one bot kind: its embedded sources stripped for the kind, the constants (consts:
+// the block that opens namespace psx), the weights at the first width of the options' that
+// fits, then the template. what: the weights' owner in size errors ("net 3x24 ...").
+ExportResult assemble_file(BotKind kind, const std::vector<EmbeddedSource>& sources, const std::string& head,
+                           const std::string& consts, const std::vector<Layer>& layers,
+                           const ExportOptions& options, const std::string& what) {
   std::vector<std::string> includes;
   std::string body;
   std::string tmpl;
-  for (const EmbeddedSource& s : embedded_sources()) {
-    const std::string stripped = strip_source(s.text, s.path, &includes);
+  for (const EmbeddedSource& s : sources) {
+    const std::string stripped = strip_source(s.text, s.path, &includes, kind);
     if (std::string(s.path) == "export/bot_template.cpp")
       tmpl = stripped;
     else
       body += stripped;
   }
   if (tmpl.empty()) throw std::logic_error("single file: the template was not embedded");
-
-  auto num = [](int v) { return std::to_string(v); };
-  std::string head = "// Paper Soccer bot for ";
-  head += pitch.name() + " " + variant_name(options.variant) + ", net " + c.summary();
-  if (!options.model_name.empty()) head += ", from " + options.model_name;
-  head += ".\n// Generated by `papersoccer export --single-file` (one C++17 file, standard library only;\n"
-          "// build: g++ -O2 -std=c++17). Do not edit: export again.\n";
   std::string incs;
   for (const std::string& i : includes) incs += i + "\n";
-  const std::string consts =
-      "namespace psx {\nconstexpr int kPitchW=" + num(pitch.width()) + ",kPitchL=" + num(pitch.length()) +
-      ",kPitchG=" + num(pitch.goal()) + ",kVariant=" + num(int(options.variant)) + ";\nconstexpr int kC=" +
-      num(c.channels) + ",kBlocks=" + num(c.blocks) + ",kGpEvery=" + num(c.global_pool_every) +
-      ",kGpC=" + num(c.global_pool_every > 0 ? c.global_pool_channels : 0) + ",kP=" +
-      num(c.policy_channels) + ",kV=" + num(c.value_channels) + ",kVH=" + num(c.value_hidden) + ";\n";
   const std::string code_tail = "}\n";
 
   std::vector<int> tries = options.bits ? std::vector<int>{options.bits} : std::vector<int>{8, 4};
   size_t code_chars = 0, weight_chars = 0;
   for (int bits : tries) {
-    const std::string wl = weight_literal(encode_weights(net, bits));
-    const std::string bits_line = "constexpr int kBits=" + num(bits) + ";\n";
+    const std::string wl = weight_literal(encode_layers(layers, bits));
+    const std::string bits_line = "constexpr int kBits=" + std::to_string(bits) + ";\n";
     ExportResult r;
     r.bits = bits;
     r.source = head + incs + body + consts + bits_line + wl + code_tail + tmpl;
@@ -326,12 +362,74 @@ ExportResult assemble(const NetWeights& net, const ExportOptions& options) {
                     with_commas(size_t(options.max_chars)) + " (too large by " +
                     with_commas(code_chars + weight_chars - size_t(options.max_chars)) +
                     " with the weights); nothing written");
-  throw SizeError("single file: weights of net " + c.summary() + " need " + with_commas(weight_chars) +
-                  " chars at " + num(bits) + " bits; limit " + with_commas(size_t(options.max_chars)) +
+  throw SizeError("single file: weights of " + what + " need " + with_commas(weight_chars) + " chars at " +
+                  std::to_string(bits) + " bits; limit " + with_commas(size_t(options.max_chars)) +
                   " leaves " + with_commas(size_t(options.max_chars) - code_chars) + " after " +
                   with_commas(code_chars) + " chars of code (too large by " +
-                  with_commas(code_chars + weight_chars - size_t(options.max_chars)) +
-                  "); nothing written");
+                  with_commas(code_chars + weight_chars - size_t(options.max_chars)) + "); nothing written");
+}
+
+std::string file_head(const std::string& what, const ExportOptions& options) {
+  const Pitch& pitch = options.pitch ? *options.pitch : Pitch::standard();
+  std::string head =
+      "// Paper Soccer bot for " + pitch.name() + " " + variant_name(options.variant) + ", " + what;
+  if (!options.model_name.empty()) head += ", from " + options.model_name;
+  head +=
+      ".\n// Generated by `papersoccer export --single-file` (one C++17 file, standard library only;\n"
+      "// build: g++ -O2 -std=c++17). Do not edit: export again.\n";
+  return head;
+}
+
+std::string rules_constants(const ExportOptions& options) {
+  const Pitch& pitch = options.pitch ? *options.pitch : Pitch::standard();
+  auto num = [](int v) { return std::to_string(v); };
+  return "namespace psx {\nconstexpr int kPitchW=" + num(pitch.width()) + ",kPitchL=" + num(pitch.length()) +
+         ",kPitchG=" + num(pitch.goal()) + ",kVariant=" + num(int(options.variant)) + ";\n";
+}
+
+void check_bits(const ExportOptions& options) {
+  if (options.bits != 0 && options.bits != 8 && options.bits != 4 && options.bits != 32)
+    throw std::invalid_argument("single file: --bits must be 8, 4, 32 or auto");
+}
+
+}  // namespace
+
+ExportResult assemble(const NetWeights& net, const ExportOptions& options) {
+  check_bits(options);
+  check_layer_shapes(net);
+  const nn::NetConfig& c = net.config;
+  auto num = [](int v) { return std::to_string(v); };
+  const std::string consts = rules_constants(options) + "constexpr int kC=" + num(c.channels) +
+                             ",kBlocks=" + num(c.blocks) + ",kGpEvery=" + num(c.global_pool_every) +
+                             ",kGpC=" + num(c.global_pool_every > 0 ? c.global_pool_channels : 0) +
+                             ",kP=" + num(c.policy_channels) + ",kV=" + num(c.value_channels) +
+                             ",kVH=" + num(c.value_hidden) + ";\n";
+  return assemble_file(BotKind::kPuct, embedded_sources(), file_head("net " + c.summary(), options), consts,
+                       net.layers, options, "net " + c.summary());
+}
+
+ExportResult assemble_alphabeta(const ValueNet& net, const ExportOptions& options) {
+  check_bits(options);
+  net.validate();
+  const Pitch& pitch = options.pitch ? *options.pitch : Pitch::standard();
+  if (net.pitch().name() != pitch.name() || net.variant != options.variant)
+    throw std::invalid_argument("single file: the value net is for " + net.pitch().name() + " " +
+                                variant_name(net.variant) + ", not " + pitch.name() + " " +
+                                variant_name(options.variant));
+  std::string shape, what = "value net ";
+  for (const DenseLayer& d : net.layers) {
+    shape += std::to_string(d.in) + ",";
+    what += (what.size() > 10 ? "-" : "") + std::to_string(d.in);
+  }
+  shape += "1";
+  what += "-1";
+  char scale[48];
+  std::snprintf(scale, sizeof scale, "float(%.9g)", double(net.value_scale));
+  const std::string consts = rules_constants(options) +
+                             "constexpr int kLayers=" + std::to_string(net.layers.size()) + ",kShape[]={" +
+                             shape + "};\nconstexpr float kValueScale=" + scale + ";\n";
+  return assemble_file(BotKind::kAlphaBeta, embedded_alphabeta_sources(), file_head(what, options), consts,
+                       value_net_layers(net), options, what);
 }
 
 }  // namespace ps::single_file

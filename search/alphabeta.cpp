@@ -64,7 +64,7 @@ void AlphaBetaPlayer::new_game(const Pitch& pitch, Variant variant) {
   std::vector<Ply>().swap(plies_);
   // An evaluator for other rules (a value net of another pitch) says so now, not at the first
   // search, which may be turn 20 of a game.
-  eval_->reset(Game(pitch, variant).position());
+  eval_->reset(Position(pitch, variant));
 }
 
 AlphaBetaPlayer::TTEntry* AlphaBetaPlayer::tt_probe(uint64_t key) {
@@ -378,8 +378,13 @@ AlphaBetaPlayer::RootProof AlphaBetaPlayer::prove_root(const Position& root, int
   return finish();
 }
 
+// single-file: omit begin
 std::string AlphaBetaPlayer::choose_turn(const Game& game, const TurnBudget& budget) {
-  const Position& root = game.position();
+  return search_turn(game.position(), budget);
+}
+// single-file: omit end
+
+std::string AlphaBetaPlayer::search_turn(const Position& root, const TurnBudget& budget) {
   if (root.game_over()) throw std::invalid_argument("alphabeta player: the game is over");
   if (!root.turn_start())
     throw std::invalid_argument("alphabeta player: the position is in the middle of a turn");

@@ -94,12 +94,17 @@ class AlphaBetaPlayer final : public Player {
   void new_game(const Pitch& pitch, Variant variant) override;
   /// Transposition-table entries allocated now (0 after new_game until the next choose_turn).
   size_t tt_allocated() const { return tt_.size(); }
-  /// Budget: time_ms (wall time; the search stops deepening and answers within it) and/or
-  /// visits (read as nodes, see Options). Neither: default_time_ms. Throws
-  /// std::invalid_argument when the game is over or in the middle of a turn.
+  // single-file: omit begin (the single-file bot has no Game; it calls search_turn)
+  /// search_turn at game.position().
   std::string choose_turn(const Game& game, const TurnBudget& budget) override;
+  // single-file: omit end
+  /// The turn for root's side to move. Budget: time_ms (wall time; the search stops deepening
+  /// and answers within it) and/or visits (read as nodes, see Options). Neither:
+  /// default_time_ms. Throws std::invalid_argument when the game is over or root is in the
+  /// middle of a turn.
+  std::string search_turn(const Position& root, const TurnBudget& budget);
 
-  /// What the last choose_turn did.
+  /// What the last choose_turn (search_turn) did.
   struct Info {
     int depth = 0;          ///< deepest completed iteration (turns)
     int score = 0;          ///< its score for the side to move (>= kWin - 1000: a proven win)

@@ -25,7 +25,9 @@ class Player {
   virtual void new_game(const Pitch& pitch, Variant variant) {}
   /// Chooses a complete legal turn for the side to move of game.position() (a turn start of
   /// an unfinished game) and returns its kick digits. game holds the whole history.
+  // single-file: omit begin (the alpha-beta single-file bot has no Game)
   virtual std::string choose_turn(const Game& game, const TurnBudget& budget) = 0;
+  // single-file: omit end
 };
 
 }  // namespace ps

@@ -113,3 +113,55 @@ TEST_CASE("assemble fits the limit or names the part that is too large", "[expor
   o.bits = 5;
   CHECK_THROWS_AS(assemble(n, o), std::invalid_argument);
 }
+
+TEST_CASE("strip_source keeps a bot kind's blocks for that kind only", "[export]") {
+  const std::string src =
+      "int shared;\n// single-file: only puct begin (why)\nint puct_only;\n// single-file: only puct end\n"
+      "// single-file: only alphabeta begin\nint ab_only;\n// single-file: only alphabeta end\nint tail;\n";
+  const std::string puct = strip_source(src, "t.cpp", nullptr, BotKind::kPuct);
+  const std::string ab = strip_source(src, "t.cpp", nullptr, BotKind::kAlphaBeta);
+  CHECK(puct == "int shared;int puct_only;int tail;\n");
+  CHECK(ab == "int shared;int ab_only;int tail;\n");
+  CHECK(strip_source(src, "t.cpp") == puct);  // the default kind: the model's PUCT bot
+  CHECK_THROWS_WITH(strip_source("// single-file: only mcts begin\nint a;\n", "t.cpp"),
+                    Catch::Contains("t.cpp: 'single-file: only' names no bot kind"));
+  CHECK_THROWS_WITH(strip_source("// single-file: only alphabeta begin\nint a;\n", "t.cpp"),
+                    Catch::Contains("without its end marker"));
+}
+
+TEST_CASE("the alpha-beta file of a value net fits, holds the search, and decodes to the quantised net",
+          "[export]") {
+  const ValueNet net = random_value_net(Pitch::standard(), Variant::kStandard, {16, 16}, 7);
+  ExportOptions o;
+  const ExportResult r = assemble_alphabeta(net, o);
+  CHECK(r.bits == 8);
+  CHECK(r.source.size() <= 100000);
+  CHECK(r.source.find("class AlphaBetaPlayer") != std::string::npos);
+  CHECK(r.source.find("class NnueEvaluator") != std::string::npos);
+  CHECK(r.source.find("kLayers=3,kShape[]={" + std::to_string(net.layers[0].in) + ",16,16,1}") !=
+        std::string::npos);
+  // None of the PUCT bot: no net inference, no MCTS, no Game.
+  CHECK(r.source.find("class Net final") == std::string::npos);
+  CHECK(r.source.find("class Search") == std::string::npos);
+  CHECK(r.source.find("const Game&") == std::string::npos);
+  CHECK(r.source.find("#include \"") == std::string::npos);
+  // Other rules than the net's are refused.
+  o.variant = Variant::kSingleBounce;
+  CHECK_THROWS_WITH(assemble_alphabeta(net, o), Catch::Contains("the value net is for 8x10 standard"));
+  // What the file computes with: every weight within half a quantisation step; bits 32 exact.
+  const ValueNet q = dequantized(net, 8);
+  for (size_t i = 0; i < net.layers.size(); ++i) {
+    const DenseLayer& a = net.layers[i];
+    for (int row = 0; row < a.out; ++row) {
+      float m = 0;
+      for (int k = 0; k < a.in; ++k) m = std::max(m, std::fabs(a.weight[size_t(row) * a.in + k]));
+      for (int k = 0; k < a.in; ++k) {
+        const size_t at = size_t(row) * a.in + k;
+        CHECK(std::fabs(q.layers[i].weight[at] - a.weight[at]) <= m / 127 / 2 + 1e-7f);
+      }
+    }
+  }
+  CHECK(dequantized(net, 32).layers[0].weight == net.layers[0].weight);
+  const Position start(Pitch::standard(), Variant::kStandard);
+  CHECK(std::fabs(q.evaluate(start) - net.evaluate(start)) < 0.05f);
+}

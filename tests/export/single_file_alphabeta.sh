@@ -1,0 +1,112 @@
+#!/bin/sh
+# The alpha-beta single-file bot (`export --single-file OUT.cpp NET.vnet`), end to end:
+#   single_file_alphabeta.sh PAPERSOCCER WORKDIR TESTDATA_DIR VNET DRIVER_SOURCE [POSITIONS]
+#  1. the export writes it: at most 100,000 chars, only standard headers; it compiles with
+#     exactly `g++ -O2 -std=c++17`;
+#  2. its engine, built with the test driver, agrees with every row of the shared test vectors;
+#  3. it plays `greedy` through the tournament runner at 100 ms per turn, 2 openings, colours
+#     swapped: every game ends by the rules, no answer is a fallback (late search);
+#  4. over POSITIONS (default 12) distinct positions of those games, at a budget of 20,000
+#     nodes (deterministic): the file with float32 weights (--bits 32) answers the same turn as
+#     `analyse --alphabeta-nodes` (the project's AlphaBetaPlayer with the same net and seed) on
+#     every position, so the file's search and inference are the project's; the quantised file
+#     agrees with it on at least 75%, and its value net's outputs (--raw-eval) differ from the
+#     float file's by at most 0.02.
+set -eu
+ps=$1
+dir=$2
+data=$3
+vnet=$4
+driver=$5
+positions=${6:-12}
+rm -rf "$dir"
+mkdir -p "$dir"
+fail=0
+
+. "$(dirname "$0")/common.sh"
+build_single_file "$ps" "$dir" "$vnet"
+chars=$(wc -m < "$dir/bot.cpp")
+if [ "$chars" -gt 100000 ]; then echo "FAIL: $chars chars > 100,000"; fail=1; fi
+if grep -q '^#include "' "$dir/bot.cpp"; then echo "FAIL: a project include is left"; fail=1; fi
+std="algorithm atomic cassert cctype chrono cmath condition_variable cstddef cstdint cstdio cstdlib
+ cstring exception functional iosfwd iostream istream limits map memory mutex optional ostream
+ queue random sstream stdexcept string string_view system_error thread tuple unordered_map
+ unordered_set utility vector"
+for h in $(sed -n 's/^#include <\(.*\)>.*/\1/p' "$dir/bot.cpp"); do
+  case " $(echo $std) " in
+    *" $h "*) ;;
+    *) echo "FAIL: <$h> is not on the list of standard headers the bot may use"; fail=1 ;;
+  esac
+done
+grep -q "alpha-beta\|AlphaBetaPlayer" "$dir/bot.cpp" || { echo "FAIL: no alpha-beta in the file"; fail=1; }
+
+# (-Wno-subobject-linkage: the bot's code, included here, uses anonymous namespaces.)
+g++ -O2 -std=c++17 -Wno-subobject-linkage -DPS_SINGLE_FILE_TEST_DRIVER \
+    -DPS_SINGLE_FILE="\"$dir/bot.cpp\"" -o "$dir/driver" "$driver"
+"$dir/driver" "$data/games.tsv" "$data/turns.tsv" "$data/perft.tsv" || fail=1
+
+tournament_head single-file-alphabeta-vs-greedy 4 2 12 "$dir" > "$dir/tournament.yaml"
+cat >> "$dir/tournament.yaml" <<YAML
+  - name: single-file
+    type: external
+    command: ["$dir/bot", --first-ms, "100", --turn-ms, "100"]
+    first_turn_ms: 1000
+    turn_ms: 1000
+    opening_history: true
+    stderr: $dir/single-file.stderr
+  - name: greedy
+    type: greedy
+YAML
+"$ps" tournament "$dir/tournament.yaml" > "$dir/tournament.txt"
+tail -n 4 "$dir/tournament.txt"
+# games.tsv columns: game player0 player1 winner termination detail opening record
+awk -F '\t' 'NR > 1 { n++; if ($5 != "goal" && $5 != "blocked") { print "FAIL game " $1 ": " $5 " (" $6 ")"; bad = 1 } }
+  END { if (n != 4) { print "FAIL: " n " games, expected 4"; bad = 1 } exit bad }' "$dir/out/games.tsv" || fail=1
+if grep -q 'fallback' "$dir/single-file.stderr"; then echo "FAIL: a fallback answer (search late)"; fail=1; fi
+grep -q 'nodes in' "$dir/single-file.stderr" || { echo "FAIL: no search line in the bot's log"; fail=1; }
+
+# Positions: every third turn start of each game after the opening (distinct), until
+# POSITIONS.
+awk -F '\t' -v max="$positions" 'NR > 1 {
+    n = split($8, t, " ")
+    for (k = 4; k < n && got < max; k += 3) {
+      s = t[1]; for (i = 2; i <= k; i++) s = s " " t[i]
+      if (!seen[s]++) { print s; got++ }
+    }
+  }' "$dir/out/games.tsv" > "$dir/positions.txt"
+
+"$ps" export --single-file "$dir/float.cpp" --bits 32 --max-chars 1000000 "$vnet" > /dev/null
+g++ -O2 -std=c++17 -o "$dir/float" "$dir/float.cpp"
+
+same=0
+same_float=0
+total=0
+: > "$dir/answers.tsv"
+while IFS= read -r rec; do
+  kicks=$(echo "$rec" | tr -d ' ')
+  id=$(( $(echo "$rec" | wc -w) % 2 ))  # side to move: the turns played, mod 2
+  input=$(printf '%s\n%s\n%s\n' "$id" "${#kicks}" "$kicks")
+  a=$(printf '%s\n' "$input" | "$dir/bot" --visits 20000 --first-ms 100000 --turn-ms 100000 2>/dev/null | head -n 1)
+  c=$(printf '%s\n' "$input" | "$dir/float" --visits 20000 --first-ms 100000 --turn-ms 100000 2>/dev/null | head -n 1)
+  b=$("$ps" analyse --record "$rec" --no-model --alphabeta-nodes 20000 --value-net "$vnet" |
+      sed -n 's/.*best turn \([0-7]*\),.*/\1/p')
+  total=$((total + 1))
+  [ "$a" = "$c" ] && same=$((same + 1))
+  [ "$c" = "$b" ] && same_float=$((same_float + 1))
+  printf '%s\t%s\t%s\t%s\n' "$rec" "$a" "$c" "$b" >> "$dir/answers.tsv"
+done < "$dir/positions.txt"
+echo "at 20,000 nodes: float32 file = analyse on $same_float of $total positions, 8-bit = float32 on $same"
+if [ "$total" -eq 0 ] || [ "$same_float" -ne "$total" ]; then
+  echo "FAIL: the float32 file answered differently from the project's alpha-beta:"; cat "$dir/answers.tsv"; fail=1
+fi
+if [ $((same * 100)) -lt $((total * 75)) ]; then echo "FAIL: 8-bit agreement below 75%"; fail=1; fi
+
+"$dir/bot" --raw-eval < "$dir/positions.txt" > "$dir/raw-single.txt"
+"$dir/float" --raw-eval < "$dir/positions.txt" > "$dir/raw-float.txt"
+paste "$dir/raw-single.txt" "$dir/raw-float.txt" | awk -F '\t' '
+  $1 == "value" { n++; d = $2 - $4; if (d < 0) d = -d; if (d > m) m = d }
+  END { printf "8-bit vs float32 value net over %d positions: max |value diff| %.6f\n", n, m
+        if (n == 0 || m > 0.02) { print "FAIL: quantised values differ by more than 0.02"; exit 1 } }' || fail=1
+
+[ $fail -eq 0 ] && echo "ok: alpha-beta single file exported, compiled, replays the test vectors, plays legally, searches as the project does"
+exit $fail
