@@ -21,17 +21,35 @@ bool is_value_net_file(const std::string& path) {
 
 namespace {
 
-void write_source(const std::string& out, const std::string& source) {
-  try {
-    write_file_atomic(out, source);
-  } catch (const std::exception& e) {
-    throw std::runtime_error("export: cannot write the source file " + out + ": " + e.what());
-  }
-}
-
 std::string file_name(const std::string& path) {
   const size_t slash = path.find_last_of('/');
   return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+single_file::ExportOptions export_options(const Pitch& pitch, Variant variant, int bits, int64_t max_chars,
+                                          const std::string& input) {
+  single_file::ExportOptions o;
+  o.pitch = &pitch;
+  o.variant = variant;
+  o.bits = bits;
+  o.max_chars = max_chars;
+  o.model_name = file_name(input);
+  return o;
+}
+
+// Writes the file and says what it holds: "wrote OUT: N chars (...), WHAT, PITCH VARIANT".
+void write_source(const std::string& out, const single_file::ExportResult& r,
+                  const single_file::ExportOptions& o, const std::string& what) {
+  try {
+    write_file_atomic(out, r.source);
+  } catch (const std::exception& e) {
+    throw std::runtime_error("export: cannot write the source file " + out + ": " + e.what());
+  }
+  std::printf(
+      "wrote %s: %zu chars (code %zu, weights %zu at %d bits; limit %lld), %s, %s %s\n"
+      "build: g++ -O2 -std=c++17 -o bot %s\n",
+      out.c_str(), r.source.size(), r.code_chars, r.weight_chars, r.bits, (long long)o.max_chars,
+      what.c_str(), o.pitch->name().c_str(), variant_name(o.variant), out.c_str());
 }
 
 // The alpha-beta bot: the value net's own rules (--pitch / --variant must agree with them).
@@ -47,19 +65,8 @@ void export_alphabeta(const std::string& vnet, const std::string& out, const std
     throw std::invalid_argument("export: value net " + vnet + " is trained for " + net.pitch().name() + " " +
                                 variant_name(net.variant) + ", not " + pitch.name() + " " +
                                 variant_name(variant));
-  single_file::ExportOptions o;
-  o.pitch = &pitch;
-  o.variant = variant;
-  o.bits = bits;
-  o.max_chars = max_chars;
-  o.model_name = file_name(vnet);
-  const single_file::ExportResult r = single_file::assemble_alphabeta(net, o);
-  write_source(out, r.source);
-  std::printf(
-      "wrote %s: %zu chars (code %zu, weights %zu at %d bits; limit %lld), alpha-beta with value net "
-      "%s, %s %s\nbuild: g++ -O2 -std=c++17 -o bot %s\n",
-      out.c_str(), r.source.size(), r.code_chars, r.weight_chars, r.bits, (long long)max_chars,
-      o.model_name.c_str(), pitch.name().c_str(), variant_name(variant), out.c_str());
+  const single_file::ExportOptions o = export_options(pitch, variant, bits, max_chars, vnet);
+  write_source(out, single_file::assemble_alphabeta(net, o), o, "alpha-beta with value net " + o.model_name);
 }
 
 }  // namespace
@@ -79,18 +86,9 @@ void export_single_file(const std::string& model, const std::string& out, const 
   if (!meta.supports(pitch, variant))
     throw std::invalid_argument("export: " + model + " is not trained for " + pitch.name() + " " +
                                 variant_name(variant));
-  single_file::ExportOptions o;
-  o.pitch = &pitch;
-  o.variant = variant;
-  o.bits = bits;
-  o.max_chars = max_chars;
-  o.model_name = file_name(model);
-  const single_file::ExportResult r = single_file::assemble(single_file::net_weights(ck.net), o);
-  write_source(out, r.source);
-  std::printf("wrote %s: %zu chars (code %zu, weights %zu at %d bits; limit %lld), net %s, %s %s\n"
-              "build: g++ -O2 -std=c++17 -o bot %s\n",
-              out.c_str(), r.source.size(), r.code_chars, r.weight_chars, r.bits, (long long)max_chars,
-              meta.net.summary().c_str(), pitch.name().c_str(), variant_name(variant), out.c_str());
+  const single_file::ExportOptions o = export_options(pitch, variant, bits, max_chars, model);
+  write_source(out, single_file::assemble(single_file::net_weights(ck.net), o), o,
+               "net " + meta.net.summary());
 }
 
 }  // namespace ps::cmd

@@ -27,24 +27,9 @@ fail=0
 
 . "$(dirname "$0")/common.sh"
 build_single_file "$ps" "$dir" "$model"
-chars=$(wc -m < "$dir/bot.cpp")
-if [ "$chars" -gt 100000 ]; then echo "FAIL: $chars chars > 100,000"; fail=1; fi
-if grep -q '^#include "' "$dir/bot.cpp"; then echo "FAIL: a project include is left"; fail=1; fi
-std="algorithm atomic cassert cctype chrono cmath condition_variable cstddef cstdint cstdio cstdlib
- cstring exception functional iosfwd iostream istream limits map memory mutex optional ostream
- queue random sstream stdexcept string string_view system_error thread tuple unordered_map
- unordered_set utility vector"
-for h in $(sed -n 's/^#include <\(.*\)>.*/\1/p' "$dir/bot.cpp"); do
-  case " $(echo $std) " in
-    *" $h "*) ;;
-    *) echo "FAIL: <$h> is not on the list of standard headers the bot may use"; fail=1 ;;
-  esac
-done
+check_arena_file "$dir/bot.cpp" || fail=1
 
-# (-Wno-subobject-linkage: the bot's code, included here, uses anonymous namespaces.)
-g++ -O2 -std=c++17 -Wno-subobject-linkage -DPS_SINGLE_FILE_TEST_DRIVER \
-    -DPS_SINGLE_FILE="\"$dir/bot.cpp\"" -o "$dir/driver" "$driver"
-"$dir/driver" "$data/games.tsv" "$data/turns.tsv" "$data/perft.tsv" || fail=1
+replay_vectors "$dir" "$data" "$driver" || fail=1
 
 # The single file plays PUCT all game; `bot` hands the turns from 20 on to alpha-beta unless
 # told otherwise (search.endgame_from_turn), so it is compared with the same search.
@@ -77,13 +62,7 @@ done
 
 # Positions: every third turn start of each game after the opening (distinct), until
 # POSITIONS.
-awk -F '\t' -v max="$positions" 'NR > 1 {
-    n = split($8, t, " ")
-    for (k = 4; k < n && got < max; k += 3) {
-      s = t[1]; for (i = 2; i <= k; i++) s = s " " t[i]
-      if (!seen[s]++) { print s; got++ }
-    }
-  }' "$dir/out/games.tsv" > "$dir/positions.txt"
+positions_of "$dir/out/games.tsv" "$positions" > "$dir/positions.txt"
 
 # The same file with float32 weights (--bits 32, too large for the arena): what is left once
 # quantisation is out must be rounding, and the search must answer as bot's does.
