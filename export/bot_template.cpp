@@ -574,6 +574,15 @@ int main(int argc, char** argv) {
       std::printf("%d evaluations in %.2f s: %.0f per second\n", n, s, n / s);
       return 0;
       // single-file: only puct end
+      // single-file: only alphabeta begin
+    } else if (a == "--bench") {  // alpha-beta on the start position for 2 s: depth, nodes, ms
+      static psx::Net net;
+      psx::Bot bot(net, -1);
+      std::string stats;
+      bot.think(psx::start_position(), 0, 2000, &stats);
+      std::printf("%s", stats.c_str());
+      return 0;
+      // single-file: only alphabeta end
     } else if (v && i + 1 < argc) {
       *v = std::atoll(argv[++i]);
     } else {

@@ -87,5 +87,8 @@ paste "$dir/raw-single.txt" "$dir/raw-float.txt" | awk -F '\t' '
   END { printf "8-bit vs float32 value net over %d positions: max |value diff| %.6f\n", n, m
         if (n == 0 || m > 0.02) { print "FAIL: quantised values differ by more than 0.02"; exit 1 } }' || fail=1
 
+"$dir/bot" --bench | grep -q "^bot: depth [0-9]*, score -\{0,1\}[0-9]*, [0-9]* nodes in [0-9]* ms" ||
+  { echo "FAIL: --bench printed no search line"; fail=1; }
+
 [ $fail -eq 0 ] && echo "ok: alpha-beta single file exported, compiled, replays the test vectors, plays legally, searches as the project does"
 exit $fail
