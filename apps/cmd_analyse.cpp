@@ -7,6 +7,7 @@
 // turns) or --kick K (after K kicks); the default is the final position.
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -320,14 +321,15 @@ void analyse_with_alphabeta(const Game& game, AnalysisAlphaBeta& search, const T
   for (const std::string& t : info.pv) pv += (pv.empty() ? "" : " ") + t;
   const bool won = info.score > AlphaBetaPlayer::kProvenBound,
              lost = info.score < -AlphaBetaPlayer::kProvenBound;
+  // A proven score is kWin minus the plies before the winning turn: the game ends after that
+  // many turns plus the winning one (a win with the turn to play: "in 1 turn").
+  const std::string proven_in =
+      won || lost ? " in " + counted(int64_t(AlphaBetaPlayer::kWin - std::abs(info.score)) + 1, "turn") : "";
   std::printf(
       "alpha-beta (%s): depth %d in %.0f ms, %lld nodes, score %s for player %d%s, best turn %s, "
       "principal variation: %s\n",
       search.what.c_str(), info.depth, info.ms, (long long)info.nodes,
-      won || lost ? (won ? "win" : "loss") : std::to_string(info.score).c_str(), mover,
-      won    ? (" in " + std::to_string(AlphaBetaPlayer::kWin - info.score) + " turns").c_str()
-      : lost ? (" in " + std::to_string(AlphaBetaPlayer::kWin + info.score) + " turns").c_str()
-             : "",
+      won || lost ? (won ? "win" : "loss") : std::to_string(info.score).c_str(), mover, proven_in.c_str(),
       best.c_str(), pv.c_str());
 }
 
