@@ -416,13 +416,11 @@ ExportResult assemble_alphabeta(const ValueNet& net, const ExportOptions& option
     throw std::invalid_argument("single file: the value net is for " + net.pitch().name() + " " +
                                 variant_name(net.variant) + ", not " + pitch.name() + " " +
                                 variant_name(options.variant));
-  std::string shape, what = "value net ";
-  for (const DenseLayer& d : net.layers) {
-    shape += std::to_string(d.in) + ",";
-    what += (what.size() > 10 ? "-" : "") + std::to_string(d.in);
-  }
+  std::string shape;  // the layers' input counts, then the output: "585,16,16,1"
+  for (const DenseLayer& d : net.layers) shape += std::to_string(d.in) + ",";
   shape += "1";
-  what += "-1";
+  std::string what = "value net " + shape;  // for messages: "value net 585-16-16-1"
+  std::replace(what.begin(), what.end(), ',', '-');
   char scale[48];
   std::snprintf(scale, sizeof scale, "float(%.9g)", double(net.value_scale));
   const std::string consts = rules_constants(options) +
