@@ -172,7 +172,8 @@ struct ModelArgs {
   bool no_model = false;
   int64_t alphabeta_ms = 0;     // > 0: also an alpha-beta search of this many ms
   int64_t alphabeta_nodes = 0;  // > 0: ... of this many nodes (deterministic)
-  std::string value_net;     // its evaluation: a .vnet, "hand", or "" (the shipped .vnet, else hand)
+  std::string
+      value_net;  // its evaluation: a .vnet, "hand", "none" (random), or "" (the shipped .vnet, else hand)
 };
 
 void add_view_options(CLI::App* c, ViewArgs& a) {
@@ -289,7 +290,9 @@ AnalysisAlphaBeta make_analysis_alphabeta(const Position& pos, const ModelArgs& 
   LeafEvalSpec spec;
   std::string net = a.value_net;
   if (net.empty()) net = default_model_path(pos.pitch(), pos.variant(), ".vnet");
-  if (!net.empty() && net != "hand") {
+  if (net == "none") {  // as `bot --value-net none`: the random evaluation
+    spec.eval = "noise";
+  } else if (!net.empty() && net != "hand") {
     spec.eval = "nnue";
     spec.value_net = net;
   }
@@ -306,7 +309,9 @@ AnalysisAlphaBeta make_analysis_alphabeta(const Position& pos, const ModelArgs& 
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument("--value-net " + net + ": " + e.what());
   }
-  out.what = spec.eval == "nnue" ? "value net " + net : "hand evaluation";
+  out.what = spec.eval == "nnue"    ? "value net " + net
+             : spec.eval == "noise" ? "random evaluation"
+                                    : "hand evaluation";
   return out;
 }
 
@@ -368,23 +373,18 @@ void register_analyse_commands(CLI::App& app) {
                        "also search the position with alpha-beta for this long (ms; the "
                        "yardstick's search and the bot's endgame): depth, score, principal variation")
           ->check(in_range<int64_t>(1, 86400000));
-  auto* ab_nodes =
-      analyse
-          ->add_option("--alphabeta-nodes", an->alphabeta_nodes,
-                       "also search the position with alpha-beta until an iteration has searched "
-                       "this many nodes (deterministic: the same answer on every machine)")
-          ->check(in_range<int64_t>(1, int64_t(1) << 40))
-          ->excludes(ab_ms);
+  analyse
+      ->add_option("--alphabeta-nodes", an->alphabeta_nodes,
+                   "also search the position with alpha-beta until an iteration has searched "
+                   "this many nodes (deterministic: the same answer on every machine)")
+      ->check(in_range<int64_t>(1, int64_t(1) << 40))
+      ->excludes(ab_ms);
   analyse
       ->add_option("--value-net", an->value_net,
-                   "alpha-beta's evaluation: a .vnet file, or hand (default: the shipped "
-                   "models/<pitch>-<variant>.vnet, else hand)")
+                   "alpha-beta's evaluation: a .vnet file, hand, or none (the random evaluation, "
+                   "as bot's; default: the shipped models/<pitch>-<variant>.vnet, else hand)")
       // An empty name meant the shipped net without a word (session-25 probe).
-      ->check(CLI::Validator(
-          [](std::string& v) {
-            return v.empty() ? std::string("an empty name: give a .vnet file or hand") : std::string();
-          },
-          "FILE|hand"));
+      ->check(non_empty_name(".vnet file, hand or none"));
   analyse
       ->add_flag("--raw", an->raw,
                  "print only the network's output, machine-readable: value<TAB>V (for the side "

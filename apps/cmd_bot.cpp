@@ -92,7 +92,9 @@ void run_bot(BotArgs a) {
   sp.root_noise = false;
   sp.endgame_from_turn = MctsPlayer::kPlayEndgameFromTurn;  // the net's search, then alpha-beta
   // ... evaluating with the small value net: --value-net, else the shipped one of these rules.
-  const std::string value_net = a.value_net == "none"  ? ""
+  // (none: the random evaluation, hand: the hand evaluation, as analyse --value-net.)
+  const bool named_eval = a.value_net == "none" || a.value_net == "hand";
+  const std::string value_net = named_eval             ? ""
                                 : !a.value_net.empty() ? a.value_net
                                                        : default_model_path(pitch, parse_variant(v), ".vnet");
   if (!a.config.empty()) {
@@ -116,11 +118,14 @@ void run_bot(BotArgs a) {
       sp.endgame_eval = "nnue";
       sp.endgame_value_net = value_net;
     }
+    if (a.value_net == "hand" && !config_sets_eval) sp.endgame_eval = "hand";
     sp = parse_search_params(s, sp);  // keys not given keep the bot's defaults above
     top.finish();
   } else if (!value_net.empty()) {
     sp.endgame_eval = "nnue";
     sp.endgame_value_net = value_net;
+  } else if (a.value_net == "hand") {
+    sp.endgame_eval = "hand";
   }
   if (sp.endgame_from_turn >= 0 && sp.endgame_eval == "nnue") {
     try {
@@ -202,7 +207,9 @@ void register_bot_command(CLI::App& app) {
       ->check(integer_at_least(1, true));
   bot->add_option("--value-net", a->value_net,
                   "the small value net of alpha-beta's endgame (.vnet; default: the shipped "
-                  "models/<pitch>-<variant>.vnet when it exists; none: the random evaluation)");
+                  "models/<pitch>-<variant>.vnet when it exists; none: the random evaluation; "
+                  "hand: the hand evaluation)")
+      ->check(non_empty_name(".vnet file, none or hand"));
   bot->add_option("--config", a->config, "YAML with a search: map (search/params.h)");
   bot->callback([a] { run_bot(*a); });
 }

@@ -21,6 +21,32 @@ bool is_value_net_file(const std::string& path) {
 
 namespace {
 
+// The rules named by --pitch / --variant; a bad one names its flag.
+const Pitch& pitch_option(const std::string& text) {
+  try {
+    const PitchChoice pc = parse_pitch_spec(text);
+    return Pitch::get(pc.width, pc.length, pc.goal);
+  } catch (const std::exception& e) {
+    throw std::invalid_argument("export --pitch " + text + ": " + e.what());
+  }
+}
+
+Variant variant_option(const std::string& text) {
+  try {
+    return parse_variant(text);
+  } catch (const std::exception& e) {
+    throw std::invalid_argument("export --variant " + text + ": " + e.what());
+  }
+}
+
+// "export --pitch 8x12 --variant no-bounce": the command with the flags that chose the rules.
+std::string export_with_rules_flags(const std::string& pitch_text, const std::string& variant_text) {
+  std::string s = "export";
+  if (!pitch_text.empty()) s += " --pitch " + pitch_text;
+  if (!variant_text.empty()) s += " --variant " + variant_text;
+  return s;
+}
+
 std::string file_name(const std::string& path) {
   const size_t slash = path.find_last_of('/');
   return slash == std::string::npos ? path : path.substr(slash + 1);
@@ -56,15 +82,12 @@ void write_source(const std::string& out, const single_file::ExportResult& r,
 void export_alphabeta(const std::string& vnet, const std::string& out, const std::string& pitch_text,
                       const std::string& variant_text, int bits, int64_t max_chars) {
   const ValueNet net = load_value_net(vnet);
-  const Pitch& pitch = pitch_text.empty() ? net.pitch() : [&]() -> const Pitch& {
-    const PitchChoice pc = parse_pitch_spec(pitch_text);
-    return Pitch::get(pc.width, pc.length, pc.goal);
-  }();
-  const Variant variant = variant_text.empty() ? net.variant : parse_variant(variant_text);
+  const Pitch& pitch = pitch_text.empty() ? net.pitch() : pitch_option(pitch_text);
+  const Variant variant = variant_text.empty() ? net.variant : variant_option(variant_text);
   if (pitch.name() != net.pitch().name() || variant != net.variant)
-    throw std::invalid_argument("export: value net " + vnet + " is trained for " + net.pitch().name() + " " +
-                                variant_name(net.variant) + ", not " + pitch.name() + " " +
-                                variant_name(variant));
+    throw std::invalid_argument(export_with_rules_flags(pitch_text, variant_text) + ": value net " + vnet +
+                                " is trained for " + net.pitch().name() + " " + variant_name(net.variant) +
+                                ", not " + pitch.name() + " " + variant_name(variant));
   const single_file::ExportOptions o = export_options(pitch, variant, bits, max_chars, vnet);
   write_source(out, single_file::assemble_alphabeta(net, o), o, "alpha-beta with value net " + o.model_name);
 }
@@ -73,19 +96,23 @@ void export_alphabeta(const std::string& vnet, const std::string& out, const std
 
 void export_single_file(const std::string& model, const std::string& out, const std::string& pitch_text,
                         const std::string& variant_text, int bits, int64_t max_chars) {
-  if (is_value_net_file(model))
+  // A file too short for any magic (missing, empty) named *.vnet is read as a value net, so that
+  // the value-net reader says what is wrong with it, not the checkpoint reader (session-26 probe).
+  const bool vnet_name = model.size() > 5 && model.compare(model.size() - 5, 5, ".vnet") == 0;
+  char magic[4];
+  const bool too_short = !std::ifstream(model, std::ios::binary).read(magic, 4);
+  if (is_value_net_file(model) || (vnet_name && too_short))
     return export_alphabeta(model, out, pitch_text, variant_text, bits, max_chars);
   nn::LoadedCheckpoint ck = nn::load_checkpoint(model, "cpu");
   const nn::CheckpointMeta& meta = ck.meta;
   // As `bot` chooses: the option, else the model's first pitch and variant, else 8x10 standard.
   const std::string p = rules_choice(pitch_text, meta.pitches, "8x10");
   const std::string v = rules_choice(variant_text, meta.variants, "standard");
-  const PitchChoice pc = parse_pitch_spec(p);
-  const Pitch& pitch = Pitch::get(pc.width, pc.length, pc.goal);
-  const Variant variant = parse_variant(v);
+  const Pitch& pitch = pitch_option(p);  // the model's own names parse
+  const Variant variant = variant_option(v);
   if (!meta.supports(pitch, variant))
-    throw std::invalid_argument("export: " + model + " is not trained for " + pitch.name() + " " +
-                                variant_name(variant));
+    throw std::invalid_argument(export_with_rules_flags(pitch_text, variant_text) + ": " + model +
+                                " is not trained for " + pitch.name() + " " + variant_name(variant));
   const single_file::ExportOptions o = export_options(pitch, variant, bits, max_chars, model);
   write_source(out, single_file::assemble(single_file::net_weights(ck.net), o), o,
                "net " + meta.net.summary());

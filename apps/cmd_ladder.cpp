@@ -79,22 +79,22 @@ void run_ladder(LadderArgs& a) {
   }
   const bool nnue_asked =
       std::find(spec.opponents.begin(), spec.opponents.end(), "alphabeta-nnue") != spec.opponents.end();
-  // --value-net none: the model's endgame on the random evaluation, as `bot --value-net none`,
-  // and no alphabeta-nnue yardstick unless asked for (which then names the missing net).
-  const bool no_value_net = spec.value_net == "none";
-  if (no_value_net) {
-    spec.value_net.clear();
+  // --value-net none / hand: the model's endgame on the random / hand evaluation, as `bot
+  // --value-net`, and no alphabeta-nnue yardstick unless asked for (which then names the missing
+  // net). The shipped value net joins the default yardsticks; an explicit list is kept as given.
+  const bool named_eval = spec.value_net == "none" || spec.value_net == "hand";
+  bool add_nnue = false;
+  if (named_eval) {
+    if (spec.value_net == "none") spec.value_net.clear();  // "hand" stays: use_bot_endgame reads it
   } else if (spec.value_net.empty()) {
     spec.value_net = default_model_path(Pitch::get(ps.width, ps.length, ps.goal), spec.variant, ".vnet");
-    // The shipped value net joins the default yardsticks; an explicit list is kept as given.
-    if (!spec.value_net.empty() && !nnue_asked && !a.opponents_given)
-      spec.opponents.push_back("alphabeta-nnue");
-  } else if (!nnue_asked) {
-    spec.opponents.push_back("alphabeta-nnue");
+    add_nnue = !spec.value_net.empty() && !a.opponents_given;
+  } else {
+    add_nnue = true;
   }
   // The model's endgame and the yardstick use it: one for other rules is refused now, not in
   // every game.
-  if (!spec.value_net.empty())
+  if (!spec.value_net.empty() && !named_eval)
     check_value_net_rules(spec.value_net, Pitch::get(ps.width, ps.length, ps.goal), spec.variant);
   // --yardstick-value-net: the yardstick keeps its own (fixed) net while the model's changes.
   if (!spec.yardstick_value_net.empty()) {
@@ -103,9 +103,9 @@ void run_ladder(LadderArgs& a) {
     } catch (const std::exception& e) {
       throw std::runtime_error(std::string("ladder --yardstick-value-net: ") + e.what());
     }
-    if (std::find(spec.opponents.begin(), spec.opponents.end(), "alphabeta-nnue") == spec.opponents.end())
-      spec.opponents.push_back("alphabeta-nnue");
+    add_nnue = true;
   }
+  if (add_nnue && !nnue_asked) spec.opponents.push_back("alphabeta-nnue");
   if (!a.config.empty()) {
     ConfigReader top = ConfigReader::from_file(a.config);
     ConfigReader m = top.child("model");
@@ -166,10 +166,13 @@ void register_ladder_command(CLI::App& app) {
                 "the small value net of the alphabeta-nnue yardstick (added to the opponents) "
                 "and of the model's alpha-beta endgame (.vnet; default: "
                 "models/<pitch>-<variant>.vnet when it exists, which adds that yardstick "
-                "unless --opponents is given; none: no value net, the endgame's evaluation is random)");
+                "unless --opponents is given; none: no value net, the endgame's evaluation is random; "
+                "hand: the hand evaluation, as bot --value-net)")
+      ->check(non_empty_name(".vnet file, none or hand"));
   c->add_option("--yardstick-value-net", a->spec.yardstick_value_net,
                 "the alphabeta-nnue yardstick's own value net (.vnet; added to the opponents), when "
-                "it should stay fixed while the model's endgame net (--value-net) changes");
+                "it should stay fixed while the model's endgame net (--value-net) changes")
+      ->check(non_empty_name(".vnet file"));
   c->add_option("--previous", a->spec.previous, "an earlier model: the 'previous' yardstick "
                                                 "(added to the opponents when given)");
   c->add_option("--openings", a->spec.openings, "distinct balanced openings")

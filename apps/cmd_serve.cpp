@@ -67,11 +67,14 @@ void register_serve_command(CLI::App& app) {
       ->capture_default_str()->check(integer_at_least(1));
   c->add_option("--value-net", o->value_net,
                 "the small value net of the mcts bot's alpha-beta endgame (.vnet; default: the shipped "
-                "models/<pitch>-<variant>.vnet of the model's rules; none: the random evaluation)");
+                "models/<pitch>-<variant>.vnet of the model's rules; none: the random evaluation; hand: "
+                "the hand evaluation, as bot --value-net)")
+      ->check(non_empty_name(".vnet file, none or hand"));
   c->callback([o] {
     serve::ServeOptions so = *o;
     if (so.value_net == "none") {
       so.value_net.clear();
+    } else if (so.value_net == "hand") {  // use_bot_endgame reads it
     } else if (!so.model.empty()) {
       // The model's rules: the shipped value net of them, or the given one checked against them
       // (a bad file or one for other rules is named now, not at a game's turn 20).

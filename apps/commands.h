@@ -84,6 +84,13 @@ inline const Pitch& pitch_option(const std::string& spec, int goal) {
   return Pitch::get(p.width, p.length, p.goal);
 }
 
+/// CLI11 check of a file-or-name option: an empty value is refused ("an empty name: give a
+/// WANT"), not taken as "not given" (an empty name once meant the default without a word).
+inline CLI::Validator non_empty_name(const std::string& want) {
+  return CLI::Validator(
+      [want](std::string& s) { return s.empty() ? "an empty name: give a " + want : std::string(); }, "");
+}
+
 /// CLI11 checks of integer options that give clear messages (CLI11's own number checks print
 /// the range as doubles). `unlimited`: also accept -1, meaning "no limit".
 inline CLI::Validator integer_at_least(long long minimum, bool unlimited = false) {

@@ -36,7 +36,7 @@ std::unique_ptr<Player> make_bot(ApiContext& ctx, const std::string& type, const
     opts = mcts_player_options(ctx.options);
     // The search `bot` plays; the value net only in games of its rules.
     std::string value_net = ctx.options.value_net;
-    if (!value_net.empty()) try {
+    if (!value_net.empty() && value_net != "hand") try {
         check_value_net_rules(value_net, pitch, variant);
       } catch (const std::exception&) {
         value_net.clear();

@@ -12,7 +12,7 @@ struct ServeOptions {
   int port = 8080;                 ///< 0: any free port (start() returns it)
   std::string model;               ///< model file or checkpoint for mcts and analysis; "": none
   /// The small value net (.vnet) of the mcts bot's alpha-beta endgame (tour::use_bot_endgame),
-  /// used in games of its rules; "": the random evaluation.
+  /// used in games of its rules; "": the random evaluation; "hand": the hand evaluation.
   std::string value_net;
   std::string device = "cpu";      ///< where the network runs
   std::string runs_dir = "runs";   ///< run directories offered for review live below this

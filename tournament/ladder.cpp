@@ -21,7 +21,10 @@ void use_bot_endgame(YAML::Node& options, const std::string& value_net) {
   YAML::Node search = options["search"];
   if (!search.IsMap()) return;
   if (!search["endgame_from_turn"]) search["endgame_from_turn"] = MctsPlayer::kPlayEndgameFromTurn;
-  if (!value_net.empty() && !search["endgame_eval"] && !search["endgame_value_net"]) {
+  if (value_net.empty() || search["endgame_eval"] || search["endgame_value_net"]) return;
+  if (value_net == "hand") {
+    search["endgame_eval"] = "hand";
+  } else {
     search["endgame_eval"] = "nnue";
     search["endgame_value_net"] = value_net;
   }
@@ -94,7 +97,8 @@ std::vector<PlayerSpec> ladder_players(const LadderSpec& spec) {
     p.where = o;
     if (o == "alphabeta-nnue") {
       if (nnue_yardstick_net(spec).empty())
-        throw std::invalid_argument("ladder: opponent 'alphabeta-nnue' needs a value net (--value-net FILE.vnet)");
+        throw std::invalid_argument(
+            "ladder: opponent 'alphabeta-nnue' needs a value net (--value-net or --yardstick-value-net FILE.vnet)");
       p.type = "alphabeta";
       p.options = YAML::Node(YAML::NodeType::Map);
       p.options["eval"] = "nnue";
@@ -113,8 +117,9 @@ std::vector<PlayerSpec> ladder_players(const LadderSpec& spec) {
   return players;
 }
 
-const std::string& nnue_yardstick_net(const LadderSpec& spec) {
-  return spec.yardstick_value_net.empty() ? spec.value_net : spec.yardstick_value_net;
+std::string nnue_yardstick_net(const LadderSpec& spec) {
+  if (!spec.yardstick_value_net.empty()) return spec.yardstick_value_net;
+  return spec.value_net == "hand" ? "" : spec.value_net;
 }
 
 TournamentSpec ladder_tournament(const LadderSpec& spec) {

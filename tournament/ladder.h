@@ -31,7 +31,8 @@ struct LadderSpec {
   std::string previous;              ///< an earlier model ("" = no "previous" yardstick)
   std::string value_net;             ///< .vnet of the model's (and previous's) endgame
                                      ///< (use_bot_endgame) and, unless yardstick_value_net is
-                                     ///< given, of the alphabeta-nnue yardstick ("" = none)
+                                     ///< given, of the alphabeta-nnue yardstick ("" = none: the
+                                     ///< random evaluation; "hand": the hand evaluation, no net)
   /// .vnet of the alphabeta-nnue yardstick when it differs from the model's: a fixed yardstick
   /// across shipped value nets ("" = value_net).
   std::string yardstick_value_net;
@@ -69,8 +70,9 @@ std::vector<PlayerSpec> ladder_players(const LadderSpec& spec);
 TournamentSpec ladder_tournament(const LadderSpec& spec);
 /// Per-opponent rows of a finished ladder tournament (player 0 is the model).
 std::vector<LadderRow> ladder_rows(const TournamentResult& result);
-/// The net of the alphabeta-nnue yardstick: yardstick_value_net, else value_net ("" = none).
-const std::string& nnue_yardstick_net(const LadderSpec& spec);
+/// The net of the alphabeta-nnue yardstick: yardstick_value_net, else value_net ("" = none,
+/// also when value_net is "hand").
+std::string nnue_yardstick_net(const LadderSpec& spec);
 /// The ladder table: opponent, games, wins, score [95% interval], Elo [95% interval], forfeits;
 /// its header names the yardstick's value net when it is not the model's.
 std::string format_ladder(const std::vector<LadderRow>& rows, const LadderSpec& spec);
@@ -82,7 +84,8 @@ std::string model_search_text(const LadderSpec& spec);
 /// Gives the options of an `mcts` player the search `bot` plays (apps/cmd_bot.cpp): alpha-beta
 /// from MctsPlayer::kPlayEndgameFromTurn complete turns on (timed turns only), unless its
 /// search map sets endgame_from_turn; with a value_net (.vnet file), alpha-beta evaluates with
-/// it (endgame_eval: nnue) unless the map sets endgame_eval or endgame_value_net (its
+/// it (endgame_eval: nnue; value_net "hand": endgame_eval: hand) unless the map sets
+/// endgame_eval or endgame_value_net (its
 /// endgame_eval_noise, if any, stays). The ladder's model, `play`'s and `serve`'s bots use it. A null node becomes a map; a node that is not a
 /// map is left for the factory to refuse.
 void use_bot_endgame(YAML::Node& options, const std::string& value_net = "");

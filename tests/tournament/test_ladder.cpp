@@ -189,6 +189,22 @@ TEST_CASE("use_bot_endgame: an mcts player's options get bot's endgame unless th
   ps::tour::use_bot_endgame(noisy, "v.vnet");
   CHECK(noisy["search"]["endgame_value_net"].as<std::string>() == "v.vnet");
   CHECK(noisy["search"]["endgame_eval_noise"].as<int>() == 150);
+  // "hand" (ladder --value-net hand): the hand evaluation, no net; no alphabeta-nnue net either.
+  YAML::Node hand;
+  ps::tour::use_bot_endgame(hand, "hand");
+  CHECK(hand["search"]["endgame_eval"].as<std::string>() == "hand");
+  CHECK(!hand["search"]["endgame_value_net"]);
+  LadderSpec hand_spec{"m.model"};
+  hand_spec.value_net = "hand";
+  CHECK(ps::tour::nnue_yardstick_net(hand_spec).empty());
+  CHECK_THROWS_WITH(
+      [&] {
+        hand_spec.opponents = {"alphabeta-nnue"};
+        return ladder_players(hand_spec);
+      }(),
+      Catch::Contains("needs a value net (--value-net or --yardstick-value-net"));
+  hand_spec.yardstick_value_net = "v1.vnet";
+  CHECK(ps::tour::nnue_yardstick_net(hand_spec) == "v1.vnet");
   YAML::Node bad = YAML::Load("[1, 2]");  // not a map: left for the factory to refuse
   ps::tour::use_bot_endgame(bad);
   CHECK(bad.IsSequence());
