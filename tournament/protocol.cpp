@@ -99,9 +99,11 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 // Reads the opponent's turn (a length line, then the turn, or '-' on player 0's first turn)
-// and plays it on game. False at the end of input. Throws ProtocolError naming the line.
+// and plays it on game. catch_up: before our first answer, when the line may hold several turns
+// of both sides (an opening sent as one line); later it must be one turn of the opponent. False
+// at the end of input. Throws ProtocolError naming the line.
 bool read_opponent_turn(std::istream& in, int& lineno, int me, Game& game, Clock::time_point& start,
-                        std::ostream* log) {
+                        std::ostream* log, bool catch_up) {
   std::string len_line, turn_line;
   if (!read_protocol_line(in, len_line, lineno + 1)) return false;
   ++lineno;
@@ -137,6 +139,13 @@ bool read_opponent_turn(std::istream& in, int& lineno, int me, Game& game, Clock
           throw RecordError(
               "kick " + std::to_string(i + 1) + ": bad character " + quoted_text(std::string_view(&c, 1)), 0,
               int(i) + 1);
+        // Later lines hold one turn: a kick of ours in one was played from a false position
+        // (session-26 probe).
+        if (!catch_up && game.position().side_to_move() == me && !game.position().game_over())
+          throw RecordError(
+              "kick " + std::to_string(i + 1) +
+                  " would be ours: after our first answer a line holds one turn of the opponent",
+              0, int(i) + 1);
         game.kick(c - '0');
       }
     } catch (const RecordError& e) {
@@ -242,7 +251,7 @@ void ProtocolBot::run(std::istream& in, std::ostream& out, std::ostream* log) {
   player_.new_game(*options_.pitch, options_.variant);
   bool first = true;
   Clock::time_point start;
-  while (read_opponent_turn(in, lineno, me, game, start, log)) {
+  while (read_opponent_turn(in, lineno, me, game, start, log, first)) {
     const int64_t limit = answer_limit_ms(options_, first, start);
     first = false;
     const std::string turn = answer(game, limit, start, log);

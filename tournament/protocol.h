@@ -74,8 +74,9 @@ struct ProtocolBotOptions {
 };
 
 /// Plays one protocol game for a Player on the given streams. Incoming turns are applied kick by
-/// kick, so a line may also carry several turns (a tournament opening, see
-/// ExternalEngineOptions::opening_history). The player gets
+/// kick, so the line before the first answer may also carry several turns of both sides (a
+/// tournament opening, see ExternalEngineOptions::opening_history); every later line must be one
+/// turn of the opponent (a kick of ours in it is a ProtocolError). The player gets
 /// TurnBudget{limit - safety_ms - search_margin_ms, visits}; it runs on a worker thread, and when it has not
 /// answered by limit - safety_ms the bot answers a quick fallback turn instead (a winning turn
 /// if there is one, else the first turn that does not lose at once), so the bot itself is never

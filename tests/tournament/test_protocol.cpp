@@ -187,6 +187,16 @@ TEST_CASE("ProtocolBot answers legal turns and reports bad input", "[protocol]")
     REQUIRE(!out.str().empty());
     CHECK_NOTHROW(g.play_turn(out.str().substr(0, out.str().size() - 1)));
   }
+  SECTION("after the first answer, a line holding a kick of ours is refused (session-26 probe)") {
+    ProtocolBot bot(first);
+    // We (seat 0) answer 0; the opponent's line then holds its turn 2 and a kick 2 of ours.
+    std::istringstream in("0\n1\n-\n2\n22\n");
+    std::ostringstream out;
+    CHECK_THROWS_WITH(bot.run(in, out),
+                      Catch::Contains("protocol line 5: opponent turn '22' is not legal here") &&
+                          Catch::Contains("kick 2 would be ours"));
+    CHECK(out.str() == "0\n");
+  }
   SECTION("bad id") {
     ProtocolBot bot(first);
     std::istringstream in("2\n");
