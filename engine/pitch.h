@@ -39,6 +39,7 @@ const char* variant_name(Variant v);
 /// Parses a variant name; throws std::invalid_argument naming the bad text.
 Variant parse_variant(const std::string& name);
 
+// single-file: omit begin (the exported bots read no pitch spec: see engine/pitch.cpp)
 /// A pitch size as configs write it.
 struct PitchChoice {
   int width = 8, length = 10, goal = 2;
@@ -52,6 +53,7 @@ struct PitchChoice {
 PitchChoice parse_pitch_spec(const std::string& text, int default_goal = 2);
 /// True when a spec names its goal ("10x14g4"), so a separate goal setting must agree with it.
 bool pitch_spec_has_goal(const std::string& text);
+// single-file: omit end
 
 /// Immutable geometry of one pitch size, with its Zobrist keys. Obtain one with Pitch::get();
 /// instances live for the whole program, so positions may hold a plain pointer.

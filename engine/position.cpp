@@ -30,6 +30,7 @@ uint64_t Position::compute_hash() const {
   return h;
 }
 
+// single-file: omit begin (not needed by the exported bots)
 Position Position::mirrored() const {
   Position m = *this;
   std::memset(m.drawn_, 0, sizeof(m.drawn_));
@@ -49,5 +50,6 @@ bool Position::operator==(const Position& o) const {
          kicks_in_turn_ == o.kicks_in_turn_ && winner_ == o.winner_ && reason_ == o.reason_ &&
          hash_ == o.hash_ && std::memcmp(drawn_, o.drawn_, size_t(pitch_->num_points())) == 0;
 }
+// single-file: omit end
 
 }  // namespace ps

@@ -66,11 +66,13 @@ class Position {
   KickUndo make_kick(int d);
   void unmake_kick(const KickUndo& u);
 
+  // single-file: omit begin (not needed by the exported bots)
   /// Left-right mirrored position (x -> W - x); same player to move and turn state.
   Position mirrored() const;
 
   bool operator==(const Position& o) const;
   bool operator!=(const Position& o) const { return !(*this == o); }
+  // single-file: omit end
 
  private:
   const Pitch* pitch_;

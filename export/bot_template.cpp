@@ -343,7 +343,7 @@ class Bot {
     }
   }
   // single-file: only puct begin
-  Bot(Net& net, long long visits) : net_(net), search_(net, params(), 1), visits_(visits) {}
+  Bot(Net& net, long long visits) : search_(net, params(), 1), visits_(visits) {}
   static ps::SearchParams params() {
     ps::SearchParams sp;
     sp.temperature = 0;
@@ -429,7 +429,6 @@ class Bot {
   }
 
   // single-file: only puct begin
-  Net& net_;
   ps::Search search_;
   // single-file: only puct end
   // single-file: only alphabeta begin

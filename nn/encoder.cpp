@@ -36,6 +36,7 @@ void encode_position(const Position& pos, float* out) {
   }
 }
 
+// single-file: omit begin (not needed by the exported bot, which encodes one position at a time)
 void encode_positions(const Position* const* positions, size_t n, float* out) {
   if (n == 0) return;
   const Pitch& pitch = positions[0]->pitch();
@@ -50,7 +51,6 @@ void encode_positions(const Position* const* positions, size_t n, float* out) {
   }
 }
 
-// single-file: omit begin (not needed by the exported bot; see export/single_file.h)
 void mirror_planes(const Pitch& pitch, const float* in, float* out) {
   const int n = pitch.num_points();
   for (int c = 0; c < kNumPlanes; ++c) {

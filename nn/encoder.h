@@ -67,6 +67,7 @@ inline int mover_dir(int side, int d) { return side == 0 ? d : rotate_dir(d); }
 
 /// Writes the planes of pos, [kNumPlanes, H, GW], every float of `out` (planes_size floats).
 void encode_position(const Position& pos, float* out);
+// single-file: omit begin (batches and mirrors: not needed by the exported bot)
 /// Encodes n positions into out, [n, kNumPlanes, H, GW]. All must share one pitch; throws
 /// std::invalid_argument naming the first position whose pitch differs.
 void encode_positions(const Position* const* positions, size_t n, float* out);
@@ -77,10 +78,12 @@ void encode_positions(const Position* const* positions, size_t n, float* out);
 void mirror_planes(const Pitch& pitch, const float* in, float* out);
 /// Left-right mirror of a policy map [8, H, GW] (logits or targets, either frame).
 void mirror_policy(const Pitch& pitch, const float* in, float* out);
+// single-file: omit end
 
 /// Converts a mover-frame policy map [8, H, GW] of a position with `side` to move into the
 /// engine-frame layout of Evaluation::policy_logits ([num_points * 8], index p * 8 + d).
 void policy_to_engine(const Pitch& pitch, int side, const float* mover, float* engine);
+// single-file: omit begin (the inverse and the training targets: not needed by the exported bot)
 /// The inverse of policy_to_engine.
 void policy_to_mover(const Pitch& pitch, int side, const float* engine, float* mover);
 
@@ -122,5 +125,6 @@ void mirror_policy_target(const Pitch& pitch, PolicyTarget& target);
 /// Dense view [8, H, GW]: the target mass of each (direction, point), summed over the rows
 /// (loses the legal-set context; for inspection and simple losses).
 void dense_policy_target(const Pitch& pitch, const PolicyTarget& target, float* out);
+// single-file: omit end
 
 }  // namespace ps::nn

@@ -1162,7 +1162,7 @@ std::string sample_turn(const SearchResult& result, double temperature, std::mt1
 
 // The single-file bot (export/single_file.h) plays PUCT only at policy temperature 1 (its
 // parameters are fixed): the tempering and the UBFM / Descent dispatch are left out of it, and so
-// are search/policy_temperature.h and search/descent.cpp (its header stays for the member's type).
+// are search/policy_temperature.h and search/descent.h / .cpp (with the members that hold them).
 // The policy temperature is applied here, once for every algorithm (search/policy_temperature.h).
 Search::Search(Evaluator& evaluator, const SearchParams& params, uint64_t seed) {
   Evaluator* ev = &evaluator;

@@ -94,7 +94,9 @@ BestFirstOptions root_turn_options(const SearchParams& params);
 /// std::invalid_argument when the result has no children.
 std::string sample_turn(const SearchResult& result, double temperature, std::mt19937_64& rng);
 
+// single-file: omit begin (the exported bot plays PUCT only: no search/descent.h in its file)
 class DescentSearch;
+// single-file: omit end
 
 /// One search tree, of the algorithm params.algorithm names (PUCT here; UBFM / Descent in
 /// search/descent.h behind the same interface). Not thread-safe itself (one caller at a time); with num_threads > 1 it
@@ -147,9 +149,13 @@ class Search {
  private:
   // The evaluator with params.policy_temperature applied (null at temperature 1); declared
   // first so that it outlives the searches that hold it.
+  // single-file: omit begin (the exported bot plays PUCT at policy temperature 1)
   std::unique_ptr<Evaluator> tempered_;
+  // single-file: omit end
   std::unique_ptr<Impl> impl_;                     // PUCT (params.algorithm "puct")
+  // single-file: omit begin
   std::unique_ptr<DescentSearch> descent_;    // "ubfm" / "descent" (search/descent.h)
+  // single-file: omit end
 };
 
 }  // namespace ps
