@@ -10,6 +10,7 @@
 //     else the engine's fallback turn; later turns also fall back while a late search runs);
 //   - `--raw-eval`: value and root turn priors of records read on stdin, as `analyse --raw`
 //     prints them (the export test compares the two); `--bench`: evaluations per second.
+// Input lines are read as `bot` reads them, at most 1 MiB each.
 // Build the file with -DPS_SINGLE_FILE_TEST_DRIVER to leave main() out (a test driver then
 // includes it and brings its own).
 #include <chrono>
@@ -18,6 +19,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 #include <system_error>
 #include <thread>
@@ -296,14 +298,31 @@ bool play_digits(ps::Position& pos, const std::string& digits) {
   return true;
 }
 
+// One input line (its newline dropped) of at most kMaxLine characters, as `bot` reads them
+// (tournament/protocol.h read_protocol_line); false at the end of the input. A longer line
+// throws std::length_error naming line `lineno`: the bot stops instead of holding the line.
+constexpr size_t kMaxLine = size_t(1) << 20;
+bool read_line(std::string& line, int lineno) {
+  line.clear();
+  for (int c; (c = std::cin.rdbuf()->sbumpc()) != '\n';) {
+    if (c == EOF) return !line.empty();
+    if (line.size() == kMaxLine)
+      throw std::length_error("line " + std::to_string(lineno) + ": longer than " + std::to_string(kMaxLine) +
+                              " characters, starting " + ps::quoted_text(line, 40));
+    line += char(c);
+  }
+  return true;
+}
+
 // `--raw-eval`: per stdin line (a record), what `papersoccer analyse --raw` prints, then "end"
 // (the alpha-beta bot: the value net's value only).
 int raw_eval(Net& net) {
   std::string line;
+  int lineno = 0;
   // single-file: only puct begin
   const ps::SearchParams sp;
   // single-file: only puct end
-  while (std::getline(std::cin, line)) {
+  while (read_line(line, ++lineno)) {
     ps::Position pos = start_position();
     if (!play_digits(pos, line) || pos.game_over() || !pos.turn_start()) {
       std::printf("error\n");
@@ -460,7 +479,7 @@ std::string trim(const std::string& s) {
 int play(Net& net, long long first_ms, long long turn_ms, long long safety_ms,
          long long search_margin_ms, long long visits) {
   std::string line;
-  if (!std::getline(std::cin, line)) return 0;
+  if (!read_line(line, 1)) return 0;
   const std::string id = trim(line);
   if (id != "0" && id != "1") {
     std::cerr << "bot: expected the player id 0 or 1 on line 1\n";
@@ -474,7 +493,7 @@ int play(Net& net, long long first_ms, long long turn_ms, long long safety_ms,
   bool first = true;
   std::string len_line, turn;
   int lineno = 1;
-  while (std::getline(std::cin, len_line)) {
+  while (read_line(len_line, lineno + 1)) {
     const Clock::time_point start = Clock::now();
     ++lineno;
     // The length line, as `bot` checks it (tournament/protocol.cpp): a positive count.
@@ -487,7 +506,7 @@ int play(Net& net, long long first_ms, long long turn_ms, long long safety_ms,
                 << len_line.substr(0, 60) << "'\n";
       return 1;
     }
-    if (!std::getline(std::cin, turn)) return 0;
+    if (!read_line(turn, lineno + 1)) return 0;
     ++lineno;
     turn = trim(turn);
     if (size_t(length) != turn.size())
@@ -597,7 +616,11 @@ int main(int argc, char** argv) {
     return 2;
   }
   static psx::Net net;
-  if (raw) return psx::raw_eval(net);
-  return psx::play(net, first_ms, turn_ms, safety_ms, search_margin_ms, visits);
+  try {
+    return raw ? psx::raw_eval(net) : psx::play(net, first_ms, turn_ms, safety_ms, search_margin_ms, visits);
+  } catch (const std::length_error& e) {  // an input line too long (read_line)
+    std::cerr << "bot: " << (raw ? "" : "protocol ") << e.what() << "\n";
+    return 1;
+  }
 }
 #endif
