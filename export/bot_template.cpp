@@ -10,7 +10,8 @@
 //     else the engine's fallback turn; later turns also fall back while a late search runs);
 //   - `--raw-eval`: value and root turn priors of records read on stdin, as `analyse --raw`
 //     prints them (the export test compares the two); `--bench`: evaluations per second.
-// Input lines are read as `bot` reads them, at most 1 MiB each.
+// Input lines are read as `bot` reads them, at most 1 MiB each; flags are checked as `bot`
+// checks them (apps/cmd_bot.cpp), each refused with its name and value.
 // Build the file with -DPS_SINGLE_FILE_TEST_DRIVER to leave main() out (a test driver then
 // includes it and brings its own).
 #include <chrono>
@@ -567,52 +568,82 @@ int play(Net& net, long long first_ms, long long turn_ms, long long safety_ms,
   return 0;
 }
 
+// The value of flag argv[i], moving i to it: the whole text an integer from lo to hi (INT64_MAX:
+// no upper bound), or -1 where minus_one; else std::invalid_argument naming the flag and the text.
+long long flag_value(int argc, char** argv, int& i, long long lo, long long hi, bool minus_one = false) {
+  const std::string flag = argv[i];
+  if (++i == argc) throw std::invalid_argument(flag + ": missing its value");
+  const std::string text = argv[i];
+  size_t used = 0;
+  long long v = 0;
+  try {
+    if (text.find_first_not_of("-0123456789") == std::string::npos) v = std::stoll(text, &used);
+  } catch (const std::exception&) {  // not a number, or out of range
+  }
+  if (used == 0 || used != text.size() || ((v < lo || v > hi) && !(minus_one && v == -1)))
+    throw std::invalid_argument(flag + ": expected an integer " + (hi == INT64_MAX ? ">= " : "from ") +
+                                std::to_string(lo) + (hi == INT64_MAX ? "" : " to " + std::to_string(hi)) +
+                                (minus_one ? " or -1" : "") + ", got " + ps::quoted_text(text, 40));
+  return v;
+}
+
 }  // namespace psx
 
 #ifndef PS_SINGLE_FILE_TEST_DRIVER
 int main(int argc, char** argv) {
   long long first_ms = 1000, turn_ms = 200, safety_ms = 40, search_margin_ms = 10, visits = -1;
+  const long long kMaxMs = 86400000;  // a day, as `bot`
   bool raw = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    long long* v = a == "--first-ms" ? &first_ms : a == "--turn-ms" ? &turn_ms
-                   : a == "--safety-ms" ? &safety_ms
-                   : a == "--search-margin-ms" ? &search_margin_ms : a == "--visits" ? &visits : nullptr;
-    if (a == "--raw-eval") {
-      raw = true;
-      // single-file: only puct begin
-    } else if (a == "--bench") {  // network evaluations per second on the start position
-      static psx::Net net;
-      ps::Evaluation ev;
-      const ps::Position pos = psx::start_position();
-      const auto t0 = psx::Clock::now();
-      int n = 0;
-      while (psx::Clock::now() - t0 < std::chrono::seconds(2) || n < 10) net.evaluate(pos, ev), ++n;
-      const double s = std::chrono::duration<double>(psx::Clock::now() - t0).count();
-      std::printf("%d evaluations in %.2f s: %.0f per second\n", n, s, n / s);
-      return 0;
-      // single-file: only puct end
-      // single-file: only alphabeta begin
-    } else if (a == "--bench") {  // alpha-beta on the start position for 2 s: depth, nodes, ms
-      static psx::Net net;
-      psx::Bot bot(net, -1);
-      std::string stats;
-      bot.think(psx::start_position(), 0, 2000, &stats);
-      std::printf("%s", stats.c_str());
-      return 0;
-      // single-file: only alphabeta end
-    } else if (v && i + 1 < argc) {
-      *v = std::atoll(argv[++i]);
-    } else {
-      std::cerr << "usage: " << argv[0]
-                << " [--first-ms MS] [--turn-ms MS] [--safety-ms MS] [--search-margin-ms MS] [--visits N]"
-                   " [--raw-eval] [--bench]\n";
-      return 2;
+  try {
+    for (int i = 1; i < argc; ++i) {
+      const std::string a = argv[i];
+      if (a == "--first-ms") {
+        first_ms = psx::flag_value(argc, argv, i, 1, kMaxMs);
+      } else if (a == "--turn-ms") {
+        turn_ms = psx::flag_value(argc, argv, i, 1, kMaxMs);
+      } else if (a == "--safety-ms") {
+        safety_ms = psx::flag_value(argc, argv, i, 0, kMaxMs);
+      } else if (a == "--search-margin-ms") {
+        search_margin_ms = psx::flag_value(argc, argv, i, 0, kMaxMs);
+      } else if (a == "--visits") {
+        visits = psx::flag_value(argc, argv, i, 1, INT64_MAX, true);
+      } else if (a == "--raw-eval") {
+        raw = true;
+        // single-file: only puct begin
+      } else if (a == "--bench") {  // network evaluations per second on the start position
+        static psx::Net net;
+        ps::Evaluation ev;
+        const ps::Position pos = psx::start_position();
+        const auto t0 = psx::Clock::now();
+        int n = 0;
+        while (psx::Clock::now() - t0 < std::chrono::seconds(2) || n < 10) net.evaluate(pos, ev), ++n;
+        const double s = std::chrono::duration<double>(psx::Clock::now() - t0).count();
+        std::printf("%d evaluations in %.2f s: %.0f per second\n", n, s, n / s);
+        return 0;
+        // single-file: only puct end
+        // single-file: only alphabeta begin
+      } else if (a == "--bench") {  // alpha-beta on the start position for 2 s: depth, nodes, ms
+        static psx::Net net;
+        psx::Bot bot(net, -1);
+        std::string stats;
+        bot.think(psx::start_position(), 0, 2000, &stats);
+        std::printf("%s", stats.c_str());
+        return 0;
+        // single-file: only alphabeta end
+      } else {
+        throw std::invalid_argument("unknown option " + ps::quoted_text(a, 40));
+      }
     }
-  }
-  if (safety_ms < 0 || search_margin_ms < 0 || safety_ms >= std::min(first_ms, turn_ms) ||
-      (visits < 1 && visits != -1)) {
-    std::cerr << "bad time or visit options\n";
+    // As `bot`: the search needs time left after both margins.
+    if (safety_ms + search_margin_ms >= std::min(first_ms, turn_ms))
+      throw std::invalid_argument("--safety-ms " + std::to_string(safety_ms) + " + --search-margin-ms " +
+                                  std::to_string(search_margin_ms) + " must be below --first-ms (" +
+                                  std::to_string(first_ms) + ") and --turn-ms (" + std::to_string(turn_ms) +
+                                  "): the search would have no time");
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "bot: " << e.what() << "\nusage: " << argv[0]
+              << " [--first-ms MS] [--turn-ms MS] [--safety-ms MS] [--search-margin-ms MS] [--visits N]"
+                 " [--raw-eval] [--bench]\n";
     return 2;
   }
   static psx::Net net;
