@@ -70,3 +70,45 @@ positions_of() {
       }
     }' "$1"
 }
+
+# expect_refusal DIR RC MESSAGE INPUT BOT [ARGS...]: BOT ARGS with stdin INPUT must exit with
+# status RC and say MESSAGE (a fixed string) on stderr. Prints a FAIL line; returns 1 if not.
+expect_refusal() {
+  local out=$1 rc=$2 msg=$3 input=$4 got=0
+  shift 4
+  "$@" < "$input" > "$out/refusal.out" 2> "$out/refusal.err" || got=$?
+  if [ "$got" -ne "$rc" ] || ! grep -qF -- "$msg" "$out/refusal.err"; then
+    echo "FAIL: $* (stdin $(basename "$input")): exit status $got, expected $rc with '$msg'; stderr:"
+    head -c 400 "$out/refusal.err"; echo
+    return 1
+  fi
+}
+
+# check_input_limits DIR BOT: the probe's inputs that a single-file bot once mishandled. A line
+# of 2 MiB (with or without its newline) was read whole (a 200 MB one took 394 MB and 10 s): it
+# must stop the bot with the line number, as `bot` stops (1 MiB at most), in the protocol and
+# in --raw-eval, while a line of exactly 1 MiB is still read. Flags went through atoll
+# ('--visits 1x' was 1, '--turn-ms 99999999999999999999' overflowed into fallback answers): each
+# must be refused with its name and value, exit status 2.
+check_input_limits() {
+  local dir=$1 bot=$2 bad=0 long
+  { echo 0; head -c 2097152 /dev/zero | tr '\0' 1; } > "$dir/long-no-newline.txt"
+  { head -c 2097152 /dev/zero | tr '\0' 1; echo; } > "$dir/long-newline.txt"
+  { echo 0; head -c 1048576 /dev/zero | tr '\0' 1; echo; echo -; } > "$dir/mib-line.txt"
+  : > "$dir/empty.txt"
+  long="longer than 1048576 characters, starting '1111111111111111111111111111111111111111...'"
+  expect_refusal "$dir" 1 "bot: protocol line 2: $long" "$dir/long-no-newline.txt" "$bot" || bad=1
+  expect_refusal "$dir" 1 "bot: protocol line 1: $long" "$dir/long-newline.txt" "$bot" || bad=1
+  expect_refusal "$dir" 1 "bot: line 1: $long" "$dir/long-newline.txt" "$bot" --raw-eval || bad=1
+  expect_refusal "$dir" 1 "bot: protocol line 2: expected the length of the opponent's turn, got '1111" \
+    "$dir/mib-line.txt" "$bot" || bad=1
+  expect_refusal "$dir" 2 "bot: --visits: expected an integer >= 1 or -1, got '1x'" "$dir/empty.txt" \
+    "$bot" --visits 1x || bad=1
+  expect_refusal "$dir" 2 "bot: --turn-ms: expected an integer from 1 to 86400000, got '99999999999999999999'" \
+    "$dir/empty.txt" "$bot" --turn-ms 99999999999999999999 || bad=1
+  expect_refusal "$dir" 2 "bot: --turn-ms: missing its value" "$dir/empty.txt" "$bot" --turn-ms || bad=1
+  expect_refusal "$dir" 2 "bot: --safety-ms 200 + --search-margin-ms 10 must be below --first-ms (1000) and --turn-ms (200)" \
+    "$dir/empty.txt" "$bot" --safety-ms 200 || bad=1
+  [ $bad -eq 0 ] && echo "ok: long input lines and bad flags refused with their line, flag and value"
+  return $bad
+}

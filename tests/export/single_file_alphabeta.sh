@@ -11,7 +11,8 @@
 #     `analyse --alphabeta-nodes` (the project's AlphaBetaPlayer with the same net and seed) on
 #     every position, so the file's search and inference are the project's; the quantised file
 #     agrees with it on at least 75%, and its value net's outputs (--raw-eval) differ from the
-#     float file's by at most 0.02.
+#     float file's by at most 0.02;
+#  5. input lines over 1 MiB and bad flags are refused as `bot` refuses them.
 set -eu
 ps=$1
 dir=$2
@@ -89,6 +90,9 @@ paste "$dir/raw-single.txt" "$dir/raw-float.txt" | awk -F '\t' '
 
 "$dir/bot" --bench | grep -q "^bot: depth [0-9]*, score -\{0,1\}[0-9]*, [0-9]* nodes in [0-9]* ms" ||
   { echo "FAIL: --bench printed no search line"; fail=1; }
+
+# Long input lines and bad flags: refused as `bot` refuses them (common.sh).
+check_input_limits "$dir" "$dir/bot" || fail=1
 
 [ $fail -eq 0 ] && echo "ok: alpha-beta single file exported, compiled, replays the test vectors, plays legally, searches as the project does"
 exit $fail

@@ -13,7 +13,8 @@
 #     between the quantised single file (--raw-eval) and `analyse --raw` (at most 0.05 each);
 #  6. the same file with float32 weights (--bits 32): outputs within 1e-4 of LibTorch and the
 #     same answers as bot (all positions but at most one), i.e. the differences of step 5 are
-#     the quantisation's.
+#     the quantisation's;
+#  7. protocol errors, input lines over 1 MiB and bad flags are refused as `bot` refuses them.
 set -eu
 ps=$1
 dir=$2
@@ -133,6 +134,9 @@ answer=$(printf '0\n5\n-\n' | "$dir/bot" --visits 8 2> "$dir/proto.err" | head -
 [ -n "$answer" ] || { echo "FAIL: no answer after a length line that differs from the turn"; fail=1; }
 grep -q "length line says 5 but the turn has 1 characters" "$dir/proto.err" ||
   { echo "FAIL: the differing length was not logged:"; cat "$dir/proto.err"; fail=1; }
+
+# Long input lines and bad flags: refused as `bot` refuses them (common.sh).
+check_input_limits "$dir" "$dir/bot" || fail=1
 
 [ $fail -eq 0 ] && echo "ok: single file exported, compiled, replays the test vectors, plays bot legally"
 exit $fail

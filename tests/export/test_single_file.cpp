@@ -93,6 +93,13 @@ TEST_CASE("assemble fits the limit or names the part that is too large", "[expor
   CHECK(r.source.size() == r.code_chars + r.weight_chars);
   CHECK(r.source.find("#include \"") == std::string::npos);
   CHECK(r.source.find("int main(") != std::string::npos);
+  // Regression: std::getline held an input line of any length and std::atoll took '--visits 1x'
+  // as 1; the file reads lines through read_line (1 MiB at most) and flags through flag_value
+  // (single_file_bot.sh runs the probe's inputs).
+  CHECK(r.source.find("std::getline") == std::string::npos);
+  CHECK(r.source.find("atoll") == std::string::npos);
+  CHECK(r.source.find("bool read_line(") != std::string::npos);
+  CHECK(r.source.find("long long flag_value(") != std::string::npos);
 
   // Auto falls back to 4 bits when 8 do not fit.
   o.max_chars = int64_t(r.code_chars + r.weight_chars - 100);
@@ -146,6 +153,11 @@ TEST_CASE("the alpha-beta file of a value net fits, holds the search, and decode
   CHECK(r.source.find("class Search") == std::string::npos);
   CHECK(r.source.find("const Game&") == std::string::npos);
   CHECK(r.source.find("#include \"") == std::string::npos);
+  // The same bounded input and strict flags as the PUCT file (single_file_alphabeta.sh).
+  CHECK(r.source.find("std::getline") == std::string::npos);
+  CHECK(r.source.find("atoll") == std::string::npos);
+  CHECK(r.source.find("bool read_line(") != std::string::npos);
+  CHECK(r.source.find("long long flag_value(") != std::string::npos);
   // Other rules than the net's are refused.
   o.variant = Variant::kSingleBounce;
   CHECK_THROWS_WITH(assemble_alphabeta(net, o), Catch::Contains("the value net is for 8x10 standard"));
