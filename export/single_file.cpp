@@ -428,7 +428,7 @@ ExportResult assemble_alphabeta(const ValueNet& net, const ExportOptions& option
                              shape + "};\nconstexpr float kValueScale=" + scale + ";\n";
   // The search's inner loops at -O3 whatever the arena compiles with: 1.6x the nodes per second
   // of the same file built with plain -O2 (docs/STRENGTH.md, "The alpha-beta single file"). The
-  // PUCT file has no room for the line.
+  // PUCT file goes without the line (not measured there).
   const std::string head = file_head(what, options) + "#pragma GCC optimize(\"O3\")\n";
   return assemble_file(BotKind::kAlphaBeta, embedded_alphabeta_sources(), head, consts, value_net_layers(net),
                        options, what);
