@@ -514,9 +514,10 @@ int play(Net& net, long long first_ms, long long turn_ms, long long safety_ms,
       std::cerr << "bot: length line says " << length << " but the turn has " << turn.size()
                 << " characters; using the turn\n";
     if (turn != "-") {
-      // Kick by kick, so a line holding several turns (an opening played before) works too.
+      // Kick by kick, so a line holding several turns (an opening played before) works too;
+      // after the first answer a line holds one turn of the opponent: a kick of ours in it is refused.
       for (char c : turn) {
-        if (c < '0' || c > '7' || !pos.is_legal(c - '0')) {
+        if (c < '0' || c > '7' || !pos.is_legal(c - '0') || (!first && pos.side_to_move() == me)) {
           std::cerr << "bot: protocol line " << lineno << ": opponent turn '" << turn.substr(0, 60)
                     << "' is not legal here\n";
           return 1;

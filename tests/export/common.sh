@@ -84,12 +84,13 @@ expect_refusal() {
   fi
 }
 
-# check_input_limits DIR BOT: the probe's inputs that a single-file bot once mishandled. A line
+# check_input_limits DIR BOT (an 8x10 standard bot; uses $ps, papersoccer): the probe's inputs that a single-file bot once mishandled. A line
 # of 2 MiB (with or without its newline) was read whole (a 200 MB one took 394 MB and 10 s): it
 # must stop the bot with the line number, as `bot` stops (1 MiB at most), in the protocol and
 # in --raw-eval, while a line of exactly 1 MiB is still read. Flags went through atoll
 # ('--visits 1x' was 1, '--turn-ms 99999999999999999999' overflowed into fallback answers): each
-# must be refused with its name and value, exit status 2.
+# must be refused with its name and value, exit status 2. A later line holding a kick of ours is
+# refused too.
 check_input_limits() {
   local dir=$1 bot=$2 bad=0 long
   { echo 0; head -c 2097152 /dev/zero | tr '\0' 1; } > "$dir/long-no-newline.txt"
@@ -109,6 +110,16 @@ check_input_limits() {
   expect_refusal "$dir" 2 "bot: --turn-ms: missing its value" "$dir/empty.txt" "$bot" --turn-ms || bad=1
   expect_refusal "$dir" 2 "bot: --safety-ms 200 + --search-margin-ms 10 must be below --first-ms (1000) and --turn-ms (200)" \
     "$dir/empty.txt" "$bot" --safety-ms 200 || bad=1
-  [ $bad -eq 0 ] && echo "ok: long input lines and bad flags refused with their line, flag and value"
+  # After the first answer a line holds one opponent turn: one that ran on into a kick of ours was
+  # played as if we had made it (session-26 probe). The line: the opponent's first listed turn
+  # after the bot's own first answer, then our first legal kick after it ($ps: papersoccer).
+  local a t k
+  a=$(printf '0\n1\n-\n' | "$bot" --visits 8 2> /dev/null | head -n 1)
+  t=$(printf '8\t10\t2\tstandard\t%s\n' "$a" | "$ps" turns --list | cut -f 3)
+  k=$(printf '8\t10\t2\tstandard\t%s %s\n' "$a" "$t" | "$ps" turns --list | cut -f 3 | cut -c 1)
+  printf '0\n1\n-\n%s\n%s%s\n' "$((${#t} + 1))" "$t" "$k" > "$dir/two-turns.txt"
+  expect_refusal "$dir" 1 "bot: protocol line 5: opponent turn '$t$k' is not legal here" \
+    "$dir/two-turns.txt" "$bot" || bad=1
+  [ $bad -eq 0 ] && echo "ok: long input lines, bad flags and a line of two turns refused with their line, flag and value"
   return $bad
 }
