@@ -93,6 +93,7 @@ TEST_CASE("assemble fits the limit or names the part that is too large", "[expor
   CHECK(r.source.size() == r.code_chars + r.weight_chars);
   CHECK(r.source.find("#include \"") == std::string::npos);
   CHECK(r.source.find("int main(") != std::string::npos);
+  CHECK(r.source.find("#pragma GCC optimize(\"O3\")\n") != std::string::npos);  // both kinds
   // Regression: std::getline held an input line of any length and std::atoll took '--visits 1x'
   // as 1; the file reads lines through read_line (1 MiB at most) and flags through flag_value
   // (single_file_bot.sh runs the probe's inputs).
