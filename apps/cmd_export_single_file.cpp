@@ -96,12 +96,14 @@ void export_alphabeta(const std::string& vnet, const std::string& out, const std
 
 void export_single_file(const std::string& model, const std::string& out, const std::string& pitch_text,
                         const std::string& variant_text, int bits, int64_t max_chars) {
-  // A file too short for any magic (missing, empty) named *.vnet is read as a value net, so that
-  // the value-net reader says what is wrong with it, not the checkpoint reader (session-26 probe).
+  // A file named *.vnet without a checkpoint's magic (missing, empty, garbage) is read as a value
+  // net, so that the value-net reader says what is wrong with it, not the checkpoint reader
+  // (session-26 and -27 probes).
   const bool vnet_name = model.size() > 5 && model.compare(model.size() - 5, 5, ".vnet") == 0;
-  char magic[4];
-  const bool too_short = !std::ifstream(model, std::ios::binary).read(magic, 4);
-  if (is_value_net_file(model) || (vnet_name && too_short))
+  char magic[7] = {};
+  std::ifstream(model, std::ios::binary).read(magic, 7);
+  const bool checkpoint_magic = std::string(magic, 7) == "PSNETCK";
+  if (is_value_net_file(model) || (vnet_name && !checkpoint_magic))
     return export_alphabeta(model, out, pitch_text, variant_text, bits, max_chars);
   nn::LoadedCheckpoint ck = nn::load_checkpoint(model, "cpu");
   const nn::CheckpointMeta& meta = ck.meta;

@@ -82,6 +82,7 @@ void run_ladder(LadderArgs& a) {
   // --value-net none / hand: the model's endgame on the random / hand evaluation, as `bot
   // --value-net`, and no alphabeta-nnue yardstick unless asked for (which then names the missing
   // net). The shipped value net joins the default yardsticks; an explicit list is kept as given.
+  const std::string value_net_given = spec.value_net;  // as typed ("" = not given)
   const bool named_eval = spec.value_net == "none" || spec.value_net == "hand";
   bool add_nnue = false;
   if (named_eval) {
@@ -94,8 +95,15 @@ void run_ladder(LadderArgs& a) {
   }
   // The model's endgame and the yardstick use it: one for other rules is refused now, not in
   // every game.
-  if (!spec.value_net.empty() && !named_eval)
-    check_value_net_rules(spec.value_net, Pitch::get(ps.width, ps.length, ps.goal), spec.variant);
+  if (!spec.value_net.empty() && !named_eval) {
+    try {
+      check_value_net_rules(spec.value_net, Pitch::get(ps.width, ps.length, ps.goal), spec.variant);
+    } catch (const std::exception& e) {  // say where the file was named (session-27 probe)
+      throw std::runtime_error(
+          std::string(value_net_given.empty() ? "ladder: the shipped value net: " : "ladder --value-net: ") +
+          e.what());
+    }
+  }
   // --yardstick-value-net: the yardstick keeps its own (fixed) net while the model's changes.
   if (!spec.yardstick_value_net.empty()) {
     try {
@@ -120,6 +128,13 @@ void run_ladder(LadderArgs& a) {
       for (auto it = m.node().begin(); it != m.node().end(); ++it)
         if (it->first.as<std::string>() != "type") spec.model_options[it->first] = it->second;
     spec.model_source = a.config;
+    // An explicit --value-net the config overrides would be ignored without a word, as in `bot`
+    // (session-27 probe).
+    const ConfigReader search = m.child("search");
+    if (!value_net_given.empty() && (search.has("endgame_eval") || search.has("endgame_value_net")))
+      throw std::invalid_argument("ladder: --value-net " + value_net_given + " and " + a.config +
+                                  "'s model.search.endgame_eval / endgame_value_net both choose the model's "
+                                  "endgame evaluation: give one of them");
     top.finish();
   }
   const std::vector<tour::PlayerSpec> players = tour::ladder_players(spec);

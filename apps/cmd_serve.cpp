@@ -30,10 +30,12 @@ void run_serve(const serve::ServeOptions& o) {
   const sigset_t stop = block_stop_signals();
   serve::Server server(o);
   server.start();
-  const std::string endgame =
-      "; the mcts opponent: the net's search, then alpha-beta from turn " +
-      std::to_string(MctsPlayer::kPlayEndgameFromTurn) + " (evaluation: " +
-      (o.value_net.empty() ? std::string("noise") : describe_leaf_eval({"nnue", 0, o.value_net})) + ")";
+  const std::string endgame = "; the mcts opponent: the net's search, then alpha-beta from turn " +
+                              std::to_string(MctsPlayer::kPlayEndgameFromTurn) + " (evaluation: " +
+                              (o.value_net.empty()     ? std::string("noise")
+                               : o.value_net == "hand" ? std::string("hand")
+                                                       : describe_leaf_eval({"nnue", 0, o.value_net})) +
+                              ")";
   std::cout << "papersoccer serve: open " << server.url() << " in a browser (Ctrl-C stops)"
             << (o.model.empty() ? std::string("; no --model: mcts and analysis are off") : endgame)
             << std::endl;

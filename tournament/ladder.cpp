@@ -200,7 +200,13 @@ std::string format_ladder(const std::vector<LadderRow>& rows, const LadderSpec& 
   // A fixed yardstick net differs from the model's: the table would otherwise hide which it was.
   const bool nnue_row = std::any_of(rows.begin(), rows.end(),
                                     [](const LadderRow& r) { return r.opponent == "alphabeta-nnue"; });
-  if (nnue_row && nnue_yardstick_net(spec) != spec.value_net)
+  // The model's options may choose another endgame than --value-net (session-27 probe): the net
+  // is named unless the model's text above already names it.
+  std::string model_text;
+  try {
+    model_text = model_search_text(spec);
+  } catch (const std::exception&) {}
+  if (nnue_row && model_text.find("(evaluation: value net " + nnue_yardstick_net(spec)) == std::string::npos)
     out << "; alphabeta-nnue evaluates with " << nnue_yardstick_net(spec);
   out << "\n";
   // The first column as wide as the longest opponent name ("alphabeta-noise" overflowed 12).
