@@ -22,7 +22,7 @@ bool is_value_net_file(const std::string& path) {
 namespace {
 
 // The rules named by --pitch / --variant; a bad one names its flag.
-const Pitch& pitch_option(const std::string& text) {
+const Pitch& export_pitch(const std::string& text) {
   try {
     const PitchChoice pc = parse_pitch_spec(text);
     return Pitch::get(pc.width, pc.length, pc.goal);
@@ -31,7 +31,7 @@ const Pitch& pitch_option(const std::string& text) {
   }
 }
 
-Variant variant_option(const std::string& text) {
+Variant export_variant(const std::string& text) {
   try {
     return parse_variant(text);
   } catch (const std::exception& e) {
@@ -82,8 +82,8 @@ void write_source(const std::string& out, const single_file::ExportResult& r,
 void export_alphabeta(const std::string& vnet, const std::string& out, const std::string& pitch_text,
                       const std::string& variant_text, int bits, int64_t max_chars) {
   const ValueNet net = load_value_net(vnet);
-  const Pitch& pitch = pitch_text.empty() ? net.pitch() : pitch_option(pitch_text);
-  const Variant variant = variant_text.empty() ? net.variant : variant_option(variant_text);
+  const Pitch& pitch = pitch_text.empty() ? net.pitch() : export_pitch(pitch_text);
+  const Variant variant = variant_text.empty() ? net.variant : export_variant(variant_text);
   if (pitch.name() != net.pitch().name() || variant != net.variant)
     throw std::invalid_argument(export_with_rules_flags(pitch_text, variant_text) + ": value net " + vnet +
                                 " is trained for " + net.pitch().name() + " " + variant_name(net.variant) +
@@ -100,18 +100,20 @@ void export_single_file(const std::string& model, const std::string& out, const 
   // net, so that the value-net reader says what is wrong with it, not the checkpoint reader
   // (session-26 and -27 probes).
   const bool vnet_name = model.size() > 5 && model.compare(model.size() - 5, 5, ".vnet") == 0;
-  char magic[7] = {};
-  std::ifstream(model, std::ios::binary).read(magic, 7);
-  const bool checkpoint_magic = std::string(magic, 7) == "PSNETCK";
-  if (is_value_net_file(model) || (vnet_name && !checkpoint_magic))
+  auto checkpoint_magic = [&] {  // read only for such a name (the file is read again after)
+    char magic[7] = {};
+    std::ifstream(model, std::ios::binary).read(magic, 7);
+    return std::string(magic, 7) == "PSNETCK";
+  };
+  if (is_value_net_file(model) || (vnet_name && !checkpoint_magic()))
     return export_alphabeta(model, out, pitch_text, variant_text, bits, max_chars);
   nn::LoadedCheckpoint ck = nn::load_checkpoint(model, "cpu");
   const nn::CheckpointMeta& meta = ck.meta;
   // As `bot` chooses: the option, else the model's first pitch and variant, else 8x10 standard.
   const std::string p = rules_choice(pitch_text, meta.pitches, "8x10");
   const std::string v = rules_choice(variant_text, meta.variants, "standard");
-  const Pitch& pitch = pitch_option(p);  // the model's own names parse
-  const Variant variant = variant_option(v);
+  const Pitch& pitch = export_pitch(p);  // the model's own names parse
+  const Variant variant = export_variant(v);
   if (!meta.supports(pitch, variant))
     throw std::invalid_argument(export_with_rules_flags(pitch_text, variant_text) + ": " + model +
                                 " is not trained for " + pitch.name() + " " + variant_name(variant));

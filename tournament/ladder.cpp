@@ -193,8 +193,10 @@ std::string format_ladder(const std::vector<LadderRow>& rows, const LadderSpec& 
                 Pitch::get(spec.width, spec.length, spec.goal).name().c_str(), variant_name(spec.variant));
   out << buf;
   // What the model plays (bot's search by default): the probe found no trace of it.
+  std::string model_text;
   try {
-    out << "; the model plays " << model_search_text(spec);
+    model_text = model_search_text(spec);
+    out << "; the model plays " << model_text;
   } catch (const std::exception&) {  // a search map with values of the wrong type: the games named it
   }
   // A fixed yardstick net differs from the model's: the table would otherwise hide which it was.
@@ -202,10 +204,6 @@ std::string format_ladder(const std::vector<LadderRow>& rows, const LadderSpec& 
                                     [](const LadderRow& r) { return r.opponent == "alphabeta-nnue"; });
   // The model's options may choose another endgame than --value-net (session-27 probe): the net
   // is named unless the model's text above already names it.
-  std::string model_text;
-  try {
-    model_text = model_search_text(spec);
-  } catch (const std::exception&) {}
   if (nnue_row && model_text.find("(evaluation: value net " + nnue_yardstick_net(spec)) == std::string::npos)
     out << "; alphabeta-nnue evaluates with " << nnue_yardstick_net(spec);
   out << "\n";
