@@ -287,15 +287,10 @@ struct AnalysisAlphaBeta {
 };
 
 AnalysisAlphaBeta make_analysis_alphabeta(const Position& pos, const ModelArgs& a) {
-  LeafEvalSpec spec;
   std::string net = a.value_net;
   if (net.empty()) net = default_model_path(pos.pitch(), pos.variant(), ".vnet");
-  if (net == "none") {  // as `bot --value-net none`: the random evaluation
-    spec.eval = "noise";
-  } else if (!net.empty() && net != "hand") {
-    spec.eval = "nnue";
-    spec.value_net = net;
-  }
+  // The names of `bot --value-net`; no shipped net: the hand evaluation.
+  const LeafEvalSpec spec = net.empty() ? LeafEvalSpec{} : leaf_eval_from_name(net);
   std::unique_ptr<LeafEvaluator> ev;
   try {
     ev = make_leaf_evaluator(spec, 1);

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -93,14 +94,18 @@ void run_bot(BotArgs a) {
   sp.endgame_from_turn = MctsPlayer::kPlayEndgameFromTurn;  // the net's search, then alpha-beta
   // ... evaluating with the small value net: --value-net, else the shipped one of these rules.
   // (none: the random evaluation, hand: the hand evaluation, as analyse --value-net.)
-  const bool named_eval = a.value_net == "none" || a.value_net == "hand";
-  const std::string value_net = named_eval             ? ""
-                                : !a.value_net.empty() ? a.value_net
-                                                       : default_model_path(pitch, parse_variant(v), ".vnet");
+  std::optional<LeafEvalSpec> eval;
+  if (!a.value_net.empty()) eval = leaf_eval_from_name(a.value_net);
+  else if (const std::string shipped = default_model_path(pitch, parse_variant(v), ".vnet"); !shipped.empty())
+    eval = leaf_eval_from_name(shipped);
+  const std::string value_net = eval && eval->eval == "nnue" ? eval->value_net : "";
+  std::optional<ConfigReader> top, search;  // --config and its search map
+  bool config_sets_eval = false;
   if (!a.config.empty()) {
-    ConfigReader top = ConfigReader::from_file(a.config);
-    ConfigReader s = top.child("search");
-    const bool config_sets_eval = s.has("endgame_eval") || s.has("endgame_value_net");
+    top.emplace(ConfigReader::from_file(a.config));
+    search.emplace(top->child("search"));
+    const ConfigReader& s = *search;
+    config_sets_eval = s.has("endgame_eval") || s.has("endgame_value_net");
     // An explicit --value-net the config overrides would be ignored without a word.
     if (config_sets_eval && !a.value_net.empty())
       throw std::invalid_argument("bot: --value-net " + a.value_net + " and " + a.config +
@@ -109,23 +114,19 @@ void run_bot(BotArgs a) {
     // --value-net none leaves the random evaluation, which takes no noise beside it: say so
     // here, where the user's words are known (the search's own check names endgame_eval).
     const YAML::Node noise = s.node() && s.node().IsMap() ? s.node()["endgame_eval_noise"] : YAML::Node();
-    if (a.value_net == "none" && !config_sets_eval && noise && noise.IsScalar() && noise.Scalar() != "0")
+    if (a.value_net == "none" && noise && noise.IsScalar() && noise.Scalar() != "0")
       throw std::invalid_argument("bot: --value-net none leaves the endgame the random evaluation, and " +
                                   s.where("endgame_eval_noise") +
                                   " is only added to the hand or learned one (give search.endgame_eval: "
                                   "hand, or drop the key)");
-    if (!value_net.empty() && !config_sets_eval) {
-      sp.endgame_eval = "nnue";
-      sp.endgame_value_net = value_net;
-    }
-    if (a.value_net == "hand" && !config_sets_eval) sp.endgame_eval = "hand";
-    sp = parse_search_params(s, sp);  // keys not given keep the bot's defaults above
-    top.finish();
-  } else if (!value_net.empty()) {
-    sp.endgame_eval = "nnue";
-    sp.endgame_value_net = value_net;
-  } else if (a.value_net == "hand") {
-    sp.endgame_eval = "hand";
+  }
+  if (eval && !config_sets_eval) {  // the one place the evaluation is set
+    sp.endgame_eval = eval->eval;
+    sp.endgame_value_net = eval->value_net;
+  }
+  if (top) {
+    sp = parse_search_params(*search, sp);  // keys not given keep the bot's defaults above
+    top->finish();
   }
   if (sp.endgame_from_turn >= 0 && sp.endgame_eval == "nnue") {
     try {

@@ -43,6 +43,7 @@ struct LadderArgs {
   tour::LadderSpec spec;
   std::string opponents = "random,greedy,uct,alphabeta";
   std::string pitch, variant, config;
+  std::string value_net;  // --value-net as typed: a .vnet file, none or hand ("" = not given)
   bool quiet = false;
   bool opponents_given = false;  // --opponents on the command line
 };
@@ -82,22 +83,23 @@ void run_ladder(LadderArgs& a) {
   // --value-net none / hand: the model's endgame on the random / hand evaluation, as `bot
   // --value-net`, and no alphabeta-nnue yardstick unless asked for (which then names the missing
   // net). The shipped value net joins the default yardsticks; an explicit list is kept as given.
-  const std::string value_net_given = spec.value_net;  // as typed ("" = not given)
-  const bool named_eval = spec.value_net == "none" || spec.value_net == "hand";
+  const std::string& value_net_given = a.value_net;
   bool add_nnue = false;
-  if (named_eval) {
-    if (spec.value_net == "none") spec.value_net.clear();  // "hand" stays: use_bot_endgame reads it
-  } else if (spec.value_net.empty()) {
-    spec.value_net = default_model_path(Pitch::get(ps.width, ps.length, ps.goal), spec.variant, ".vnet");
-    add_nnue = !spec.value_net.empty() && !a.opponents_given;
-  } else {
-    add_nnue = true;
+  if (!value_net_given.empty()) {
+    spec.endgame_eval = leaf_eval_from_name(value_net_given);
+    add_nnue = spec.endgame_eval->eval == "nnue";
+  } else if (const std::string shipped =
+                 default_model_path(Pitch::get(ps.width, ps.length, ps.goal), spec.variant, ".vnet");
+             !shipped.empty()) {
+    spec.endgame_eval = leaf_eval_from_name(shipped);
+    add_nnue = !a.opponents_given;
   }
   // The model's endgame and the yardstick use it: one for other rules is refused now, not in
   // every game.
-  if (!spec.value_net.empty() && !named_eval) {
+  if (spec.endgame_eval && spec.endgame_eval->eval == "nnue") {
     try {
-      check_value_net_rules(spec.value_net, Pitch::get(ps.width, ps.length, ps.goal), spec.variant);
+      check_value_net_rules(spec.endgame_eval->value_net, Pitch::get(ps.width, ps.length, ps.goal),
+                            spec.variant);
     } catch (const std::exception& e) {  // say where the file was named (session-27 probe)
       throw std::runtime_error(
           std::string(value_net_given.empty() ? "ladder: the shipped value net: " : "ladder --value-net: ") +
@@ -177,7 +179,7 @@ void register_ladder_command(CLI::App& app) {
            "--opponents", a->opponents,
            "comma-separated: random, greedy, uct, alphabeta, alphabeta-noise, alphabeta-nnue, previous")
           ->capture_default_str();
-  c->add_option("--value-net", a->spec.value_net,
+  c->add_option("--value-net", a->value_net,
                 "the small value net of the alphabeta-nnue yardstick (added to the opponents) "
                 "and of the model's alpha-beta endgame (.vnet; default: "
                 "models/<pitch>-<variant>.vnet when it exists, which adds that yardstick "

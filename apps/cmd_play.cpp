@@ -9,6 +9,7 @@
 #include "apps/commands.h"
 #include "core/text.h"
 #include "engine/render.h"
+#include "search/leaf_evals.h"
 #include "tournament/external_engine.h"
 #include "tournament/ladder.h"
 #include "tournament/registry.h"
@@ -73,7 +74,9 @@ std::unique_ptr<Player> make_opponent(const PlayArgs& a, const Pitch& pitch, Var
     const bool no_checkpoint = (opts.IsNull() || opts.IsMap()) && !opts["checkpoint"];
     if (!model.empty() && no_checkpoint) opts["checkpoint"] = model;
     if (type == "mcts")  // the search `bot` plays, with the shipped value net of these rules
-      tour::use_bot_endgame(opts, default_model_path(pitch, variant, ".vnet"));
+      if (const std::string net = default_model_path(pitch, variant, ".vnet"); !net.empty())
+        tour::use_bot_endgame(opts, leaf_eval_from_name(net));
+      else tour::use_bot_endgame(opts);
     if (model.empty() && a.opponent.empty())
       out << "No shipped model for " << pitch.name() << " " << variant_name(variant)
           << "; playing against random turns.\n";

@@ -32,10 +32,7 @@ void run_serve(const serve::ServeOptions& o) {
   server.start();
   const std::string endgame = "; the mcts opponent: the net's search, then alpha-beta from turn " +
                               std::to_string(MctsPlayer::kPlayEndgameFromTurn) + " (evaluation: " +
-                              (o.value_net.empty()     ? std::string("noise")
-                               : o.value_net == "hand" ? std::string("hand")
-                                                       : describe_leaf_eval({"nnue", 0, o.value_net})) +
-                              ")";
+                              describe_leaf_eval(o.endgame_eval.value_or(leaf_eval_from_name("none"))) + ")";
   std::cout << "papersoccer serve: open " << server.url() << " in a browser (Ctrl-C stops)"
             << (o.model.empty() ? std::string("; no --model: mcts and analysis are off") : endgame)
             << std::endl;
@@ -67,27 +64,37 @@ void register_serve_command(CLI::App& app) {
       ->capture_default_str()->check(integer_at_least(1));
   c->add_option("--max-visits", o->max_visits, "most visits a request may ask")
       ->capture_default_str()->check(integer_at_least(1));
-  c->add_option("--value-net", o->value_net,
+  auto value_net = std::make_shared<std::string>();  // as typed: a .vnet file, none or hand
+  c->add_option("--value-net", *value_net,
                 "the small value net of the mcts bot's alpha-beta endgame (.vnet; default: the shipped "
                 "models/<pitch>-<variant>.vnet of the model's rules; none: the random evaluation; hand: "
                 "the hand evaluation, as bot --value-net)")
       ->check(non_empty_name(".vnet file, none or hand"));
-  c->callback([o] {
+  c->callback([o, value_net] {
     serve::ServeOptions so = *o;
-    if (so.value_net == "none") {
-      so.value_net.clear();
-    } else if (so.value_net == "hand") {  // use_bot_endgame reads it
-    } else if (!so.model.empty()) {
+    // The evaluation is the mcts opponent's, which needs a model: without one the flag would
+    // be read and forgotten (session-27 probe).
+    if (so.model.empty()) {
+      if (!value_net->empty())
+        throw std::invalid_argument("serve: --value-net " + *value_net +
+                                    " chooses the mcts opponent's endgame evaluation, and there is no mcts "
+                                    "opponent without --model FILE");
+    } else if (!value_net->empty()) {
+      so.endgame_eval = leaf_eval_from_name(*value_net);
+    }
+    if (!so.model.empty() && (!so.endgame_eval || so.endgame_eval->eval == "nnue")) {
       // The model's rules: the shipped value net of them, or the given one checked against them
       // (a bad file or one for other rules is named now, not at a game's turn 20).
       const nn::CheckpointMeta meta = nn::read_checkpoint_meta(so.model);
       const PitchChoice pc = parse_pitch_spec(rules_choice("", meta.pitches, "8x10"));
       const Pitch& pitch = Pitch::get(pc.width, pc.length, pc.goal);
       const Variant variant = parse_variant(rules_choice("", meta.variants, "standard"));
-      if (so.value_net.empty()) so.value_net = default_model_path(pitch, variant, ".vnet");
-      else check_value_net_rules(so.value_net, pitch, variant);
-    } else if (!so.value_net.empty()) {
-      (void)shared_value_net(so.value_net);
+      if (!so.endgame_eval) {
+        if (const std::string shipped = default_model_path(pitch, variant, ".vnet"); !shipped.empty())
+          so.endgame_eval = leaf_eval_from_name(shipped);
+      } else {
+        check_value_net_rules(so.endgame_eval->value_net, pitch, variant);
+      }
     }
     run_serve(so);
   });

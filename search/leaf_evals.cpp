@@ -60,6 +60,19 @@ void check_value_net_rules(const std::string& path, const Pitch& pitch, Variant 
                                 variant_name(variant));
 }
 
+LeafEvalSpec leaf_eval_from_name(const std::string& name) {
+  if (name.empty()) throw LeafEvalError("value_net", "an empty name: give a .vnet file, none or hand");
+  LeafEvalSpec spec;
+  if (name == "hand") return spec;
+  if (name == "none") {
+    spec.eval = "noise";
+    return spec;
+  }
+  spec.eval = "nnue";
+  spec.value_net = name;
+  return spec;
+}
+
 std::unique_ptr<LeafEvaluator> make_leaf_evaluator(const LeafEvalSpec& spec, uint64_t seed) {
   if (spec.eval_noise < 0 || spec.eval_noise > 99999)
     throw LeafEvalError("eval_noise",

@@ -54,6 +54,12 @@ inline std::string describe_leaf_eval(const LeafEvalSpec& spec) {
   return s;
 }
 
+/// The evaluation a command's `--value-net NAME` names (`bot`, `ladder`, `serve`, `analyse`):
+/// "hand" the hand evaluation, "none" the random one (eval noise), anything else a .vnet file
+/// (eval nnue; the file is not read here). Throws LeafEvalError (field "value_net") for an empty
+/// name.
+LeafEvalSpec leaf_eval_from_name(const std::string& name);
+
 /// The evaluator `spec` names; seed: the noise evaluation's seed. Throws LeafEvalError for an
 /// unknown name, a range outside [1, 99,999] (eval_noise: [0, 99,999], and only with hand or nnue), a value_net given to another evaluation than
 /// nnue or missing for nnue, and an unreadable or invalid .vnet file (field "value_net", the

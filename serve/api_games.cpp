@@ -35,13 +35,13 @@ std::unique_ptr<Player> make_bot(ApiContext& ctx, const std::string& type, const
                         pitch.name() + " " + variant_name(variant));
     opts = mcts_player_options(ctx.options);
     // The search `bot` plays; the value net only in games of its rules.
-    std::string value_net = ctx.options.value_net;
-    if (!value_net.empty() && value_net != "hand") try {
-        check_value_net_rules(value_net, pitch, variant);
+    std::optional<LeafEvalSpec> endgame = ctx.options.endgame_eval;
+    if (endgame && endgame->eval == "nnue") try {
+        check_value_net_rules(endgame->value_net, pitch, variant);
       } catch (const std::exception&) {
-        value_net.clear();
+        endgame.reset();
       }
-    tour::use_bot_endgame(opts, value_net);
+    tour::use_bot_endgame(opts, endgame);
   }
   try {
     auto bot = tour::create_player(type, opts, tour::PlayerContext{&pitch, variant, seed, type}, "serve", "opponent");

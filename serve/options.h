@@ -3,7 +3,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
+
+#include "search/leaf_evals.h"  // LeafEvalSpec
 
 namespace ps::serve {
 
@@ -11,9 +14,10 @@ struct ServeOptions {
   std::string host = "127.0.0.1";  ///< interface to bind; 0.0.0.0 exposes the server to the network
   int port = 8080;                 ///< 0: any free port (start() returns it)
   std::string model;               ///< model file or checkpoint for mcts and analysis; "": none
-  /// The small value net (.vnet) of the mcts bot's alpha-beta endgame (tour::use_bot_endgame),
-  /// used in games of its rules; "": the random evaluation; "hand": the hand evaluation.
-  std::string value_net;
+  /// The evaluation of the mcts bot's alpha-beta endgame (tour::use_bot_endgame): hand, noise
+  /// (random) or nnue with its value net (.vnet), which is used in games of its rules only (the
+  /// random evaluation in others); nullopt: the mcts player's default (random).
+  std::optional<LeafEvalSpec> endgame_eval;
   std::string device = "cpu";      ///< where the network runs
   std::string runs_dir = "runs";   ///< run directories offered for review live below this
   size_t max_games = 64;           ///< games kept; the least recently used is evicted beyond

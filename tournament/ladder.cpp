@@ -14,20 +14,16 @@
 
 namespace ps::tour {
 
-void use_bot_endgame(YAML::Node& options, const std::string& value_net) {
+void use_bot_endgame(YAML::Node& options, const std::optional<LeafEvalSpec>& eval) {
   if (!options || options.IsNull()) options = YAML::Node(YAML::NodeType::Map);
   if (!options.IsMap()) return;  // the factory names the error
   if (!options["search"]) options["search"] = YAML::Node(YAML::NodeType::Map);
   YAML::Node search = options["search"];
   if (!search.IsMap()) return;
   if (!search["endgame_from_turn"]) search["endgame_from_turn"] = MctsPlayer::kPlayEndgameFromTurn;
-  if (value_net.empty() || search["endgame_eval"] || search["endgame_value_net"]) return;
-  if (value_net == "hand") {
-    search["endgame_eval"] = "hand";
-  } else {
-    search["endgame_eval"] = "nnue";
-    search["endgame_value_net"] = value_net;
-  }
+  if (!eval || search["endgame_eval"] || search["endgame_value_net"]) return;
+  search["endgame_eval"] = eval->eval;
+  if (eval->eval == "nnue") search["endgame_value_net"] = eval->value_net;
 }
 
 namespace {
@@ -44,7 +40,8 @@ double clamped_elo(double p) {
 }
 
 PlayerSpec model_player(const std::string& name, const std::string& type, const std::string& path,
-                        const YAML::Node& extra, const std::string& source, const std::string& value_net) {
+                        const YAML::Node& extra, const std::string& source,
+                        const std::optional<LeafEvalSpec>& endgame_eval) {
   PlayerSpec p;
   p.name = name;
   p.type = type;
@@ -60,7 +57,7 @@ PlayerSpec model_player(const std::string& name, const std::string& type, const 
   if (!p.options["workers"]) p.options["workers"] = 1;
   if (!p.options["torch_threads"]) p.options["torch_threads"] = 1;
   if (!p.options["batch_timeout_us"]) p.options["batch_timeout_us"] = 0;
-  if (type == "mcts") use_bot_endgame(p.options, value_net);
+  if (type == "mcts") use_bot_endgame(p.options, endgame_eval);
   p.where = "model";  // the key path of these options in a ladder --config file
   p.source = source;
   return p;
@@ -77,13 +74,13 @@ std::vector<PlayerSpec> ladder_players(const LadderSpec& spec) {
   if (spec.opponents.empty()) throw std::invalid_argument("ladder: no opponents");
   std::vector<PlayerSpec> players;
   players.push_back(model_player("model", spec.model_type, spec.model, spec.model_options, spec.model_source,
-                                 spec.value_net));
+                                 spec.endgame_eval));
   for (const std::string& o : spec.opponents) {
     if (o == "previous") {
       if (spec.previous.empty())
         throw std::invalid_argument("ladder: opponent 'previous' needs a previous model (--previous)");
       players.push_back(model_player("previous", spec.model_type, spec.previous, spec.model_options,
-                                     spec.model_source, spec.value_net));
+                                     spec.model_source, spec.endgame_eval));
       continue;
     }
     if (o != "random" && o != "greedy" && o != "uct" && o != "alphabeta" && o != "alphabeta-nnue" &&
@@ -119,7 +116,7 @@ std::vector<PlayerSpec> ladder_players(const LadderSpec& spec) {
 
 std::string nnue_yardstick_net(const LadderSpec& spec) {
   if (!spec.yardstick_value_net.empty()) return spec.yardstick_value_net;
-  return spec.value_net == "hand" ? "" : spec.value_net;
+  return spec.endgame_eval && spec.endgame_eval->eval == "nnue" ? spec.endgame_eval->value_net : "";
 }
 
 TournamentSpec ladder_tournament(const LadderSpec& spec) {
@@ -171,7 +168,7 @@ std::vector<LadderRow> ladder_rows(const TournamentResult& result) {
 
 std::string model_search_text(const LadderSpec& spec) {
   const PlayerSpec m = model_player("model", spec.model_type, spec.model, spec.model_options,
-                                    spec.model_source, spec.value_net);
+                                    spec.model_source, spec.endgame_eval);
   if (m.type != "mcts") return "player type " + m.type;
   const YAML::Node s = m.options["search"];
   const std::string algorithm = s["algorithm"] ? s["algorithm"].as<std::string>() : "puct";

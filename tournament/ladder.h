@@ -16,9 +16,11 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "search/leaf_evals.h"  // LeafEvalSpec only (a plain struct: no link to the search)
 #include "tournament/tournament.h"
 
 namespace ps::tour {
@@ -29,12 +31,13 @@ struct LadderSpec {
   YAML::Node model_options;          ///< extra keys of the model's player map (e.g. search:)
   std::string model_source = "<code>";  ///< the file model_options came from (error messages)
   std::string previous;              ///< an earlier model ("" = no "previous" yardstick)
-  std::string value_net;             ///< .vnet of the model's (and previous's) endgame
-                                     ///< (use_bot_endgame) and, unless yardstick_value_net is
-                                     ///< given, of the alphabeta-nnue yardstick ("" = none: the
-                                     ///< random evaluation; "hand": the hand evaluation, no net)
+  /// The evaluation of the model's (and previous's) alpha-beta endgame (use_bot_endgame):
+  /// search/leaf_evals.h's leaf_eval_from_name of `--value-net` (hand, noise or nnue with its
+  /// .vnet); nullopt: the mcts player's own default (the random evaluation). Its value net is
+  /// also the alphabeta-nnue yardstick's unless yardstick_value_net is given.
+  std::optional<LeafEvalSpec> endgame_eval;
   /// .vnet of the alphabeta-nnue yardstick when it differs from the model's: a fixed yardstick
-  /// across shipped value nets ("" = value_net).
+  /// across shipped value nets ("" = endgame_eval's value net).
   std::string yardstick_value_net;
   /// Yardsticks by name: random, greedy, uct, alphabeta (hand evaluation), alphabeta-noise
   /// (random evaluation), alphabeta-nnue
@@ -70,8 +73,8 @@ std::vector<PlayerSpec> ladder_players(const LadderSpec& spec);
 TournamentSpec ladder_tournament(const LadderSpec& spec);
 /// Per-opponent rows of a finished ladder tournament (player 0 is the model).
 std::vector<LadderRow> ladder_rows(const TournamentResult& result);
-/// The net of the alphabeta-nnue yardstick: yardstick_value_net, else value_net ("" = none,
-/// also when value_net is "hand").
+/// The net of the alphabeta-nnue yardstick: yardstick_value_net, else the value net of an nnue
+/// endgame_eval ("" = none).
 std::string nnue_yardstick_net(const LadderSpec& spec);
 /// The ladder table: opponent, games, wins, score [95% interval], Elo [95% interval], forfeits;
 /// its header names the yardstick's value net when it is not the model's.
@@ -83,11 +86,11 @@ std::string model_search_text(const LadderSpec& spec);
 
 /// Gives the options of an `mcts` player the search `bot` plays (apps/cmd_bot.cpp): alpha-beta
 /// from MctsPlayer::kPlayEndgameFromTurn complete turns on (timed turns only), unless its
-/// search map sets endgame_from_turn; with a value_net (.vnet file), alpha-beta evaluates with
-/// it (endgame_eval: nnue; value_net "hand": endgame_eval: hand) unless the map sets
-/// endgame_eval or endgame_value_net (its
-/// endgame_eval_noise, if any, stays). The ladder's model, `play`'s and `serve`'s bots use it. A null node becomes a map; a node that is not a
-/// map is left for the factory to refuse.
-void use_bot_endgame(YAML::Node& options, const std::string& value_net = "");
+/// search map sets endgame_from_turn; with an evaluation `eval`, alpha-beta evaluates with it
+/// (endgame_eval: eval.eval, and endgame_value_net for nnue) unless the map sets endgame_eval
+/// or endgame_value_net (its endgame_eval_noise, if any, stays); nullopt leaves the player's
+/// default (the random evaluation). The ladder's model, `play`'s and `serve`'s bots use it. A
+/// null node becomes a map; a node that is not a map is left for the factory to refuse.
+void use_bot_endgame(YAML::Node& options, const std::optional<LeafEvalSpec>& eval = std::nullopt);
 
 }  // namespace ps::tour

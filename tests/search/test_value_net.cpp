@@ -291,6 +291,21 @@ TEST_CASE("leaf evaluations by name, a value net of other rules is refused befor
   std::remove(path.c_str());
 }
 
+TEST_CASE("leaf_eval_from_name: the names of --value-net", "[search]") {
+  // One reading for bot, ladder, serve and analyse (the sentinel string "hand" used to travel
+  // in fields named value_net).
+  CHECK(leaf_eval_from_name("hand").eval == "hand");
+  CHECK(leaf_eval_from_name("hand").value_net.empty());
+  CHECK(leaf_eval_from_name("none").eval == "noise");
+  CHECK(leaf_eval_from_name("none").value_net.empty());
+  const LeafEvalSpec net = leaf_eval_from_name("models/8x10-standard.vnet");
+  CHECK(net.eval == "nnue");
+  CHECK(net.value_net == "models/8x10-standard.vnet");
+  CHECK(describe_leaf_eval(net) == "value net models/8x10-standard.vnet");
+  CHECK_THROWS_AS(leaf_eval_from_name(""), LeafEvalError);
+  CHECK_THROWS_WITH(leaf_eval_from_name(""), "an empty name: give a .vnet file, none or hand");
+}
+
 TEST_CASE("eval_noise adds the noise evaluation to the hand or learned score", "[search]") {
   const std::shared_ptr<const ValueNet> net =
       std::make_shared<const ValueNet>(random_value_net(Pitch::standard(), Variant::kStandard, {8, 8}, 3));

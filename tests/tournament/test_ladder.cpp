@@ -13,6 +13,21 @@ using namespace ps::tour;
 
 namespace {
 
+// A spec of this model, the rest as the defaults (an aggregate's missing members warn).
+LadderSpec spec_of(const std::string& model) {
+  LadderSpec s;
+  s.model = model;
+  return s;
+}
+
+// The evaluation `--value-net v.vnet` names (search/leaf_evals.h's leaf_eval_from_name).
+LeafEvalSpec net_eval(const std::string& file) {
+  LeafEvalSpec e;
+  e.eval = "nnue";
+  e.value_net = file;
+  return e;
+}
+
 GameResult game(int first, int second, int winner, const std::string& termination = "goal",
                 int64_t ms0 = 10, int64_t ms1 = 20) {
   GameResult g;
@@ -51,17 +66,17 @@ TEST_CASE("ladder: rows count the model's wins from both seats", "[tournament]")
   CHECK(rows[1].wins == 0);
   CHECK(rows[1].elo == Approx(-1200));  // a zero score is clamped, not -infinity
   CHECK(rows[1].forfeits_model == 1);
-  const std::string table = format_ladder(rows, LadderSpec{"m.model"});
+  const std::string table = format_ladder(rows, spec_of("m.model"));
   CHECK(table.find("greedy") != std::string::npos);
   CHECK(table.find("75.0%") != std::string::npos);
   // The header says what the model plays (bot's search unless its options say otherwise).
   CHECK_THAT(table,
              Catch::Contains("; the model plays puct, then alpha-beta from turn 10 (evaluation: noise)\n"));
-  LadderSpec with_net{"m.model"};
-  with_net.value_net = "v.vnet";
+  LadderSpec with_net = spec_of("m.model");
+  with_net.endgame_eval = net_eval("v.vnet");
   CHECK(model_search_text(with_net) == "puct, then alpha-beta from turn 10 (evaluation: value net v.vnet)");
-  LadderSpec noisy{"m.model"};  // the model's own options add noise to the net
-  noisy.value_net = "v.vnet";
+  LadderSpec noisy = spec_of("m.model");  // the model's own options add noise to the net
+  noisy.endgame_eval = net_eval("v.vnet");
   noisy.model_options = YAML::Load("{search: {endgame_eval_noise: 150}}");
   CHECK(model_search_text(noisy) ==
         "puct, then alpha-beta from turn 10 (evaluation: value net v.vnet + noise 150)");
@@ -74,7 +89,7 @@ TEST_CASE("ladder: rows count the model's wins from both seats", "[tournament]")
   CHECK_THAT(format_ladder(nnue_rows, fixed_yardstick),
              Catch::Contains("(evaluation: value net v.vnet); alphabeta-nnue evaluates with v1.vnet\n"));
   CHECK_THAT(format_ladder(rows, fixed_yardstick), !Catch::Contains("alphabeta-nnue evaluates with"));
-  LadderSpec all_game{"m.model"};
+  LadderSpec all_game = spec_of("m.model");
   all_game.model_options = YAML::Load("{search: {endgame_from_turn: -1}}");
   CHECK(model_search_text(all_game) == "puct all game");
   // Regression: "alphabeta-noise" overflowed the 12-character first column, so its row's
@@ -82,7 +97,7 @@ TEST_CASE("ladder: rows count the model's wins from both seats", "[tournament]")
   // the same place.
   auto long_rows = rows;
   long_rows[1].opponent = "alphabeta-noise";
-  std::istringstream lines(format_ladder(long_rows, LadderSpec{"m.model"}));
+  std::istringstream lines(format_ladder(long_rows, spec_of("m.model")));
   std::string line, header;
   std::getline(lines, line);  // "Ladder of ..."
   std::getline(lines, header);
@@ -137,7 +152,7 @@ TEST_CASE("ladder: players and spec errors", "[tournament]") {
   // alphabeta with the small learned value net: the alphabeta type with eval nnue.
   s.opponents = {"alphabeta", "alphabeta-nnue"};
   CHECK_THROWS_WITH(ladder_players(s), Catch::Contains("needs a value net (--value-net"));
-  s.value_net = "v.vnet";
+  s.endgame_eval = net_eval("v.vnet");
   const auto ab = ladder_players(s);
   REQUIRE(ab.size() == 3);
   CHECK(ab[1].name == "alphabeta");
@@ -181,21 +196,21 @@ TEST_CASE("use_bot_endgame: an mcts player's options get bot's endgame unless th
   CHECK(own["search"]["visits"].as<int>() == 8);
   // With a value net: the net, unless the options choose an evaluation; their noise stays.
   YAML::Node with_net;
-  ps::tour::use_bot_endgame(with_net, "v.vnet");
+  ps::tour::use_bot_endgame(with_net, net_eval("v.vnet"));
   CHECK(with_net["search"]["endgame_eval"].as<std::string>() == "nnue");
   CHECK(with_net["search"]["endgame_value_net"].as<std::string>() == "v.vnet");
   CHECK(!with_net["search"]["endgame_eval_noise"]);
   YAML::Node noisy = YAML::Load("{search: {endgame_eval_noise: 150}}");
-  ps::tour::use_bot_endgame(noisy, "v.vnet");
+  ps::tour::use_bot_endgame(noisy, net_eval("v.vnet"));
   CHECK(noisy["search"]["endgame_value_net"].as<std::string>() == "v.vnet");
   CHECK(noisy["search"]["endgame_eval_noise"].as<int>() == 150);
-  // "hand" (ladder --value-net hand): the hand evaluation, no net; no alphabeta-nnue net either.
+  // The hand evaluation (ladder --value-net hand): no net; no alphabeta-nnue net either.
   YAML::Node hand;
-  ps::tour::use_bot_endgame(hand, "hand");
+  ps::tour::use_bot_endgame(hand, ps::LeafEvalSpec{});
   CHECK(hand["search"]["endgame_eval"].as<std::string>() == "hand");
   CHECK(!hand["search"]["endgame_value_net"]);
-  LadderSpec hand_spec{"m.model"};
-  hand_spec.value_net = "hand";
+  LadderSpec hand_spec = spec_of("m.model");
+  hand_spec.endgame_eval = ps::LeafEvalSpec{};  // eval: hand
   CHECK(ps::tour::nnue_yardstick_net(hand_spec).empty());
   CHECK_THROWS_WITH(
       [&] {
@@ -205,6 +220,13 @@ TEST_CASE("use_bot_endgame: an mcts player's options get bot's endgame unless th
       Catch::Contains("needs a value net (--value-net or --yardstick-value-net"));
   hand_spec.yardstick_value_net = "v1.vnet";
   CHECK(ps::tour::nnue_yardstick_net(hand_spec) == "v1.vnet");
+  // The random evaluation (ladder --value-net none): written out, no net.
+  ps::LeafEvalSpec random_eval;
+  random_eval.eval = "noise";
+  YAML::Node random_node;
+  ps::tour::use_bot_endgame(random_node, random_eval);
+  CHECK(random_node["search"]["endgame_eval"].as<std::string>() == "noise");
+  CHECK(!random_node["search"]["endgame_value_net"]);
   YAML::Node bad = YAML::Load("[1, 2]");  // not a map: left for the factory to refuse
   ps::tour::use_bot_endgame(bad);
   CHECK(bad.IsSequence());
