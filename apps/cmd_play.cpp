@@ -73,10 +73,10 @@ std::unique_ptr<Player> make_opponent(const PlayArgs& a, const Pitch& pitch, Var
     if (type.empty()) type = model.empty() ? "random" : "mcts";
     const bool no_checkpoint = (opts.IsNull() || opts.IsMap()) && !opts["checkpoint"];
     if (!model.empty() && no_checkpoint) opts["checkpoint"] = model;
-    if (type == "mcts")  // the search `bot` plays, with the shipped value net of these rules
-      if (const std::string net = default_model_path(pitch, variant, ".vnet"); !net.empty())
-        tour::use_bot_endgame(opts, leaf_eval_from_name(net));
-      else tour::use_bot_endgame(opts);
+    if (type == "mcts") {  // the search `bot` plays, with the shipped value net of these rules
+      const std::string net = default_model_path(pitch, variant, ".vnet");
+      tour::use_bot_endgame(opts, net.empty() ? std::nullopt : std::optional(leaf_eval_from_name(net)));
+    }
     if (model.empty() && a.opponent.empty())
       out << "No shipped model for " << pitch.name() << " " << variant_name(variant)
           << "; playing against random turns.\n";

@@ -528,7 +528,13 @@ int play(Net& net, long long first_ms, long long turn_ms, long long safety_ms,
       }
     }
     if (pos.game_over() || !pos.turn_start() || pos.side_to_move() != me) {
-      std::cerr << "bot: protocol line " << lineno << ": no answer is due after '" << turn.substr(0, 60) << "'\n";
+      std::cerr << "bot: protocol line " << lineno << ": no answer is due after '" << turn.substr(0, 60)
+                << "': "
+                << (pos.game_over()     ? "the game is over"
+                    : !pos.turn_start() ? "the turn is not finished (the ball bounced)"
+                    : turn == "-"       ? "'-' (no previous turn) is only valid on player 0's first turn"
+                                        : "it is not our turn")
+                << "\n";
       return 1;
     }
     long long limit = first ? first_ms : turn_ms;

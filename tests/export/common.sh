@@ -120,6 +120,10 @@ check_input_limits() {
   printf '0\n1\n-\n%s\n%s%s\n' "$((${#t} + 1))" "$t" "$k" > "$dir/two-turns.txt"
   expect_refusal "$dir" 1 "bot: protocol line 5: opponent turn '$t$k' is not legal here" \
     "$dir/two-turns.txt" "$bot" || bad=1
+  # Why no answer is due, as `bot` says it (the single files said only "no answer is due").
+  printf '1\n1\n-\n' > "$dir/dash-to-1.txt"
+  expect_refusal "$dir" 1 "bot: protocol line 3: no answer is due after '-': '-' (no previous turn) is only valid on player 0's first turn" \
+    "$dir/dash-to-1.txt" "$bot" || bad=1
   [ $bad -eq 0 ] && echo "ok: long input lines, bad flags and a line of two turns refused with their line, flag and value"
   return $bad
 }
