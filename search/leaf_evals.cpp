@@ -35,6 +35,33 @@ class NoiseAddedEvaluator final : public LeafEvaluator {
   std::unique_ptr<LeafEvaluator> inner_;
   NoiseEvaluator noise_;
 };
+// An evaluator's score plus `percent`% of the hand evaluation's (the sum clamped to +-99,999);
+// every call is forwarded, so an incremental evaluator keeps its path.
+class HandAddedEvaluator final : public LeafEvaluator {
+ public:
+  HandAddedEvaluator(std::unique_ptr<LeafEvaluator> inner, int percent)
+      : inner_(std::move(inner)), percent_(percent) {}
+  std::string name() const override { return inner_->name() + "+hand"; }
+  int evaluate(const Position& pos) override { return add(inner_->evaluate(pos), pos); }
+  void reset(const Position& root) override { inner_->reset(root); }
+  void push_turn(const Position& parent, const uint8_t* kicks, int n) override {
+    inner_->push_turn(parent, kicks, n);
+  }
+  void pop_turn() override { inner_->pop_turn(); }
+  int evaluate_current(const Position& pos) override { return add(inner_->evaluate_current(pos), pos); }
+  int evaluate_child(const Position& parent, const uint8_t* kicks, int n, const Position& child) override {
+    return add(inner_->evaluate_child(parent, kicks, n, child), child);
+  }
+
+ private:
+  int add(int score, const Position& pos) {
+    return std::clamp(score + hand_.evaluate(pos) * percent_ / 100, -99999, 99999);
+  }
+  std::unique_ptr<LeafEvaluator> inner_;
+  HandEvaluator hand_;
+  int percent_;
+};
+
 std::map<std::string, std::shared_ptr<const ValueNet>> g_nets;  // by path
 }  // namespace
 
@@ -77,6 +104,11 @@ std::unique_ptr<LeafEvaluator> make_leaf_evaluator(const LeafEvalSpec& spec, uin
   if (spec.eval_noise < 0 || spec.eval_noise > 99999)
     throw LeafEvalError("eval_noise",
                         "must be in [0, 99999] (0: none), not " + std::to_string(spec.eval_noise));
+  if (spec.eval_hand < 0 || spec.eval_hand > 1000)
+    throw LeafEvalError("eval_hand",
+                        "must be in [0, 1000] (percent; 0: none), not " + std::to_string(spec.eval_hand));
+  if (spec.eval_hand > 0 && spec.eval != "nnue")
+    throw LeafEvalError("eval_hand", "is only added to eval: nnue (the evaluation is " + spec.eval + ")");
   if (spec.eval_noise > 0) {
     if (spec.eval != "hand" && spec.eval != "nnue")
       throw LeafEvalError("eval_noise",
@@ -84,6 +116,11 @@ std::unique_ptr<LeafEvaluator> make_leaf_evaluator(const LeafEvalSpec& spec, uin
     LeafEvalSpec inner = spec;
     inner.eval_noise = 0;
     return std::make_unique<NoiseAddedEvaluator>(make_leaf_evaluator(inner, seed), spec.eval_noise, seed);
+  }
+  if (spec.eval_hand > 0) {
+    LeafEvalSpec inner = spec;
+    inner.eval_hand = 0;
+    return std::make_unique<HandAddedEvaluator>(make_leaf_evaluator(inner, seed), spec.eval_hand);
   }
   if (spec.eval != "nnue" && !spec.value_net.empty())
     throw LeafEvalError("value_net", "is only read with eval: nnue (the evaluation is " + spec.eval + ")");

@@ -31,6 +31,11 @@ struct LeafEvalSpec {
   /// continuations (Beal and Smith, "Random evaluations in chess", 1994): mobility beside the
   /// learned or hand-made score.
   int eval_noise = 0;
+  /// eval nnue: adds this percentage of the hand evaluation (HandEvaluator: goal distances,
+  /// bounce points) to every score (0: none; [0, 1,000]): the hand-made terms beside the learned
+  /// score, as a linear blend (the value net's 1,000 per unit of value against the hand
+  /// evaluation's 100 per kick of goal distance).
+  int eval_hand = 0;
 };
 
 /// A bad LeafEvalSpec. field(): the spec's field that is wrong ("eval", "noise_range" or
@@ -50,6 +55,7 @@ class LeafEvalError : public std::invalid_argument {
 /// Inline: the tournament library names it without linking the search.
 inline std::string describe_leaf_eval(const LeafEvalSpec& spec) {
   std::string s = spec.eval == "nnue" ? "value net " + spec.value_net : spec.eval;
+  if (spec.eval_hand > 0) s += " + hand " + std::to_string(spec.eval_hand) + "%";
   if (spec.eval_noise > 0) s += " + noise " + std::to_string(spec.eval_noise);
   return s;
 }
@@ -61,7 +67,8 @@ inline std::string describe_leaf_eval(const LeafEvalSpec& spec) {
 LeafEvalSpec leaf_eval_from_name(const std::string& name);
 
 /// The evaluator `spec` names; seed: the noise evaluation's seed. Throws LeafEvalError for an
-/// unknown name, a range outside [1, 99,999] (eval_noise: [0, 99,999], and only with hand or nnue), a value_net given to another evaluation than
+/// unknown name, a range outside [1, 99,999] (eval_noise: [0, 99,999], and only with hand or
+/// nnue; eval_hand: [0, 1,000], and only with nnue), a value_net given to another evaluation than
 /// nnue or missing for nnue, and an unreadable or invalid .vnet file (field "value_net", the
 /// message of search/value_net_file.h's ValueNetError).
 std::unique_ptr<LeafEvaluator> make_leaf_evaluator(const LeafEvalSpec& spec, uint64_t seed);

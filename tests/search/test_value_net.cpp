@@ -358,6 +358,61 @@ TEST_CASE("eval_noise adds the noise evaluation to the hand or learned score", "
   std::remove(path.c_str());
 }
 
+TEST_CASE("eval_hand adds a percentage of the hand evaluation to the learned score", "[search]") {
+  const std::shared_ptr<const ValueNet> net =
+      std::make_shared<const ValueNet>(random_value_net(Pitch::standard(), Variant::kStandard, {8, 8}, 3));
+  const std::string path = temp_path("hand-added");
+  save_value_net(*net, path);
+  LeafEvalSpec spec;
+  spec.eval = "nnue";
+  spec.value_net = path;
+  std::unique_ptr<LeafEvaluator> plain = make_leaf_evaluator(spec, 7);
+  spec.eval_hand = 50;
+  std::unique_ptr<LeafEvaluator> blended = make_leaf_evaluator(spec, 7);
+  CHECK(blended->name() == "nnue+hand");
+  CHECK(describe_leaf_eval(spec) == "value net " + path + " + hand 50%");
+  HandEvaluator hand;
+  RandomPlayer rp(5);
+  Game g(Pitch::standard(), Variant::kStandard);
+  int differ = 0;
+  for (int t = 0; t < 12 && !g.position().game_over(); ++t) {
+    const Position& p = g.position();
+    plain->reset(p);
+    blended->reset(p);
+    INFO("turn " << t);
+    CHECK(blended->evaluate_current(p) == plain->evaluate_current(p) + hand.evaluate(p) * 50 / 100);
+    differ += hand.evaluate(p) != 0;
+    const std::string turn = rp.choose_turn(g, {});
+    std::vector<uint8_t> kicks;
+    for (char c : turn) kicks.push_back(uint8_t(c - '0'));
+    Position child = p;
+    for (uint8_t k : kicks) child.make_kick(k);
+    if (!child.game_over())
+      CHECK(blended->evaluate_child(p, kicks.data(), int(kicks.size()), child) ==
+            plain->evaluate_child(p, kicks.data(), int(kicks.size()), child) +
+                hand.evaluate(child) * 50 / 100);
+    g.play_turn(turn);
+  }
+  CHECK(differ > 0);
+  // With noise too: both are added.
+  spec.eval_noise = 100;
+  CHECK(make_leaf_evaluator(spec, 7)->name() == "nnue+hand+noise");
+  CHECK(describe_leaf_eval(spec) == "value net " + path + " + hand 50% + noise 100");
+  LeafEvalSpec bad;
+  bad.eval = "hand";
+  bad.eval_hand = 50;
+  CHECK_THROWS_WITH(make_leaf_evaluator(bad, 1), Catch::Contains("is only added to eval: nnue"));
+  bad = spec;
+  bad.eval_hand = 1001;
+  try {
+    (void)make_leaf_evaluator(bad, 1);
+    FAIL("no error");
+  } catch (const LeafEvalError& e) {
+    CHECK(e.field() == "eval_hand");
+  }
+  std::remove(path.c_str());
+}
+
 // The value net behind the network interface (search/value_net_evaluator.h): its value, equal
 // logits, and refusals of other rules and of positions that are not turn starts.
 TEST_CASE("value net evaluator: the net's value and a uniform policy", "[search]") {

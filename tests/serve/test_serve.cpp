@@ -254,7 +254,8 @@ TEST_CASE("requests a page of another origin could send are refused", "[serve]")
   REQUIRE(form);
   CHECK(form->status == 415);
   // The Origin of another site, or another port of this host, or an opaque one.
-  for (const std::string origin : std::vector<std::string>{"http://evil.example", "http://127.0.0.1:1", "null"}) {
+  for (const std::string& origin :
+       std::vector<std::string>{"http://evil.example", "http://127.0.0.1:1", "null"}) {
     auto r = cli.Post("/api/games", httplib::Headers{{"Origin", origin}}, "{}", "application/json");
     REQUIRE(r);
     CHECK(r->status == 403);
