@@ -12,36 +12,14 @@ namespace ps {
 namespace {
 std::mutex g_mu;
 
-// An evaluator's score plus the noise evaluation's (the sum clamped to +-99,999): every call
-// is forwarded, so an incremental evaluator keeps its path.
-class NoiseAddedEvaluator final : public LeafEvaluator {
+// An evaluator's score plus `percent`% of another evaluation's score of the same position (the sum
+// clamped to +-99,999): eval_noise (the noise evaluation, 100%) and eval_hand (the hand one).
+// Every call is forwarded, so an incremental evaluator keeps its path.
+class TermAddedEvaluator final : public LeafEvaluator {
  public:
-  NoiseAddedEvaluator(std::unique_ptr<LeafEvaluator> inner, int range, uint64_t seed)
-      : inner_(std::move(inner)), noise_(range, seed) {}
-  std::string name() const override { return inner_->name() + "+noise"; }
-  int evaluate(const Position& pos) override { return add(inner_->evaluate(pos), pos); }
-  void reset(const Position& root) override { inner_->reset(root); }
-  void push_turn(const Position& parent, const uint8_t* kicks, int n) override {
-    inner_->push_turn(parent, kicks, n);
-  }
-  void pop_turn() override { inner_->pop_turn(); }
-  int evaluate_current(const Position& pos) override { return add(inner_->evaluate_current(pos), pos); }
-  int evaluate_child(const Position& parent, const uint8_t* kicks, int n, const Position& child) override {
-    return add(inner_->evaluate_child(parent, kicks, n, child), child);
-  }
-
- private:
-  int add(int score, const Position& pos) { return std::clamp(score + noise_.evaluate(pos), -99999, 99999); }
-  std::unique_ptr<LeafEvaluator> inner_;
-  NoiseEvaluator noise_;
-};
-// An evaluator's score plus `percent`% of the hand evaluation's (the sum clamped to +-99,999);
-// every call is forwarded, so an incremental evaluator keeps its path.
-class HandAddedEvaluator final : public LeafEvaluator {
- public:
-  HandAddedEvaluator(std::unique_ptr<LeafEvaluator> inner, int percent)
-      : inner_(std::move(inner)), percent_(percent) {}
-  std::string name() const override { return inner_->name() + "+hand"; }
+  TermAddedEvaluator(std::unique_ptr<LeafEvaluator> inner, std::unique_ptr<LeafEvaluator> term, int percent)
+      : inner_(std::move(inner)), term_(std::move(term)), percent_(percent) {}
+  std::string name() const override { return inner_->name() + "+" + term_->name(); }
   int evaluate(const Position& pos) override { return add(inner_->evaluate(pos), pos); }
   void reset(const Position& root) override { inner_->reset(root); }
   void push_turn(const Position& parent, const uint8_t* kicks, int n) override {
@@ -55,10 +33,9 @@ class HandAddedEvaluator final : public LeafEvaluator {
 
  private:
   int add(int score, const Position& pos) {
-    return std::clamp(score + hand_.evaluate(pos) * percent_ / 100, -99999, 99999);
+    return std::clamp(score + term_->evaluate(pos) * percent_ / 100, -99999, 99999);
   }
-  std::unique_ptr<LeafEvaluator> inner_;
-  HandEvaluator hand_;
+  std::unique_ptr<LeafEvaluator> inner_, term_;
   int percent_;
 };
 
@@ -115,12 +92,14 @@ std::unique_ptr<LeafEvaluator> make_leaf_evaluator(const LeafEvalSpec& spec, uin
                           "is only added to eval: hand or nnue (the evaluation is " + spec.eval + ")");
     LeafEvalSpec inner = spec;
     inner.eval_noise = 0;
-    return std::make_unique<NoiseAddedEvaluator>(make_leaf_evaluator(inner, seed), spec.eval_noise, seed);
+    return std::make_unique<TermAddedEvaluator>(make_leaf_evaluator(inner, seed),
+                                                std::make_unique<NoiseEvaluator>(spec.eval_noise, seed), 100);
   }
   if (spec.eval_hand > 0) {
     LeafEvalSpec inner = spec;
     inner.eval_hand = 0;
-    return std::make_unique<HandAddedEvaluator>(make_leaf_evaluator(inner, seed), spec.eval_hand);
+    return std::make_unique<TermAddedEvaluator>(make_leaf_evaluator(inner, seed),
+                                                std::make_unique<HandEvaluator>(), spec.eval_hand);
   }
   if (spec.eval != "nnue" && !spec.value_net.empty())
     throw LeafEvalError("value_net", "is only read with eval: nnue (the evaluation is " + spec.eval + ")");

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <functional>
 #include <random>
 
 #include "core/checksum.h"
@@ -306,12 +307,39 @@ TEST_CASE("leaf_eval_from_name: the names of --value-net", "[search]") {
   CHECK_THROWS_WITH(leaf_eval_from_name(""), "an empty name: give a .vnet file, none or hand");
 }
 
+// Plays 12 random turns and checks that `added` scores each turn start (evaluate_current) and a
+// child through the incremental path (evaluate_child) as `plain` plus term(position). Returns the
+// number of turn starts where the term was not 0.
+static int check_term_added(LeafEvaluator& plain, LeafEvaluator& added,
+                            const std::function<int(const Position&)>& term, uint64_t seed) {
+  RandomPlayer rp(seed);
+  Game g(Pitch::standard(), Variant::kStandard);
+  int differ = 0;
+  for (int t = 0; t < 12 && !g.position().game_over(); ++t) {
+    const Position& p = g.position();
+    plain.reset(p);
+    added.reset(p);
+    INFO("turn " << t);
+    CHECK(added.evaluate_current(p) == plain.evaluate_current(p) + term(p));
+    differ += term(p) != 0;
+    const std::string turn = rp.choose_turn(g, {});
+    std::vector<uint8_t> kicks;
+    for (char c : turn) kicks.push_back(uint8_t(c - '0'));
+    Position child = p;
+    for (uint8_t k : kicks) child.make_kick(k);
+    if (!child.game_over())
+      CHECK(added.evaluate_child(p, kicks.data(), int(kicks.size()), child) ==
+            plain.evaluate_child(p, kicks.data(), int(kicks.size()), child) + term(child));
+    g.play_turn(turn);
+  }
+  return differ;
+}
+
 TEST_CASE("eval_noise adds the noise evaluation to the hand or learned score", "[search]") {
   const std::shared_ptr<const ValueNet> net =
       std::make_shared<const ValueNet>(random_value_net(Pitch::standard(), Variant::kStandard, {8, 8}, 3));
   const std::string path = temp_path("noise-added");
   save_value_net(*net, path);
-  RandomPlayer rp(4);
   for (const char* eval : {"hand", "nnue"}) {
     LeafEvalSpec spec;
     spec.eval = eval;
@@ -321,26 +349,9 @@ TEST_CASE("eval_noise adds the noise evaluation to the hand or learned score", "
     std::unique_ptr<LeafEvaluator> noisy = make_leaf_evaluator(spec, 7);
     CHECK(noisy->name() == std::string(eval) + "+noise");
     NoiseEvaluator noise(250, 7);
-    Game g(Pitch::standard(), Variant::kStandard);
-    int differ = 0;
-    for (int t = 0; t < 12 && !g.position().game_over(); ++t) {
-      const Position& p = g.position();
-      plain->reset(p);
-      noisy->reset(p);
-      INFO(eval << " turn " << t);
-      CHECK(noisy->evaluate_current(p) == plain->evaluate_current(p) + noise.evaluate(p));
-      differ += noise.evaluate(p) != 0;
-      // Through the incremental path too: a child scored from the top of the path.
-      const std::string turn = rp.choose_turn(g, {});
-      std::vector<uint8_t> kicks;
-      for (char c : turn) kicks.push_back(uint8_t(c - '0'));
-      Position child = p;
-      for (uint8_t k : kicks) child.make_kick(k);
-      if (!child.game_over())
-        CHECK(noisy->evaluate_child(p, kicks.data(), int(kicks.size()), child) ==
-              plain->evaluate_child(p, kicks.data(), int(kicks.size()), child) + noise.evaluate(child));
-      g.play_turn(turn);
-    }
+    INFO(eval);
+    const int differ = check_term_added(
+        *plain, *noisy, [&](const Position& p) { return noise.evaluate(p); }, 4);
     CHECK(differ > 0);
   }
   LeafEvalSpec spec;
@@ -372,27 +383,8 @@ TEST_CASE("eval_hand adds a percentage of the hand evaluation to the learned sco
   CHECK(blended->name() == "nnue+hand");
   CHECK(describe_leaf_eval(spec) == "value net " + path + " + hand 50%");
   HandEvaluator hand;
-  RandomPlayer rp(5);
-  Game g(Pitch::standard(), Variant::kStandard);
-  int differ = 0;
-  for (int t = 0; t < 12 && !g.position().game_over(); ++t) {
-    const Position& p = g.position();
-    plain->reset(p);
-    blended->reset(p);
-    INFO("turn " << t);
-    CHECK(blended->evaluate_current(p) == plain->evaluate_current(p) + hand.evaluate(p) * 50 / 100);
-    differ += hand.evaluate(p) != 0;
-    const std::string turn = rp.choose_turn(g, {});
-    std::vector<uint8_t> kicks;
-    for (char c : turn) kicks.push_back(uint8_t(c - '0'));
-    Position child = p;
-    for (uint8_t k : kicks) child.make_kick(k);
-    if (!child.game_over())
-      CHECK(blended->evaluate_child(p, kicks.data(), int(kicks.size()), child) ==
-            plain->evaluate_child(p, kicks.data(), int(kicks.size()), child) +
-                hand.evaluate(child) * 50 / 100);
-    g.play_turn(turn);
-  }
+  const int differ = check_term_added(
+      *plain, *blended, [&](const Position& p) { return hand.evaluate(p) * 50 / 100; }, 5);
   CHECK(differ > 0);
   // With noise too: both are added.
   spec.eval_noise = 100;
