@@ -93,7 +93,11 @@ void register_serve_command(CLI::App& app) {
         if (const std::string shipped = default_model_path(pitch, variant, ".vnet"); !shipped.empty())
           so.endgame_eval = leaf_eval_from_name(shipped);
       } else {
-        check_value_net_rules(so.endgame_eval->value_net, pitch, variant);
+        try {
+          check_value_net_rules(so.endgame_eval->value_net, pitch, variant);
+        } catch (const std::exception& e) {  // say where the file was named, as ladder and bot
+          throw std::invalid_argument(std::string("serve --value-net: ") + e.what());
+        }
       }
     }
     run_serve(so);

@@ -280,7 +280,8 @@ void register_builtin_players() {
         "alphabeta", make_alphabeta_player,
         "iterative-deepening alpha-beta over complete turns with a transposition table and "
         "the hand evaluation (goal distance, mobility, bounce points), with eval: nnue a small "
-        "value net (value_net: FILE), or with eval: noise a random evaluation of range noise_range "
+        "value net (value_net: FILE; eval_hand: P adds P% of the hand evaluation), or with eval: noise "
+        "a random evaluation of range noise_range; eval_noise: R adds one of range R to hand or nnue "
         "(keys: " +
             keys_read_by(read_alphabeta_options) + ", eval, value_net, noise_range, eval_noise, eval_hand)");
     tour::register_player_type(

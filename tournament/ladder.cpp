@@ -24,6 +24,7 @@ void use_bot_endgame(YAML::Node& options, const std::optional<LeafEvalSpec>& eva
   if (!eval || search["endgame_eval"] || search["endgame_value_net"]) return;
   search["endgame_eval"] = eval->eval;
   if (eval->eval == "nnue") search["endgame_value_net"] = eval->value_net;
+  if (eval->eval_noise > 0 && !search["endgame_eval_noise"]) search["endgame_eval_noise"] = eval->eval_noise;
 }
 
 namespace {

@@ -227,6 +227,15 @@ TEST_CASE("use_bot_endgame: an mcts player's options get bot's endgame unless th
   ps::tour::use_bot_endgame(random_node, random_eval);
   CHECK(random_node["search"]["endgame_eval"].as<std::string>() == "noise");
   CHECK(!random_node["search"]["endgame_value_net"]);
+  // An evaluation with noise beside the net carries it, unless the map sets its own.
+  LeafEvalSpec noisy_net = net_eval("v.vnet");
+  noisy_net.eval_noise = 150;
+  YAML::Node noisy_node;
+  ps::tour::use_bot_endgame(noisy_node, noisy_net);
+  CHECK(noisy_node["search"]["endgame_eval_noise"].as<int>() == 150);
+  YAML::Node own_noise = YAML::Load("{search: {endgame_eval_noise: 40}}");
+  ps::tour::use_bot_endgame(own_noise, noisy_net);
+  CHECK(own_noise["search"]["endgame_eval_noise"].as<int>() == 40);
   YAML::Node bad = YAML::Load("[1, 2]");  // not a map: left for the factory to refuse
   ps::tour::use_bot_endgame(bad);
   CHECK(bad.IsSequence());
