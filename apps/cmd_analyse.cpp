@@ -295,14 +295,14 @@ AnalysisAlphaBeta make_analysis_alphabeta(const Position& pos, const ModelArgs& 
   try {
     ev = make_leaf_evaluator(spec, 1);
   } catch (const std::exception& e) {
-    throw std::invalid_argument("--value-net " + net + ": " + e.what());
+    throw std::invalid_argument(std::string("analyse --value-net: ") + e.what());
   }
   AnalysisAlphaBeta out;
   out.player = std::make_unique<AlphaBetaPlayer>(AlphaBetaPlayer::Options{}, std::move(ev), 1);
   try {
     out.player->new_game(pos.pitch(), pos.variant());  // refuses a value net of other rules
   } catch (const std::invalid_argument& e) {
-    throw std::invalid_argument("--value-net " + net + ": " + e.what());
+    throw std::invalid_argument(std::string("analyse --value-net: ") + e.what());
   }
   out.what = spec.eval == "nnue"    ? "value net " + net
              : spec.eval == "noise" ? "random evaluation"

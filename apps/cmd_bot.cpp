@@ -124,10 +124,17 @@ void run_bot(BotArgs a) {
     sp.endgame_eval = eval->eval;
     sp.endgame_value_net = eval->value_net;
   }
+  // A config that names only the endgame's value net means that net (the bot's endgame is
+  // nnue; it was refused as "only read with endgame_eval: nnue"; session-28 probe).
+  if (search && search->has("endgame_value_net") && !search->has("endgame_eval")) sp.endgame_eval = "nnue";
   if (top) {
     sp = parse_search_params(*search, sp);  // keys not given keep the bot's defaults above
     top->finish();
   }
+  if (!a.value_net.empty() && sp.endgame_from_turn < 0)  // it would be read and forgotten
+    throw std::invalid_argument("bot: --value-net " + a.value_net +
+                                " chooses the alpha-beta endgame's evaluation, and " + a.config +
+                                "'s search.endgame_from_turn: -1 turns that endgame off");
   if (sp.endgame_from_turn >= 0 && sp.endgame_eval == "nnue") {
     try {
       check_value_net_rules(sp.endgame_value_net, pitch, parse_variant(v));

@@ -11,6 +11,7 @@
 #include "nn/checkpoint.h"
 #include "search/leaf_evals.h"
 #include "tournament/ladder.h"
+#include "tournament/registry.h"
 #include "tournament/results.h"
 
 namespace ps::cmd {
@@ -139,7 +140,26 @@ void run_ladder(LadderArgs& a) {
                                   "endgame evaluation: give one of them");
     top.finish();
   }
+  // --value-net none / hand choose only the model's endgame: with the endgame turned off they
+  // would be read and forgotten (a file is still the alphabeta-nnue yardstick's net).
+  if (spec.endgame_eval && spec.endgame_eval->eval != "nnue" && spec.model_options &&
+      spec.model_options.IsMap()) {
+    const YAML::Node from = spec.model_options["search"] && spec.model_options["search"].IsMap()
+                                ? spec.model_options["search"]["endgame_from_turn"]
+                                : YAML::Node();
+    if (from && from.IsScalar() && from.Scalar() == "-1")
+      throw std::invalid_argument("ladder: --value-net " + value_net_given +
+                                  " chooses the model's alpha-beta endgame, and " + a.config +
+                                  "'s model.search.endgame_from_turn: -1 turns it off");
+  }
   const std::vector<tour::PlayerSpec> players = tour::ladder_players(spec);
+  // The model's options (its --config, its endgame's value net) are tried once now, with their
+  // file and line: a bad one made the model forfeit every game (session-28 probe).
+  const Pitch& pitch = Pitch::get(spec.width, spec.length, spec.goal);
+  for (const tour::PlayerSpec& p : players)
+    if (p.name == "model" || p.name == "previous")
+      (void)tour::create_player(p.type, p.options, tour::PlayerContext{&pitch, spec.variant, 0, p.name},
+                                p.source, p.where);
   const tour::TournamentSpec tspec = tour::ladder_tournament(spec);
   std::signal(SIGINT, on_ladder_interrupt);
   tour::TournamentResult r = tour::run_tournament(

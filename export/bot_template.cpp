@@ -483,7 +483,7 @@ int play(Net& net, long long first_ms, long long turn_ms, long long safety_ms,
   if (!read_line(line, 1)) return 0;
   const std::string id = trim(line);
   if (id != "0" && id != "1") {
-    std::cerr << "bot: expected the player id 0 or 1 on line 1\n";
+    std::cerr << "bot: expected the player id 0 or 1 on line 1, got '" << id.substr(0, 60) << "'\n";
     return 1;
   }
   const int me = id[0] - '0';
@@ -510,6 +510,11 @@ int play(Net& net, long long first_ms, long long turn_ms, long long safety_ms,
     if (!read_line(turn, lineno + 1)) return 0;
     ++lineno;
     turn = trim(turn);
+    if (turn.empty()) {  // no turn: taking it as '-' would let us kick twice in a row, as `bot` refuses
+      std::cerr << "bot: protocol line " << lineno
+                << ": expected the opponent's turn (digits 0-7, or '-'), got an empty line\n";
+      return 1;
+    }
     if (size_t(length) != turn.size())
       std::cerr << "bot: length line says " << length << " but the turn has " << turn.size()
                 << " characters; using the turn\n";

@@ -186,6 +186,14 @@ std::unique_ptr<Player> make_mcts_player(ConfigReader& r, const tour::PlayerCont
   if (!std::filesystem::exists(o.checkpoint, ec))
     r.fail_key("checkpoint",
                "player '" + name + "': the checkpoint file " + o.checkpoint + " does not exist");
+  // The alpha-beta endgame's value net: a file that cannot be read, or one for other rules, is
+  // named with its key and line here (it failed every game's new_game; session-28 probe).
+  if (o.search.endgame_from_turn >= 0 && !o.search.endgame_value_net.empty()) try {
+      if (c.pitch) check_value_net_rules(o.search.endgame_value_net, *c.pitch, c.variant);
+      else (void)shared_value_net(o.search.endgame_value_net);
+    } catch (const std::exception& e) {
+      r.child("search").fail_key("endgame_value_net", e.what());
+    }
   return std::make_unique<NetMctsPlayer>(shared_net_evaluator(o.checkpoint, o.service), o.search, c.seed,
                                          name, o.ablation, o.search_stats);
 }

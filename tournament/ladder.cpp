@@ -21,6 +21,8 @@ void use_bot_endgame(YAML::Node& options, const std::optional<LeafEvalSpec>& eva
   YAML::Node search = options["search"];
   if (!search.IsMap()) return;
   if (!search["endgame_from_turn"]) search["endgame_from_turn"] = MctsPlayer::kPlayEndgameFromTurn;
+  // A map that names only the endgame's value net means that net (bot's endgame is nnue).
+  if (search["endgame_value_net"] && !search["endgame_eval"]) search["endgame_eval"] = "nnue";
   if (!eval || search["endgame_eval"] || search["endgame_value_net"]) return;
   search["endgame_eval"] = eval->eval;
   if (eval->eval == "nnue") search["endgame_value_net"] = eval->value_net;

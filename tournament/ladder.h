@@ -89,7 +89,8 @@ std::string model_search_text(const LadderSpec& spec);
 /// search map sets endgame_from_turn; with an evaluation `eval`, alpha-beta evaluates with it
 /// (endgame_eval: eval.eval, endgame_value_net for nnue, endgame_eval_noise when eval.eval_noise
 /// > 0; eval.eval_hand has no search key and is not carried) unless the map sets endgame_eval
-/// or endgame_value_net (its endgame_eval_noise, if any, stays); nullopt leaves the player's
+/// or endgame_value_net (its endgame_eval_noise, if any, stays; endgame_value_net alone gets
+/// endgame_eval: nnue, as in `bot --config`); nullopt leaves the player's
 /// default (the random evaluation). The ladder's model, `play`'s and `serve`'s bots use it. A
 /// null node becomes a map; a node that is not a map is left for the factory to refuse.
 void use_bot_endgame(YAML::Node& options, const std::optional<LeafEvalSpec>& eval = std::nullopt);

@@ -124,6 +124,12 @@ check_input_limits() {
   printf '1\n1\n-\n' > "$dir/dash-to-1.txt"
   expect_refusal "$dir" 1 "bot: protocol line 3: no answer is due after '-': '-' (no previous turn) is only valid on player 0's first turn" \
     "$dir/dash-to-1.txt" "$bot" || bad=1
+  # An empty turn line was taken as '-' on the first turn, and a bad player id was not shown.
+  printf '0\n1\n\n' > "$dir/empty-turn.txt"
+  expect_refusal "$dir" 1 "bot: protocol line 3: expected the opponent's turn (digits 0-7, or '-'), got an empty line" \
+    "$dir/empty-turn.txt" "$bot" || bad=1
+  printf '2\n' > "$dir/id-2.txt"
+  expect_refusal "$dir" 1 "bot: expected the player id 0 or 1 on line 1, got '2'" "$dir/id-2.txt" "$bot" || bad=1
   [ $bad -eq 0 ] && echo "ok: long input lines, bad flags and a line of two turns refused with their line, flag and value"
   return $bad
 }

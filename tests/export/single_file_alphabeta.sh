@@ -35,7 +35,7 @@ tournament_head single-file-alphabeta-vs-greedy 4 2 12 "$dir" > "$dir/tournament
 cat >> "$dir/tournament.yaml" <<YAML
   - name: single-file
     type: external
-    command: ["$dir/bot", --first-ms, "100", --turn-ms, "100"]
+    command: ["$dir/bot", --first-ms, "200", --turn-ms, "200", --search-margin-ms, "60"]
     first_turn_ms: 1000
     turn_ms: 1000
     opening_history: true
@@ -48,6 +48,8 @@ tail -n 4 "$dir/tournament.txt"
 # games.tsv columns: game player0 player1 winner termination detail opening record
 awk -F '\t' 'NR > 1 { n++; if ($5 != "goal" && $5 != "blocked") { print "FAIL game " $1 ": " $5 " (" $6 ")"; bad = 1 } }
   END { if (n != 4) { print "FAIL: " n " games, expected 4"; bad = 1 } exit bad }' "$dir/out/games.tsv" || fail=1
+# The search stops 60 ms before the answer is due (--search-margin-ms): with the default 10 ms
+# a fallback answer came under a probe's load beside the test suite (session 28).
 if grep -q 'fallback' "$dir/single-file.stderr"; then echo "FAIL: a fallback answer (search late)"; fail=1; fi
 grep -q 'nodes in' "$dir/single-file.stderr" || { echo "FAIL: no search line in the bot's log"; fail=1; }
 

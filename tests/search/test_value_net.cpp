@@ -286,6 +286,20 @@ TEST_CASE("leaf evaluations by name, a value net of other rules is refused befor
   spec = LeafEvalSpec{};
   spec.eval = "mobility";
   CHECK_THROWS_WITH(make_leaf_evaluator(spec, 1), "unknown evaluation 'mobility' (known: hand, noise, nnue)");
+  // A misspelt name beside a value net (or eval_hand) is the name's error, not value_net's
+  // (session-28 probe: "value_net: is only read with eval: nnue (the evaluation is nnu)").
+  spec.eval = "nnu";
+  spec.value_net = path;
+  spec.eval_hand = 50;
+  try {
+    (void)make_leaf_evaluator(spec, 1);
+    FAIL("no error");
+  } catch (const LeafEvalError& e) {
+    CHECK(e.field() == "eval");
+    CHECK(std::string(e.what()) == "unknown evaluation 'nnu' (known: hand, noise, nnue)");
+  }
+  spec.value_net.clear();
+  spec.eval_hand = 0;
   spec.eval = "hand";
   spec.value_net = path;
   CHECK_THROWS_WITH(make_leaf_evaluator(spec, 1), Catch::Contains("is only read with eval: nnue"));
