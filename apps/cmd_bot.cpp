@@ -169,6 +169,12 @@ void run_bot(BotArgs a) {
                     ? "alpha-beta from turn " + std::to_string(sp.endgame_from_turn) + " (evaluation: " +
                           describe_leaf_eval(
                               {sp.endgame_eval, 0, sp.endgame_value_net, sp.endgame_eval_noise}) +
+                          (sp.endgame_late_from_turn >= 0  // the late endgame's evaluation (session-28 probe)
+                               ? "; from turn " + std::to_string(sp.endgame_late_from_turn) + ": " +
+                                     describe_leaf_eval(
+                                         {sp.endgame_late_eval, 0,
+                                          sp.endgame_late_eval == "nnue" ? sp.endgame_value_net : "", 0})
+                               : std::string()) +
                           ")"
                     : std::string("the net's search all game"))
             << "\n";

@@ -50,11 +50,13 @@ class LeafEvalError : public std::invalid_argument {
   std::string field_;
 };
 
-/// How a spec reads in a program's banner: "hand", "noise", "value net FILE", "value net FILE +
-/// noise 150". The one wording of `bot`, `serve` and `ladder` for the endgame's evaluation.
+/// How a spec reads in a program's banner: "hand", "random" (eval noise, the random evaluation),
+/// "value net FILE", "value net FILE + noise 150". The one wording of `bot`, `serve` and `ladder` for the endgame's evaluation.
 /// Inline: the tournament library names it without linking the search.
 inline std::string describe_leaf_eval(const LeafEvalSpec& spec) {
-  std::string s = spec.eval == "nnue" ? "value net " + spec.value_net : spec.eval;
+  std::string s = spec.eval == "nnue"    ? "value net " + spec.value_net
+                  : spec.eval == "noise" ? "random"
+                                         : spec.eval;
   if (spec.eval_hand > 0) s += " + hand " + std::to_string(spec.eval_hand) + "%";
   if (spec.eval_noise > 0) s += " + noise " + std::to_string(spec.eval_noise);
   return s;

@@ -181,8 +181,17 @@ std::string model_search_text(const LadderSpec& spec) {
   eval.eval = s["endgame_eval"] ? s["endgame_eval"].as<std::string>() : "noise";
   if (s["endgame_value_net"]) eval.value_net = s["endgame_value_net"].as<std::string>();
   if (s["endgame_eval_noise"]) eval.eval_noise = s["endgame_eval_noise"].as<int>();
-  return algorithm + ", then alpha-beta from turn " + std::to_string(from) +
-         " (evaluation: " + describe_leaf_eval(eval) + ")";
+  std::string text = algorithm + ", then alpha-beta from turn " + std::to_string(from) +
+                     " (evaluation: " + describe_leaf_eval(eval);
+  // The late endgame's evaluation (search.endgame_late_*), which the header left out (session-28 probe).
+  const int late = s["endgame_late_from_turn"] ? s["endgame_late_from_turn"].as<int>() : -1;
+  if (late >= 0) {
+    LeafEvalSpec l;
+    l.eval = s["endgame_late_eval"] ? s["endgame_late_eval"].as<std::string>() : "noise";
+    if (l.eval == "nnue") l.value_net = eval.value_net;
+    text += "; from turn " + std::to_string(late) + ": " + describe_leaf_eval(l);
+  }
+  return text + ")";
 }
 
 std::string format_ladder(const std::vector<LadderRow>& rows, const LadderSpec& spec) {

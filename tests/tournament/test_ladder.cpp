@@ -71,7 +71,7 @@ TEST_CASE("ladder: rows count the model's wins from both seats", "[tournament]")
   CHECK(table.find("75.0%") != std::string::npos);
   // The header says what the model plays (bot's search unless its options say otherwise).
   CHECK_THAT(table,
-             Catch::Contains("; the model plays puct, then alpha-beta from turn 10 (evaluation: noise)\n"));
+             Catch::Contains("; the model plays puct, then alpha-beta from turn 10 (evaluation: random)\n"));
   LadderSpec with_net = spec_of("m.model");
   with_net.endgame_eval = net_eval("v.vnet");
   CHECK(model_search_text(with_net) == "puct, then alpha-beta from turn 10 (evaluation: value net v.vnet)");
@@ -92,6 +92,11 @@ TEST_CASE("ladder: rows count the model's wins from both seats", "[tournament]")
   LadderSpec all_game = spec_of("m.model");
   all_game.model_options = YAML::Load("{search: {endgame_from_turn: -1}}");
   CHECK(model_search_text(all_game) == "puct all game");
+  // The late endgame's evaluation is named too (session-28 probe: the header left it out).
+  LadderSpec late = with_net;
+  late.model_options = YAML::Load("{search: {endgame_late_from_turn: 30, endgame_late_eval: hand}}");
+  CHECK(model_search_text(late) ==
+        "puct, then alpha-beta from turn 10 (evaluation: value net v.vnet; from turn 30: hand)");
   // Regression: "alphabeta-noise" overflowed the 12-character first column, so its row's
   // figures stood 3 characters right of the header's. Every line now has its games column at
   // the same place.
