@@ -221,8 +221,8 @@ void register_bot_command(CLI::App& app) {
       ->check(integer_at_least(1, true));
   bot->add_option("--value-net", a->value_net,
                   "the small value net of alpha-beta's endgame (.vnet; default: the shipped "
-                  "models/<pitch>-<variant>.vnet when it exists; none: the random evaluation; "
-                  "hand: the hand evaluation)")
+                  "models/<pitch>-<variant>.vnet when it exists, else the random evaluation; "
+                  "none: the random evaluation; hand: the hand evaluation)")
       ->check(non_empty_name(".vnet file, none or hand"));
   bot->add_option("--config", a->config, "YAML with a search: map (search/params.h)");
   bot->callback([a] { run_bot(*a); });
