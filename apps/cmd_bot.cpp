@@ -120,13 +120,21 @@ void run_bot(BotArgs a) {
                                   " is only added to the hand or learned one (give search.endgame_eval: "
                                   "hand, or drop the key)");
   }
-  if (eval && !config_sets_eval) {  // the one place the evaluation is set
+  // A config that turns the endgame off gets no evaluation for it (the search's check refuses
+  // an endgame key then, and --value-net is refused below).
+  bool endgame_off = false;
+  if (search && search->node() && search->node().IsMap() && search->node()["endgame_from_turn"]) try {
+      endgame_off = search->node()["endgame_from_turn"].as<int>() < 0;
+    } catch (const YAML::Exception&) {  // not an integer: parse_search_params names it
+    }
+  if (eval && !config_sets_eval && !endgame_off) {  // the one place the evaluation is set
     sp.endgame_eval = eval->eval;
     sp.endgame_value_net = eval->value_net;
   }
   // A config that names only the endgame's value net means that net (the bot's endgame is
   // nnue; it was refused as "only read with endgame_eval: nnue"; session-28 probe).
-  if (search && search->has("endgame_value_net") && !search->has("endgame_eval")) sp.endgame_eval = "nnue";
+  if (search && search->has("endgame_value_net") && !search->has("endgame_eval") && !endgame_off)
+    sp.endgame_eval = "nnue";
   if (top) {
     sp = parse_search_params(*search, sp);  // keys not given keep the bot's defaults above
     top->finish();

@@ -147,7 +147,12 @@ void run_ladder(LadderArgs& a) {
     const YAML::Node from = spec.model_options["search"] && spec.model_options["search"].IsMap()
                                 ? spec.model_options["search"]["endgame_from_turn"]
                                 : YAML::Node();
-    if (from && from.IsScalar() && from.Scalar() == "-1")
+    int from_turn = 0;
+    try {
+      from_turn = from && from.IsScalar() ? from.as<int>() : 0;
+    } catch (const YAML::Exception&) {  // not an integer: the model's factory names it
+    }
+    if (from_turn < 0)
       throw std::invalid_argument("ladder: --value-net " + value_net_given +
                                   " chooses the model's alpha-beta endgame, and " + a.config +
                                   "'s model.search.endgame_from_turn: -1 turns it off");

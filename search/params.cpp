@@ -50,6 +50,11 @@ void SearchParams::validate() const {
   check(p.endgame_from_turn >= -1, "endgame_from_turn", "must be >= -1 (-1: never)");
   check(p.endgame_eval == "noise" || p.endgame_eval == "hand" || p.endgame_eval == "nnue", "endgame_eval",
         "unknown evaluation '" + p.endgame_eval + "' (known: " + kLeafEvalNames + ")");
+  // An evaluation chosen for an endgame that is off was read and forgotten (session-28 probe).
+  check(p.endgame_value_net.empty() || p.endgame_from_turn >= 0, "endgame_value_net",
+        "is only used by an alpha-beta endgame (endgame_from_turn >= 0; it is -1: none)");
+  check(p.endgame_eval == "noise" || p.endgame_from_turn >= 0, "endgame_eval",
+        "is only used by an alpha-beta endgame (endgame_from_turn >= 0; it is -1: none)");
   check(p.endgame_eval != "nnue" || !p.endgame_value_net.empty(), "endgame_value_net",
         "must name a .vnet file with endgame_eval: nnue");
   check(p.endgame_eval == "nnue" || p.endgame_value_net.empty(), "endgame_value_net",
@@ -67,6 +72,8 @@ void SearchParams::validate() const {
   check(p.endgame_late_eval == "noise" || p.endgame_late_eval == "hand" || p.endgame_late_eval == "nnue",
         "endgame_late_eval",
         "unknown evaluation '" + p.endgame_late_eval + "' (known: " + kLeafEvalNames + ")");
+  check(p.endgame_late_eval == "noise" || p.endgame_late_from_turn >= 0, "endgame_late_eval",
+        "is only used from endgame_late_from_turn on (it is -1: never)");
   check(p.endgame_late_eval != "nnue" || p.endgame_late_from_turn == -1 || !p.endgame_value_net.empty(),
         "endgame_late_eval", "nnue needs endgame_value_net");
 }

@@ -21,6 +21,12 @@ void use_bot_endgame(YAML::Node& options, const std::optional<LeafEvalSpec>& eva
   YAML::Node search = options["search"];
   if (!search.IsMap()) return;
   if (!search["endgame_from_turn"]) search["endgame_from_turn"] = MctsPlayer::kPlayEndgameFromTurn;
+  // An endgame turned off gets no evaluation (the search's check refuses one given then).
+  try {
+    if (search["endgame_from_turn"].as<int>() < 0) return;
+  } catch (const YAML::Exception&) {  // not an integer: the factory names it
+    return;
+  }
   // A map that names only the endgame's value net means that net (bot's endgame is nnue).
   if (search["endgame_value_net"] && !search["endgame_eval"]) search["endgame_eval"] = "nnue";
   if (!eval || search["endgame_eval"] || search["endgame_value_net"]) return;

@@ -109,14 +109,30 @@ TEST_CASE("params: endgame_from_turn and endgame_eval are read and checked", "[s
         "n.yaml: endgame_eval (line 2): unknown evaluation 'mobility' (known: hand, noise, nnue)");
   }
   {  // nnue needs its file, and only nnue reads one
-    auto cfg = ConfigReader::from_string("visits: 8\nendgame_eval: nnue\n", "v.yaml");
+    auto cfg = ConfigReader::from_string("endgame_from_turn: 10\nendgame_eval: nnue\n", "v.yaml");
     REQUIRE_THROWS_WITH(parse_search_params(cfg),
                         "v.yaml: endgame_value_net: must name a .vnet file with endgame_eval: nnue");
-    auto cfg2 = ConfigReader::from_string("visits: 8\nendgame_value_net: a.vnet\n", "w.yaml");
+    auto cfg2 = ConfigReader::from_string("endgame_from_turn: 10\nendgame_value_net: a.vnet\n", "w.yaml");
     REQUIRE_THROWS_WITH(parse_search_params(cfg2),
                         "w.yaml: endgame_value_net (line 2): is only read with endgame_eval: nnue");
-    auto cfg3 = ConfigReader::from_string("endgame_eval: nnue\nendgame_value_net: a.vnet\n", "x.yaml");
+    auto cfg3 = ConfigReader::from_string(
+        "endgame_from_turn: 10\nendgame_eval: nnue\nendgame_value_net: a.vnet\n", "x.yaml");
     CHECK(parse_search_params(cfg3).endgame_value_net == "a.vnet");
+    // Session-28 probe: an evaluation for an endgame that is off was read and forgotten (a
+    // missing file too); a late evaluation without its turn likewise.
+    auto off = ConfigReader::from_string("endgame_eval: nnue\nendgame_value_net: a.vnet\n", "o.yaml");
+    REQUIRE_THROWS_WITH(parse_search_params(off),
+                        "o.yaml: endgame_value_net (line 2): is only used by an alpha-beta endgame "
+                        "(endgame_from_turn >= 0; it is -1: none)");
+    auto off_hand = ConfigReader::from_string("endgame_from_turn: -1\nendgame_eval: hand\n", "h.yaml");
+    REQUIRE_THROWS_WITH(parse_search_params(off_hand),
+                        "h.yaml: endgame_eval (line 2): is only used by an alpha-beta endgame "
+                        "(endgame_from_turn >= 0; it is -1: none)");
+    auto late = ConfigReader::from_string("endgame_from_turn: 10\nendgame_late_eval: hand\n", "l.yaml");
+    REQUIRE_THROWS_WITH(
+        parse_search_params(late),
+        "l.yaml: endgame_late_eval (line 2): is only used from endgame_late_from_turn on (it is "
+        "-1: never)");
   }
   {  // noise beside the hand or learned evaluation, not beside the noise evaluation
     auto cfg = ConfigReader::from_string(
@@ -124,15 +140,17 @@ TEST_CASE("params: endgame_from_turn and endgame_eval are read and checked", "[s
     CHECK(parse_search_params(cfg).endgame_eval_noise == 150);
     // Probe finding (session 21): with no endgame (endgame_from_turn -1, the default here) the
     // noise was accepted and never used.
+    // (Since session 28 the evaluation itself is refused first.)
     auto no_endgame = ConfigReader::from_string("endgame_eval: hand\nendgame_eval_noise: 150\n", "e.yaml");
     REQUIRE_THROWS_WITH(parse_search_params(no_endgame),
-                        "e.yaml: endgame_eval_noise (line 2): is only used by an alpha-beta endgame "
+                        "e.yaml: endgame_eval (line 1): is only used by an alpha-beta endgame "
                         "(endgame_from_turn >= 0; it is -1: none)");
     auto cfg2 = ConfigReader::from_string("endgame_eval_noise: 150\n", "n.yaml");  // eval noise
     REQUIRE_THROWS_WITH(parse_search_params(cfg2),
                         "n.yaml: endgame_eval_noise (line 1): is only added to endgame_eval: hand or nnue");
-    auto cfg3 = ConfigReader::from_string("endgame_eval: hand\nendgame_eval_noise: -1\n", "m.yaml");
+    auto cfg3 = ConfigReader::from_string(
+        "endgame_from_turn: 10\nendgame_eval: hand\nendgame_eval_noise: -1\n", "m.yaml");
     REQUIRE_THROWS_WITH(parse_search_params(cfg3),
-                        "m.yaml: endgame_eval_noise (line 2): must be in [0, 99999] (0: none)");
+                        "m.yaml: endgame_eval_noise (line 3): must be in [0, 99999] (0: none)");
   }
 }
