@@ -17,6 +17,7 @@
 #include "search/leaf_evals.h"
 #include "search/mcts_player.h"
 #include "selfplay/selfplay.h"
+#include "tournament/ladder.h"
 #include "tournament/protocol.h"
 
 namespace ps::cmd {
@@ -94,10 +95,7 @@ void run_bot(BotArgs a) {
   sp.endgame_from_turn = MctsPlayer::kPlayEndgameFromTurn;  // the net's search, then alpha-beta
   // ... evaluating with the small value net: --value-net, else the shipped one of these rules.
   // (none: the random evaluation, hand: the hand evaluation, as analyse --value-net.)
-  std::optional<LeafEvalSpec> eval;
-  if (!a.value_net.empty()) eval = leaf_eval_from_name(a.value_net);
-  else if (const std::string shipped = default_model_path(pitch, parse_variant(v), ".vnet"); !shipped.empty())
-    eval = leaf_eval_from_name(shipped);
+  const std::optional<LeafEvalSpec> eval = endgame_eval_or_shipped(a.value_net, pitch, parse_variant(v));
   const std::string value_net = eval && eval->eval == "nnue" ? eval->value_net : "";
   std::optional<ConfigReader> top, search;  // --config and its search map
   bool config_sets_eval = false;
@@ -122,11 +120,7 @@ void run_bot(BotArgs a) {
   }
   // A config that turns the endgame off gets no evaluation for it (the search's check refuses
   // an endgame key then, and --value-net is refused below).
-  bool endgame_off = false;
-  if (search && search->node() && search->node().IsMap() && search->node()["endgame_from_turn"]) try {
-      endgame_off = search->node()["endgame_from_turn"].as<int>() < 0;
-    } catch (const YAML::Exception&) {  // not an integer: parse_search_params names it
-    }
+  const bool endgame_off = search && tour::endgame_turned_off(search->node());
   if (eval && !config_sets_eval && !endgame_off) {  // the one place the evaluation is set
     sp.endgame_eval = eval->eval;
     sp.endgame_value_net = eval->value_net;

@@ -85,19 +85,13 @@ void run_ladder(LadderArgs& a) {
   // --value-net`, and no alphabeta-nnue yardstick unless asked for (which then names the missing
   // net). The shipped value net joins the default yardsticks; an explicit list is kept as given.
   const std::string& value_net_given = a.value_net;
-  bool add_nnue = false;
-  if (!value_net_given.empty()) {
-    spec.endgame_eval = leaf_eval_from_name(value_net_given);
-    add_nnue = spec.endgame_eval->eval == "nnue";
-  } else if (const std::string shipped =
-                 default_model_path(Pitch::get(ps.width, ps.length, ps.goal), spec.variant, ".vnet");
-             !shipped.empty()) {
-    spec.endgame_eval = leaf_eval_from_name(shipped);
-    add_nnue = !a.opponents_given;
-  }
+  spec.endgame_eval =
+      endgame_eval_or_shipped(value_net_given, Pitch::get(ps.width, ps.length, ps.goal), spec.variant);
+  const bool has_net = spec.endgame_eval && spec.endgame_eval->eval == "nnue";
+  bool add_nnue = has_net && (!value_net_given.empty() || !a.opponents_given);
   // The model's endgame and the yardstick use it: one for other rules is refused now, not in
   // every game.
-  if (spec.endgame_eval && spec.endgame_eval->eval == "nnue") {
+  if (has_net) {
     try {
       check_value_net_rules(spec.endgame_eval->value_net, Pitch::get(ps.width, ps.length, ps.goal),
                             spec.variant);
@@ -142,21 +136,12 @@ void run_ladder(LadderArgs& a) {
   }
   // --value-net none / hand choose only the model's endgame: with the endgame turned off they
   // would be read and forgotten (a file is still the alphabeta-nnue yardstick's net).
-  if (spec.endgame_eval && spec.endgame_eval->eval != "nnue" && spec.model_options &&
-      spec.model_options.IsMap()) {
-    const YAML::Node from = spec.model_options["search"] && spec.model_options["search"].IsMap()
-                                ? spec.model_options["search"]["endgame_from_turn"]
-                                : YAML::Node();
-    int from_turn = 0;
-    try {
-      from_turn = from && from.IsScalar() ? from.as<int>() : 0;
-    } catch (const YAML::Exception&) {  // not an integer: the model's factory names it
-    }
-    if (from_turn < 0)
-      throw std::invalid_argument("ladder: --value-net " + value_net_given +
-                                  " chooses the model's alpha-beta endgame, and " + a.config +
-                                  "'s model.search.endgame_from_turn: -1 turns it off");
-  }
+  const YAML::Node& model_options = spec.model_options;  // const: reading adds no key
+  if (spec.endgame_eval && spec.endgame_eval->eval != "nnue" && model_options && model_options.IsMap() &&
+      tour::endgame_turned_off(model_options["search"]))
+    throw std::invalid_argument("ladder: --value-net " + value_net_given +
+                                " chooses the model's alpha-beta endgame, and " + a.config +
+                                "'s model.search.endgame_from_turn: -1 turns it off");
   const std::vector<tour::PlayerSpec> players = tour::ladder_players(spec);
   // The model's options (its --config, its endgame's value net) are tried once now, with their
   // file and line: a bad one made the model forfeit every game (session-28 probe).

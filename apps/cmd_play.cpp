@@ -74,8 +74,7 @@ std::unique_ptr<Player> make_opponent(const PlayArgs& a, const Pitch& pitch, Var
     const bool no_checkpoint = (opts.IsNull() || opts.IsMap()) && !opts["checkpoint"];
     if (!model.empty() && no_checkpoint) opts["checkpoint"] = model;
     if (type == "mcts") {  // the search `bot` plays, with the shipped value net of these rules
-      const std::string net = default_model_path(pitch, variant, ".vnet");
-      tour::use_bot_endgame(opts, net.empty() ? std::nullopt : std::optional(leaf_eval_from_name(net)));
+      tour::use_bot_endgame(opts, endgame_eval_or_shipped("", pitch, variant));
     }
     if (model.empty() && a.opponent.empty())
       out << "No shipped model for " << pitch.name() << " " << variant_name(variant)

@@ -74,25 +74,19 @@ void register_serve_command(CLI::App& app) {
     serve::ServeOptions so = *o;
     // The evaluation is the mcts opponent's, which needs a model: without one the flag would
     // be read and forgotten (session-27 probe).
-    if (so.model.empty()) {
-      if (!value_net->empty())
-        throw std::invalid_argument("serve: --value-net " + *value_net +
-                                    " chooses the mcts opponent's endgame evaluation, and there is no mcts "
-                                    "opponent without --model FILE");
-    } else if (!value_net->empty()) {
-      so.endgame_eval = leaf_eval_from_name(*value_net);
-    }
-    if (!so.model.empty() && (!so.endgame_eval || so.endgame_eval->eval == "nnue")) {
+    if (so.model.empty() && !value_net->empty())
+      throw std::invalid_argument("serve: --value-net " + *value_net +
+                                  " chooses the mcts opponent's endgame evaluation, and there is no mcts "
+                                  "opponent without --model FILE");
+    if (!so.model.empty()) {
       // The model's rules: the shipped value net of them, or the given one checked against them
       // (a bad file or one for other rules is named now, not at a game's turn 20).
       const nn::CheckpointMeta meta = nn::read_checkpoint_meta(so.model);
       const PitchChoice pc = parse_pitch_spec(rules_choice("", meta.pitches, "8x10"));
       const Pitch& pitch = Pitch::get(pc.width, pc.length, pc.goal);
       const Variant variant = parse_variant(rules_choice("", meta.variants, "standard"));
-      if (!so.endgame_eval) {
-        if (const std::string shipped = default_model_path(pitch, variant, ".vnet"); !shipped.empty())
-          so.endgame_eval = leaf_eval_from_name(shipped);
-      } else {
+      so.endgame_eval = endgame_eval_or_shipped(*value_net, pitch, variant);
+      if (!value_net->empty() && so.endgame_eval->eval == "nnue") {
         try {
           check_value_net_rules(so.endgame_eval->value_net, pitch, variant);
         } catch (const std::exception& e) {  // say where the file was named, as ladder and bot

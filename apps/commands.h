@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cctype>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -12,6 +13,7 @@
 
 #include "core/text.h"
 #include "engine/pitch.h"
+#include "search/leaf_evals.h"
 
 namespace ps::cmd {
 
@@ -50,6 +52,12 @@ void register_value_net_commands(CLI::App& app);  // train-value, bench value-ne
 /// in the working directory, then beside the executable's folder (build/../models); "" when there
 /// is none. The default model of bot, play, analyse and ladder.
 std::string default_model_path(const Pitch& pitch, Variant variant, const std::string& extension = ".model");
+/// The evaluation of `bot`'s alpha-beta endgame as bot, ladder, serve and play choose it: the
+/// one `--value-net` names (`given`: a .vnet file, none or hand; search/leaf_evals.h's
+/// leaf_eval_from_name), else the shipped value net of these rules, else nullopt (the mcts
+/// player's default, the random evaluation). The file is not read here.
+std::optional<LeafEvalSpec> endgame_eval_or_shipped(const std::string& given, const Pitch& pitch,
+                                                    Variant variant);
 /// Refuses to play `model` on rules its checkpoint does not list: throws std::invalid_argument
 /// "<who>: MODEL is not trained for pitch P (its pitches: ...)" (or variant) when `pitches` /
 /// `variants` (CheckpointMeta's; empty: any) do not hold `pitch` (Pitch::name()) / `variant`

@@ -10,6 +10,14 @@
 
 namespace ps::cmd {
 
+std::optional<LeafEvalSpec> endgame_eval_or_shipped(const std::string& given, const Pitch& pitch,
+                                                    Variant variant) {
+  if (!given.empty()) return leaf_eval_from_name(given);
+  const std::string shipped = default_model_path(pitch, variant, ".vnet");
+  if (shipped.empty()) return std::nullopt;
+  return leaf_eval_from_name(shipped);
+}
+
 std::string default_model_path(const Pitch& pitch, Variant variant, const std::string& extension) {
   namespace fs = std::filesystem;
   const std::string name = "models/" + pitch.name() + "-" + variant_name(variant) + extension;

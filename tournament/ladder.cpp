@@ -22,17 +22,23 @@ void use_bot_endgame(YAML::Node& options, const std::optional<LeafEvalSpec>& eva
   if (!search.IsMap()) return;
   if (!search["endgame_from_turn"]) search["endgame_from_turn"] = MctsPlayer::kPlayEndgameFromTurn;
   // An endgame turned off gets no evaluation (the search's check refuses one given then).
-  try {
-    if (search["endgame_from_turn"].as<int>() < 0) return;
-  } catch (const YAML::Exception&) {  // not an integer: the factory names it
-    return;
-  }
+  if (endgame_turned_off(search)) return;
   // A map that names only the endgame's value net means that net (bot's endgame is nnue).
   if (search["endgame_value_net"] && !search["endgame_eval"]) search["endgame_eval"] = "nnue";
   if (!eval || search["endgame_eval"] || search["endgame_value_net"]) return;
   search["endgame_eval"] = eval->eval;
   if (eval->eval == "nnue") search["endgame_value_net"] = eval->value_net;
   if (eval->eval_noise > 0 && !search["endgame_eval_noise"]) search["endgame_eval_noise"] = eval->eval_noise;
+}
+
+bool endgame_turned_off(const YAML::Node& search) {
+  if (!search || !search.IsMap() || !search["endgame_from_turn"] || !search["endgame_from_turn"].IsScalar())
+    return false;
+  try {
+    return search["endgame_from_turn"].as<int>() < 0;
+  } catch (const YAML::Exception&) {
+    return false;
+  }
 }
 
 namespace {

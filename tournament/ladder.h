@@ -94,5 +94,9 @@ std::string model_search_text(const LadderSpec& spec);
 /// default (the random evaluation). The ladder's model, `play`'s and `serve`'s bots use it. A
 /// null node becomes a map; a node that is not a map is left for the factory to refuse.
 void use_bot_endgame(YAML::Node& options, const std::optional<LeafEvalSpec>& eval = std::nullopt);
+/// Whether a search map turns the alpha-beta endgame off: its endgame_from_turn is an integer
+/// below 0 (-1, also written -01). Not a map, no such key, or not an integer: false (the search's
+/// parser names a bad value).
+bool endgame_turned_off(const YAML::Node& search);
 
 }  // namespace ps::tour
