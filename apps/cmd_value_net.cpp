@@ -35,6 +35,7 @@ using Clock = std::chrono::steady_clock;
 struct BenchOptions {
   std::string net;  // empty: random weights of `hidden`
   std::vector<int> hidden = {32, 32};
+  int window = 0;  // ball window radius of the random net
   int positions = 20;
   int64_t time_ms = 200;
   uint64_t seed = 1;
@@ -218,14 +219,15 @@ void bench_value_net(const BenchOptions& o) {
   std::shared_ptr<const ValueNet> net;
   if (o.net.empty()) {
     net = std::make_shared<const ValueNet>(
-        random_value_net(Pitch::standard(), Variant::kStandard, o.hidden, o.seed));
+        random_value_net(Pitch::standard(), Variant::kStandard, o.hidden, o.seed, o.window));
   } else {
     net = std::make_shared<const ValueNet>(load_value_net(o.net));
   }
-  std::string shape = std::to_string(ValueNet::num_features(net->pitch()));
+  std::string shape = std::to_string(net->num_features());
   for (const DenseLayer& l : net->layers) shape += "-" + std::to_string(l.out);
-  std::printf("value net %s: %s %s, layers %s\n", o.net.empty() ? "(random weights)" : o.net.c_str(),
-              net->pitch().name().c_str(), variant_name(net->variant), shape.c_str());
+  std::printf("value net %s: %s %s, layers %s%s\n", o.net.empty() ? "(random weights)" : o.net.c_str(),
+              net->pitch().name().c_str(), variant_name(net->variant), shape.c_str(),
+              net->window ? (", ball window " + std::to_string(net->window)).c_str() : "");
   int64_t skipped = 0;
   const std::vector<Game> games =
       o.pgn.empty() ? bench_games(net->pitch(), net->variant, o.positions, o.seed)
@@ -280,6 +282,12 @@ void register_value_net_commands(CLI::App& app) {
       ->check(CLI::ExistingFile)
       ->excludes(hidden)
       ->excludes(scale);
+  tv->add_option("--window", t->cfg.window,
+                 "radius of the ball window inputs: the segments around the ball, relative to it "
+                 "(0: none; with --init: 0 keeps the init net's, a window on a net without one "
+                 "starts at zero)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, ValueNet::kMaxWindow));
   tv->add_option("--threads", t->cfg.threads, "LibTorch threads (0: its default; at most 256)")
       ->capture_default_str()
       ->check(CLI::Range(0, 256));
@@ -337,7 +345,8 @@ void register_value_net_commands(CLI::App& app) {
     else
       std::printf("kept the weights of the last step, %lld (no held-out games to choose by)\n",
                   (long long)r.best.step);
-    std::printf("wrote %s (target %s, %.1f s)\n", t->out.c_str(), t->cfg.target.c_str(), r.seconds);
+    std::printf("wrote %s (target %s%s, %.1f s)\n", t->out.c_str(), t->cfg.target.c_str(),
+                r.window ? (", ball window " + std::to_string(r.window)).c_str() : "", r.seconds);
   });
 
   struct RelabelArgs {
@@ -412,6 +421,10 @@ void register_value_net_commands(CLI::App& app) {
       ->delimiter(',')
       ->capture_default_str()
       ->check(in_range(1, 1024))
+      ->excludes(net_opt);
+  b->add_option("--window", o->window, "ball window radius of the random net (as train-value)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, ValueNet::kMaxWindow))
       ->excludes(net_opt);
   b->add_option("--pgn", o->pgn,
                 "take the positions from these games (e.g. a ladder's games.pgn) instead of random games");

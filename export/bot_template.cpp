@@ -260,6 +260,7 @@ struct Net {
     vnet->goal = kPitchG;
     vnet->variant = ps::Variant(kVariant);
     vnet->value_scale = kValueScale;
+    vnet->window = kWindow;
     for (Layer& l : decode()) vnet->layers.push_back({l.fan_in, l.out, std::move(l.w), std::move(l.b)});
     vnet->validate();
     vnet->finalize();

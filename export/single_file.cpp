@@ -429,7 +429,8 @@ ExportResult assemble_alphabeta(const ValueNet& net, const ExportOptions& option
   std::snprintf(scale, sizeof scale, "float(%.9g)", double(net.value_scale));
   const std::string consts = rules_constants(options) +
                              "constexpr int kLayers=" + std::to_string(net.layers.size()) + ",kShape[]={" +
-                             shape + "};\nconstexpr float kValueScale=" + scale + ";\n";
+                             shape + "};\nconstexpr float kValueScale=" + scale +
+                             ";\nconstexpr int kWindow=" + std::to_string(net.window) + ";\n";
   return assemble_file(BotKind::kAlphaBeta, embedded_alphabeta_sources(), file_head(what, options), consts,
                        value_net_layers(net), options, what);
 }

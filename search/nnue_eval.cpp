@@ -75,8 +75,13 @@ void NnueEvaluator::pop_turn() {
 float NnueEvaluator::value_current(const Position& pos) {
   if (top_ < 0) return net_->evaluate(pos);  // no path yet: from scratch
   const int me = pos.side_to_move();
-  return net_->forward(level(top_) + me * h1_, ball_feature(pos.pitch(), pos.ball(), me),
-                       scratch_.data());
+  const float* acc = level(top_) + me * h1_;
+  if (net_->window) {
+    std::copy(acc, acc + h1_, tmp_.data());
+    net_->add_window(pos, me, tmp_.data());
+    acc = tmp_.data();
+  }
+  return net_->forward(acc, ball_feature(pos.pitch(), pos.ball(), me), scratch_.data());
 }
 
 float NnueEvaluator::value_child(const Position& parent, const uint8_t* kicks, int n,
@@ -94,6 +99,7 @@ float NnueEvaluator::value_child(const Position& parent, const uint8_t* kicks, i
     for (int j = 0; j < h1_; ++j) t[j] += col[j];
     ball += p.dir_offset(d);
   }
+  net_->add_window(child, me, t);
   return net_->forward(t, ball_feature(p, child.ball(), me), scratch_.data());
 }
 

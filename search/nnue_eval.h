@@ -13,6 +13,8 @@
 //   - evaluate_child(parent, kicks, child): the move-ordering call, made for every generated
 //     child: the top sum of the child's mover plus the kicks' columns, in a scratch buffer;
 //   - evaluate_current(pos): the top sum of pos's mover, plus the ball; then the small layers.
+// A net with a ball window (search/value_net.h) adds the window's columns of the evaluated
+// position at each evaluation (they move with the ball): O(drawn segments near the ball).
 // Incremental and from-scratch values agree to float rounding (the sums are added in another
 // order); tests/search/test_value_net.cpp checks them on random games.
 //

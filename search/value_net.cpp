@@ -31,7 +31,75 @@ int segment_feature(const Pitch& pitch, int p, int d, int perspective) {
   return 4 * p + (d - kE);
 }
 
-void value_features(const Position& pos, std::vector<int>& out) {
+namespace {
+
+// Calls f(feature) for each active ball-window feature of pos in `perspective`'s frame, cell by
+// cell (ascending). Mover-frame point (x, y) is the engine's (W - x, L - y) for perspective 1:
+// no division per cell (rotate_point's x_of / y_of were most of an evaluation's cost).
+template <class F>
+void for_window_features(const Position& pos, int window, int perspective, F&& f) {
+  const Pitch& pitch = pos.pitch();
+  const int side = 2 * window + 1;
+  const int base = 5 * pitch.num_points();
+  const int w = pitch.width(), l = pitch.length();
+  int bx = pitch.x_of(pos.ball()), by = pitch.y_of(pos.ball());
+  if (perspective) {
+    bx = w - bx;
+    by = l - by;
+  }
+  int dirs[4];
+  for (int k = 0; k < 4; ++k) dirs[k] = perspective ? rotate_dir(kE + k) : kE + k;
+  const int y0 = std::max(by - window, -1), y1 = std::min(by + window, l + 1);
+  const int x0 = std::max(bx - window, 0), x1 = std::min(bx + window, w);
+  for (int y = y0; y <= y1; ++y) {
+    for (int x = x0; x <= x1; ++x) {
+      const int q = perspective ? pitch.point(w - x, l - y) : pitch.point(x, y);
+      const unsigned mine = unsigned(pos.drawn_mask(q) & ~pitch.wall_dirs(q));
+      if (!mine) continue;
+      const int cell = base + 4 * ((y - by + window) * side + (x - bx + window));
+      for (int k = 0; k < 4; ++k)
+        if ((mine >> dirs[k]) & 1) f(cell + k);
+    }
+  }
+}
+
+}  // namespace
+
+void window_features(const Position& pos, int window, int perspective, std::vector<int>& out) {
+  if (window <= 0) return;
+  for_window_features(pos, window, perspective, [&](int f) { out.push_back(f); });
+}
+
+namespace {
+
+// The window's columns summed in a local array of H floats, stored once: the compiler keeps it
+// in registers (summing into `sum` in memory stored and reloaded it per feature, about half of
+// the window's cost).
+template <int H>
+void add_window_fixed(const ValueNet& net, const Position& pos, int perspective, float* sum) {
+  float acc[H];
+  std::copy(sum, sum + H, acc);
+  for_window_features(pos, net.window, perspective, [&](int f) {
+    const float* col = net.column(f);
+    for (int j = 0; j < H; ++j) acc[j] += col[j];
+  });
+  std::copy(acc, acc + H, sum);
+}
+
+}  // namespace
+
+void ValueNet::add_window(const Position& pos, int perspective, float* sum) const {
+  if (window <= 0) return;
+  const int h1 = hidden1();
+  if (h1 == 16) return add_window_fixed<16>(*this, pos, perspective, sum);
+  if (h1 == 32) return add_window_fixed<32>(*this, pos, perspective, sum);
+  for_window_features(pos, window, perspective, [&](int f) {
+    const float* col = column(f);
+    for (int j = 0; j < h1; ++j) sum[j] += col[j];
+  });
+}
+
+void value_features(const Position& pos, std::vector<int>& out, int window) {
   out.clear();
   const Pitch& pitch = pos.pitch();
   const int me = pos.side_to_move();
@@ -41,6 +109,7 @@ void value_features(const Position& pos, std::vector<int>& out) {
       if ((mine >> d) & 1) out.push_back(segment_feature(pitch, p, d, me));
   }
   std::sort(out.begin(), out.end());
+  window_features(pos, window, me, out);
   out.push_back(ball_feature(pitch, pos.ball(), me));
 }
 
@@ -48,9 +117,12 @@ void ValueNet::validate() const {
   auto bad = [](const std::string& what) { throw std::invalid_argument(what); };
   const Pitch& p = pitch();  // throws for an impossible pitch
   if (layers.size() < 2) bad("a value net needs at least 2 layers, has " + std::to_string(layers.size()));
-  if (layers.front().in != num_features(p))
+  if (window < 0 || window > kMaxWindow)
+    bad("ball window " + std::to_string(window) + " out of range [0, " + std::to_string(kMaxWindow) + "]");
+  if (layers.front().in != num_features(p, window))
     bad("the first layer has " + std::to_string(layers.front().in) + " inputs, pitch " + p.name() +
-        " needs " + std::to_string(num_features(p)));
+        (window ? " with ball window " + std::to_string(window) : std::string()) + " needs " +
+        std::to_string(num_features(p, window)));
   if (layers.back().out != 1) bad("the last layer must have 1 output");
   for (size_t i = 0; i < layers.size(); ++i) {
     const DenseLayer& l = layers[i];
@@ -123,7 +195,7 @@ float ValueNet::evaluate(const Position& pos) const {
   // then the sum over the drawn segments, not the allocator).
   thread_local std::vector<int> features;
   thread_local std::vector<float> acc, scratch;
-  value_features(pos, features);
+  value_features(pos, features, window);
   const int h1 = hidden1();
   acc.assign(layers.front().bias.begin(), layers.front().bias.end());
   for (size_t i = 0; i + 1 < features.size(); ++i) {
@@ -134,15 +206,17 @@ float ValueNet::evaluate(const Position& pos) const {
   return forward(acc.data(), features.back(), scratch.data());
 }
 
-ValueNet random_value_net(const Pitch& pitch, Variant variant, const std::vector<int>& hidden,
-                          uint64_t seed) {
+ValueNet random_value_net(const Pitch& pitch, Variant variant, const std::vector<int>& hidden, uint64_t seed,
+                          int window) {
   ValueNet net;
   net.width = pitch.width();
   net.length = pitch.length();
   net.goal = pitch.goal();
   net.variant = variant;
+  net.window = window;
   std::mt19937_64 rng(seed);
-  int in = ValueNet::num_features(pitch);
+  const int features = ValueNet::num_features(pitch, window);
+  int in = features;
   std::vector<int> sizes = hidden;
   sizes.push_back(1);
   for (int out : sizes) {
@@ -150,10 +224,10 @@ ValueNet random_value_net(const Pitch& pitch, Variant variant, const std::vector
     l.in = in;
     l.out = out;
     // Scaled so that a first layer over ~100 active inputs stays in the clipped ReLU's range.
-    const float r = in == ValueNet::num_features(pitch) ? 0.1f : 1.0f / std::sqrt(float(in));
+    const float r = in == features ? 0.1f : 1.0f / std::sqrt(float(in));
     std::uniform_real_distribution<float> u(-r, r);
     for (int i = 0; i < in * out; ++i) l.weight.push_back(u(rng));
-    for (int i = 0; i < out; ++i) l.bias.push_back(0.5f * u(rng) + (in == ValueNet::num_features(pitch) ? 0.3f : 0.0f));
+    for (int i = 0; i < out; ++i) l.bias.push_back(0.5f * u(rng) + (in == features ? 0.3f : 0.0f));
     net.layers.push_back(std::move(l));
     in = out;
   }

@@ -12,8 +12,17 @@
 //     "forward" directions E, SE, S, SW (every undirected segment has exactly one such end):
 //     feature 4 * p + (d - E), set when that segment is drawn and is not a wall (walls are
 //     drawn in every position; their slots are never set);
-//   - one per point for the ball: feature 4 * num_points + p.
-// So num_features = 5 * num_points (585 on 8x10).
+//   - one per point for the ball: feature 4 * num_points + p;
+//   - optionally (window = r > 0, file version 2) the segments around the ball, relative to it:
+//     for each cell (dx, dy) of the (2r+1) x (2r+1) square centred on the ball (mover's frame;
+//     cell c = (dy + r) * (2r + 1) + (dx + r)) and each forward direction E, SE, S, SW, feature
+//     5 * num_points + 4 * c + (d - E), set when the segment from that point in that direction is
+//     drawn and not a wall. Walls and cells off the grid are a function of the ball's point, which
+//     the ball's column already carries, so they have no features. These inputs let one hidden
+//     unit see a local pattern (a dead end, a bounce point next to the ball) wherever the ball
+//     is; with segments and ball alone a unit can only tie a pattern to one ball point. They move
+//     with the ball, so they are summed for each evaluation, not kept in the accumulators.
+// So num_features = 5 * num_points + 4 * (2r+1)^2 (585 on 8x10 without a window, 685 with r = 2).
 // Layers: features -> h1 -> ... -> hk -> 1. Hidden units are clipped ReLU, min(max(x, 0), 1);
 // the output is tanh: the value for the side to move in [-1, 1] (the expected game result, as
 // the residual net's value head). Sizes come from the file (search/value_net_file.h).
@@ -46,11 +55,16 @@ class ValueNet {
   int width = 8, length = 10, goal = 2;   ///< the pitch it was trained on
   Variant variant = Variant::kStandard;    ///< the rules it was trained on
   float value_scale = 1000.0f;             ///< search score = value * value_scale (centi-kicks)
+  int window = 0;                          ///< radius of the ball window (0: none; at most kMaxWindow)
+  static constexpr int kMaxWindow = 8;
   /// layers[0] is the feature transformer (in = num_features), the last one has out = 1.
   std::vector<DenseLayer> layers;
 
-  /// Number of input features for a pitch: 5 * num_points.
-  static int num_features(const Pitch& pitch) { return 5 * pitch.num_points(); }
+  /// Number of input features for a pitch and window radius: 5 * num_points + 4 * (2r+1)^2.
+  static int num_features(const Pitch& pitch, int window = 0) {
+    return 5 * pitch.num_points() + 4 * (2 * window + 1) * (2 * window + 1) * (window > 0);
+  }
+  int num_features() const { return num_features(pitch(), window); }
   /// Checks the shapes against each other and against the pitch; finite weights. Throws
   /// std::invalid_argument saying what is wrong.
   void validate() const;
@@ -72,6 +86,9 @@ class ValueNet {
   /// mover's perspective; adds the ball's column (feature `ball_feature`) and runs the rest.
   /// `scratch` needs at least 2 * (largest layer width) floats.
   float forward(const float* accumulator, int ball_feature, float* scratch) const;
+  /// Adds the ball window's columns of pos (in `perspective`'s frame: pos's side to move) to
+  /// `sum` (hidden1() floats); nothing when window is 0. O(window cells + drawn segments in it).
+  void add_window(const Position& pos, int perspective, float* sum) const;
   /// The value of a turn start from scratch (no accumulator): the reference the incremental
   /// path is tested against, and what a one-off caller uses.
   float evaluate(const Position& pos) const;
@@ -87,8 +104,8 @@ class ValueNet {
 
 /// A net of the given hidden sizes with random weights (uniform, seeded), finalized: for tests
 /// and benchmarks of speed, not for play.
-ValueNet random_value_net(const Pitch& pitch, Variant variant, const std::vector<int>& hidden,
-                          uint64_t seed);
+ValueNet random_value_net(const Pitch& pitch, Variant variant, const std::vector<int>& hidden, uint64_t seed,
+                          int window = 0);
 
 /// The segment feature of the undirected segment from p in direction d, in `perspective`'s
 /// frame (0: the engine's, 1: rotated 180 degrees).
@@ -97,8 +114,11 @@ int segment_feature(const Pitch& pitch, int p, int d, int perspective);
 inline int ball_feature(const Pitch& pitch, int p, int perspective) {
   return 4 * pitch.num_points() + (perspective ? pitch.rotate_point(p) : p);
 }
-/// The active features of pos in the frame of its side to move, ascending: drawn non-wall
-/// segments, then the ball. The trainer's inputs and the from-scratch reference.
-void value_features(const Position& pos, std::vector<int>& out);
+/// Appends the ball window's active features of pos (radius `window`, in `perspective`'s frame).
+void window_features(const Position& pos, int window, int perspective, std::vector<int>& out);
+/// The active features of pos in the frame of its side to move: drawn non-wall segments
+/// (ascending), the ball window's (radius `window`, ascending), then the ball, last. The
+/// trainer's inputs and the from-scratch reference.
+void value_features(const Position& pos, std::vector<int>& out, int window = 0);
 
 }  // namespace ps

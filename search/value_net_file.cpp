@@ -35,9 +35,10 @@ std::string value_net_bytes(const ValueNet& net) {
   net.validate();
   ByteWriter w;
   w.raw(kMagic, 4);
-  for (uint32_t v : {kValueNetFileVersion, uint32_t(net.width), uint32_t(net.length), uint32_t(net.goal),
+  for (uint32_t v : {net.window ? 2u : 1u, uint32_t(net.width), uint32_t(net.length), uint32_t(net.goal),
                      uint32_t(net.variant)})
     w.put<uint32_t>(v);
+  if (net.window) w.put<uint32_t>(uint32_t(net.window));
   w.put<float>(net.value_scale);
   w.put<uint32_t>(uint32_t(net.layers.size()));
   for (const DenseLayer& l : net.layers) {
@@ -69,14 +70,21 @@ ValueNet parse_value_net(const std::string& name, const std::string& bytes) {
   Reader r(name, bytes, body);
   r.get<uint32_t>("magic");
   const uint32_t version = r.get<uint32_t>("version");
-  if (version != kValueNetFileVersion)
-    r.fail("unsupported version " + std::to_string(version) + " (this build reads version " +
+  if (version < 1 || version > kValueNetFileVersion)
+    r.fail("unsupported version " + std::to_string(version) + " (this build reads versions 1 to " +
            std::to_string(kValueNetFileVersion) + ")");
   if (fnv1a64_bytes(bytes.data(), body) != sum)
     r.fail("checksum mismatch (the file is truncated or corrupted)");
   ValueNet net;
   const uint32_t w = r.get<uint32_t>("width"), l = r.get<uint32_t>("length"), g = r.get<uint32_t>("goal");
   const uint32_t variant = r.get<uint32_t>("variant");
+  if (version >= 2) {
+    const uint32_t window = r.get<uint32_t>("window");
+    if (window < 1 || window > uint32_t(ValueNet::kMaxWindow))
+      r.fail("ball window " + std::to_string(window) + " out of range [1, " +
+             std::to_string(ValueNet::kMaxWindow) + "] (a version-2 file has one)");
+    net.window = int(window);
+  }
   net.value_scale = r.get<float>("value_scale");
   if (w > 1000 || l > 1000 || g > 1000) r.fail("impossible pitch size");
   net.width = int(w);

@@ -34,6 +34,8 @@ void ValueTrainConfig::validate() const {
   check(std::isfinite(value_scale) && value_scale > 0 && value_scale <= 99999, "value_scale",
         "must be in (0, 99999]");
   check(threads >= 0, "threads", "must be >= 0");
+  check(window >= 0 && window <= ValueNet::kMaxWindow, "window",
+        "must be in [0, " + std::to_string(ValueNet::kMaxWindow) + "]");
 }
 
 namespace {
@@ -48,15 +50,16 @@ struct Row {
 };
 
 struct Rows {
+  int window = 0;
   std::vector<uint16_t> features;
   std::vector<Row> rows;
   void add(const Position& pos, const TrainingSample& s, std::vector<int>& buf) {
     Row r;
-    value_features(pos, buf);
+    value_features(pos, buf, window);
     r.at = uint32_t(features.size());
     r.n = uint16_t(buf.size());
     features.insert(features.end(), buf.begin(), buf.end());
-    value_features(pos.mirrored(), buf);
+    value_features(pos.mirrored(), buf, window);
     r.mirror_at = uint32_t(features.size());
     r.mirror_n = uint16_t(buf.size());
     features.insert(features.end(), buf.begin(), buf.end());
@@ -174,8 +177,8 @@ struct SplitRows {
   Rows data;
   std::vector<uint32_t> train_idx, held_idx;
 };
-SplitRows split_rows(const TrainingWindow& window, const Pitch& pitch, Variant variant, double holdout,
-                     std::mt19937_64& rng, ValueTrainResult& result) {
+SplitRows split_rows(const TrainingWindow& window, const Pitch& pitch, Variant variant, int ball_window,
+                     double holdout, std::mt19937_64& rng, ValueTrainResult& result) {
   std::vector<uint32_t> game_order(window.games.size());
   std::iota(game_order.begin(), game_order.end(), 0u);
   std::shuffle(game_order.begin(), game_order.end(), rng);
@@ -191,6 +194,7 @@ SplitRows split_rows(const TrainingWindow& window, const Pitch& pitch, Variant v
   }
   const size_t held_games = matching.size() >= 2 ? size_t(std::ceil(holdout * double(matching.size()))) : 0;
   SplitRows out;
+  out.data.window = ball_window;
   std::vector<int> buf;
   for (size_t gi = 0; gi < matching.size(); ++gi) {
     const GameData& gd = window.games[matching[gi]];
@@ -213,8 +217,9 @@ SplitRows split_rows(const TrainingWindow& window, const Pitch& pitch, Variant v
 }
 
 // The trained layers as a value-net file's contents.
-ValueNet value_net_of(Mlp& net, const Pitch& pitch, Variant variant, float value_scale) {
+ValueNet value_net_of(Mlp& net, const Pitch& pitch, Variant variant, int window, float value_scale) {
   ValueNet out;
+  out.window = window;
   out.width = pitch.width();
   out.length = pitch.length();
   out.goal = pitch.goal();
@@ -233,12 +238,18 @@ ValueNet value_net_of(Mlp& net, const Pitch& pitch, Variant variant, float value
   return out;
 }
 
-// Copies a value net's layers into `net` (same shapes: the net was built from its sizes).
+// Copies a value net's layers into `net` (same shapes: the net was built from its sizes, except
+// that the first layer may have more inputs, the ball window's, appended: their weights are 0).
 void load_layers(Mlp& net, const ValueNet& from) {
   torch::NoGradGuard no_grad;
   for (size_t i = 0; i < net->layers.size(); ++i) {
     const DenseLayer& d = from.layers[i];
-    net->layers[i]->weight.copy_(torch::from_blob(const_cast<float*>(d.weight.data()), {d.out, d.in}));
+    torch::Tensor w = net->layers[i]->weight;
+    if (w.size(1) > d.in) {
+      w.zero_();
+      w = w.narrow(1, 0, d.in);
+    }
+    w.copy_(torch::from_blob(const_cast<float*>(d.weight.data()), {d.out, d.in}));
     net->layers[i]->bias.copy_(torch::from_blob(const_cast<float*>(d.bias.data()), {d.out}));
   }
 }
@@ -263,10 +274,16 @@ ValueTrainResult train_value_net(const ValueTrainConfig& cfg, const std::string&
   const Variant variant = cfg.init.empty() ? newest.variant : init.variant;
   result.pitch = pitch.name();
   result.variant = variant_name(variant);
-  const int num_features = ValueNet::num_features(pitch);
+  if (!cfg.init.empty() && init.window > 0 && cfg.window > 0 && cfg.window != init.window)
+    throw std::invalid_argument("train-value: window " + std::to_string(cfg.window) + ", but init " +
+                                cfg.init + " has a ball window of " + std::to_string(init.window) +
+                                " (give that radius, or none)");
+  const int ball_window = cfg.window > 0 ? cfg.window : cfg.init.empty() ? 0 : init.window;
+  const int num_features = ValueNet::num_features(pitch, ball_window);
+  result.window = ball_window;
 
   std::mt19937_64 rng(cfg.seed);
-  SplitRows split = split_rows(window, pitch, variant, cfg.holdout, rng, result);
+  SplitRows split = split_rows(window, pitch, variant, ball_window, cfg.holdout, rng, result);
   const Rows& data = split.data;
   const std::vector<uint32_t>& train_idx = split.train_idx;
   const std::vector<uint32_t>& held_idx = split.held_idx;
@@ -348,7 +365,7 @@ ValueTrainResult train_value_net(const ValueTrainConfig& cfg, const std::string&
     for (size_t i = 0; i < params.size(); ++i) params[i].copy_(best_params[i]);
   }
 
-  const ValueNet out = value_net_of(net, pitch, variant, value_scale);
+  const ValueNet out = value_net_of(net, pitch, variant, ball_window, value_scale);
   save_value_net(out, out_path);
   result.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -7,7 +7,8 @@
 // rules are skipped and counted). Games, not samples, are split into a training set and a
 // held-out slice (`holdout` of the games, chosen by the seed), so positions of one game never
 // sit on both sides.
-// Inputs: value_features of the sample's position (the mover's frame), as a dense 0/1 vector;
+// Inputs: value_features of the sample's position (the mover's frame; with the ball window of
+// `window`), as a dense 0/1 vector;
 // each training row is mirrored left-right with probability 1/2 (augmentation).
 // Target (`target`): "result" the game result for the side to move (+1 / -1); "root" the
 // search's root value (Descent's backed-up value target, Cohen-Solal 2020); "mix" their mean.
@@ -49,6 +50,10 @@ struct ValueTrainConfig {
   /// `value_scale`, and its pitch and variant choose the games trained on (else the newest
   /// game's). Empty: random.
   std::string init;
+  /// Radius of the ball window inputs (search/value_net.h; 0: none). With `init`: 0 keeps the
+  /// init net's; a window on a net without one starts its columns at zero (the net's function is
+  /// unchanged at step 0); another radius than the init net's is refused.
+  int window = 0;
   /// Throws std::invalid_argument naming the bad field.
   void validate() const;
 };
@@ -77,6 +82,7 @@ struct ValueBaselines {
 struct ValueTrainResult {
   int64_t games = 0, train_samples = 0, holdout_samples = 0, skipped_games = 0;
   std::string pitch, variant;
+  int window = 0;                    ///< the written net's ball window radius
   ValueTrainMetrics initial, final;  ///< before the first step, after the last
   ValueTrainMetrics best;            ///< the evaluation whose weights the file holds (lowest MSE)
   ValueBaselines baselines;          ///< zeros when nothing is held out

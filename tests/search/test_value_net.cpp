@@ -12,6 +12,7 @@
 #include <functional>
 #include <random>
 
+#include "core/byte_io.h"
 #include "core/checksum.h"
 #include "core/fileutil.h"
 #include "search/alphabeta.h"
@@ -92,7 +93,9 @@ TEST_CASE("value net: incremental accumulators equal evaluation from scratch", "
   int compared = 0;
   for (const Pitch* pitch : {&Pitch::standard(), &Pitch::get(8, 12, 2)}) {
     for (Variant v : {Variant::kStandard, Variant::kSingleBounce, Variant::kNoBounce}) {
-      auto net = std::make_shared<ValueNet>(random_value_net(*pitch, v, {32, 32}, rng()));
+      // Nets with a ball window too (its columns are summed per evaluation, not kept).
+      const int window = v == Variant::kSingleBounce ? 0 : v == Variant::kStandard ? 2 : 1;
+      auto net = std::make_shared<ValueNet>(random_value_net(*pitch, v, {32, 32}, rng(), window));
       NnueEvaluator ev(net, "test");
       TurnGenerator gen;
       for (int game = 0; game < 4; ++game) {
@@ -130,6 +133,57 @@ TEST_CASE("value net: incremental accumulators equal evaluation from scratch", "
     }
   }
   REQUIRE(compared >= 100);
+}
+
+// One kick from the centre of 8x10 (player 0 kicks N: (4,5) -> (4,4)); player 1 to move sees
+// the board rotated, the ball at (4,6) and the segment to its north, stored at its forward end
+// (4,5), which points S: cell (dx 0, dy -1) of the window, direction S.
+TEST_CASE("value net: the ball window holds the segments around the ball", "[search]") {
+  const Pitch& p = Pitch::standard();
+  Position pos(p, Variant::kStandard);
+  pos.make_kick(kN);
+  REQUIRE(pos.turn_start());
+  REQUIRE(pos.side_to_move() == 1);
+  const int np = p.num_points(), r = 2, side = 2 * r + 1;
+  std::vector<int> f;
+  value_features(pos, f, r);
+  const int seg = 4 * p.point(4, 5) + (kS - kE);
+  const int cell = 5 * np + 4 * ((-1 + r) * side + (0 + r)) + (kS - kE);
+  const int ball = 4 * np + p.point(4, 6);
+  CHECK(f == std::vector<int>{seg, cell, ball});
+  // A net whose only non-zero weight is that window feature's sees it in both evaluators.
+  ValueNet net = random_value_net(p, Variant::kStandard, {2}, 1, r);
+  for (float& w : net.layers[0].weight) w = 0;
+  for (float& b : net.layers[0].bias) b = 0;
+  net.layers[0].weight[size_t(cell)] = 0.5f;  // hidden unit 0
+  net.layers[1].weight = {2.0f, 0.0f};
+  net.layers[1].bias = {0.0f};
+  net.finalize();
+  CHECK(net.evaluate(pos) == Approx(std::tanh(1.0)).margin(1e-4));
+  CHECK(net.evaluate(Position(p, Variant::kStandard)) == Approx(0.0).margin(1e-6));
+  NnueEvaluator ev(std::make_shared<const ValueNet>(net), "test");
+  const Position start(p, Variant::kStandard);
+  ev.reset(start);
+  const uint8_t kick = kN;
+  CHECK(ev.value_child(start, &kick, 1, pos) == Approx(std::tanh(1.0)).margin(1e-4));
+  ev.push_turn(start, &kick, 1);
+  CHECK(ev.value_current(pos) == Approx(std::tanh(1.0)).margin(1e-4));
+  // Radius 0 is no window: the net's inputs are as before.
+  value_features(pos, f, 0);
+  CHECK(f == std::vector<int>{seg, ball});
+}
+
+TEST_CASE("value net: a net with a ball window round-trips as version 2", "[search]") {
+  const ValueNet net = random_value_net(Pitch::get(8, 12, 2), Variant::kStandard, {8, 4}, 3, 3);
+  const std::string bytes = value_net_bytes(net);
+  CHECK(get_le<uint32_t>(bytes.data() + 4) == 2u);
+  const ValueNet back = parse_value_net("w.vnet", bytes);
+  CHECK(back.window == 3);
+  CHECK(value_net_bytes(back) == bytes);
+  // Without a window the file stays version 1 (older builds read it).
+  CHECK(get_le<uint32_t>(
+            value_net_bytes(random_value_net(Pitch::standard(), Variant::kStandard, {4}, 3)).data() + 4) ==
+        1u);
 }
 
 TEST_CASE("value net: file round trip", "[search]") {
@@ -186,6 +240,23 @@ TEST_CASE("value net: corrupt files are errors naming the file, never a crash", 
   auto set_u32 = [](std::string& s, size_t at, uint32_t v) {
     for (int i = 0; i < 4; ++i) s[at + size_t(i)] = char((v >> (8 * i)) & 0xff);
   };
+  SECTION("ball window headers") {
+    const std::string w = value_net_bytes(random_value_net(Pitch::standard(), Variant::kStandard, {4}, 3, 2));
+    std::string s = w;
+    set_u32(s, 24, 0);  // a version-2 file has a window
+    CHECK_THROWS_WITH(parse_value_net("x.vnet", resum(s)),
+                      Catch::Contains("ball window 0 out of range [1, 8]"));
+    set_u32(s, 24, 9);
+    CHECK_THROWS_WITH(parse_value_net("x.vnet", resum(s)), Catch::Contains("ball window 9 out of range"));
+    set_u32(s, 24, 3);  // the first layer is radius 2's
+    CHECK_THROWS_WITH(parse_value_net("x.vnet", resum(s)), Catch::Contains("with ball window 3 needs 781"));
+    s = w;
+    set_u32(s, 4, 1);  // read as version 1: the window field is read as value_scale and so on
+    CHECK_THROWS_AS(parse_value_net("x.vnet", resum(s)), ValueNetError);
+    s = good;
+    set_u32(s, 4, 2);
+    CHECK_THROWS_AS(parse_value_net("x.vnet", resum(s)), ValueNetError);
+  }
   SECTION("bad headers") {
     std::string s = good;
     s[0] = 'X';

@@ -198,6 +198,45 @@ TEST_CASE("train-value: init starts from a value net's weights", "[train]") {
   remove_tree(dir.string());
 }
 
+// A ball window on a net without one: its columns start at zero, so the widened net is the
+// init net's function at step 0; the window is kept by later fine-tuning; another radius than
+// the init net's is refused.
+TEST_CASE("train-value: a ball window added to an init net starts as that net", "[train]") {
+  const fs::path dir = games_dir("ps_vwindow", 40, 5);
+  const std::string data = (dir / "data").string();
+  const std::string a = (dir / "a.vnet").string(), b = (dir / "b.vnet").string(),
+                    c = (dir / "c.vnet").string();
+  const ValueTrainResult base = train_value_net(short_run({8, 4}, 100, 50, 0.2), data, a);
+  ValueTrainConfig tune = short_run({4}, 0, 100, 0.2);
+  tune.init = a;
+  tune.window = 2;
+  const ValueTrainResult same = train_value_net(tune, data, b);
+  CHECK(same.initial.holdout_mse == Approx(base.best.holdout_mse).epsilon(1e-5));
+  const ValueNet from = load_value_net(a), wide = load_value_net(b);
+  CHECK(from.window == 0);
+  REQUIRE(wide.window == 2);
+  CHECK(wide.layers.front().in == ValueNet::num_features(Pitch::standard(), 2));
+  std::mt19937_64 rng(9);
+  for (int g = 0; g < 10; ++g) {
+    const Game game = testing::random_game(Pitch::standard(), Variant::kStandard, 5 + 3 * g, rng);
+    if (game.position().game_over()) continue;
+    CHECK(wide.evaluate(game.position()) == Approx(from.evaluate(game.position())).margin(1e-6));
+  }
+  // Fine-tuning a window net keeps its window (window 0: the init net's).
+  tune.init = b;
+  tune.window = 0;
+  tune.steps = 20;
+  tune.log_interval = 10;
+  train_value_net(tune, data, c);
+  CHECK(load_value_net(c).window == 2);
+  tune.window = 3;
+  CHECK_THROWS_WITH(train_value_net(tune, data, c),
+                    Catch::Contains("window 3, but init " + b + " has a ball window of 2"));
+  tune.window = ValueNet::kMaxWindow + 1;
+  CHECK_THROWS_WITH(train_value_net(tune, data, c), Catch::Contains("window"));
+  remove_tree(dir.string());
+}
+
 // The value net's inputs and the residual net's planes describe the same board in the same frame
 // (the side to move attacks north): a drawn non-wall segment is set in both, the ball too.
 TEST_CASE("train-value: value_features agree with the encoder's mover-frame planes", "[train]") {
@@ -225,9 +264,27 @@ TEST_CASE("train-value: value_features agree with the encoder's mover-frame plan
         }
       }
       std::sort(expected.begin(), expected.end());
+      int ball = -1;
       for (int q = 0; q < np; ++q)
-        if (planes[size_t(nn::kPlaneBall * np + q)] != 0) expected.push_back(4 * np + q);
+        if (planes[size_t(nn::kPlaneBall * np + q)] != 0) ball = q;
+      REQUIRE(ball >= 0);
+      std::vector<int> windowed = expected;
+      expected.push_back(4 * np + ball);
       CHECK(features == expected);
+      // The ball window of radius 2: the same segments, at their forward end's cell relative
+      // to the ball (both in the mover's frame), between the segments and the ball.
+      const int r = 2, side = 2 * r + 1;
+      for (size_t i = 0, n = windowed.size(); i < n; ++i) {
+        const int q = windowed[i] / 4, k = windowed[i] % 4;
+        const int dx = pitch->x_of(q) - pitch->x_of(ball), dy = pitch->y_of(q) - pitch->y_of(ball);
+        if (std::abs(dx) <= r && std::abs(dy) <= r)
+          windowed.push_back(5 * np + 4 * ((dy + r) * side + (dx + r)) + k);
+      }
+      std::sort(windowed.begin(), windowed.end());
+      windowed.push_back(4 * np + ball);
+      value_features(pos, features, r);
+      CHECK(features == windowed);
+      for (int f : features) CHECK(f < ValueNet::num_features(*pitch, r));
       ++checked;
     }
     CHECK(checked >= 10);
