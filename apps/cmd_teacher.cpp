@@ -9,6 +9,7 @@
 #include "core/plural.h"
 #include "core/progress.h"
 #include "loop/role_claim.h"
+#include "search/leaf_evals.h"
 #include "selfplay/teacher.h"
 
 namespace ps::cmd {
@@ -31,6 +32,18 @@ struct TeacherCommand {
     ConfigReader tr = r.child("teacher");
     const TeacherOptions options = parse_teacher_options(tr);
     SelfplayConfig cfg = parse_selfplay_config(r);
+    // A value net for other rules than a game's was refused when that game began, games into
+    // the run and without its key (session-29 probe): every pitch and variant of the mix now,
+    // before --out is made.
+    if (!options.value_net.empty())
+      for (const PitchChoice& pc : cfg.pitches)
+        for (Variant v : cfg.variants) {
+          try {
+            check_value_net_rules(options.value_net, Pitch::get(pc.width, pc.length, pc.goal), v);
+          } catch (const std::exception& e) {
+            tr.fail_key("value_net", e.what());
+          }
+        }
     // The other sections of a run config are allowed (one config serves `train` too).
     for (const char* section : {"run", "service", "train", "evaluate"}) (void)top.child(section);
     top.finish();

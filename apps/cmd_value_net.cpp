@@ -287,10 +287,10 @@ void register_value_net_commands(CLI::App& app) {
                  "(0: none; with --init: 0 keeps the init net's, a window on a net without one "
                  "starts at zero)")
       ->capture_default_str()
-      ->check(CLI::Range(0, ValueNet::kMaxWindow));
+      ->check(in_range(0, ValueNet::kMaxWindow));
   tv->add_option("--threads", t->cfg.threads, "LibTorch threads (0: its default; at most 256)")
       ->capture_default_str()
-      ->check(CLI::Range(0, 256));
+      ->check(in_range(0, 256));
   tv->add_option("--seed", t->cfg.seed, "seed (initial weights, held-out split, batches)")
       ->capture_default_str()
       ->check(integer_at_least(0));
@@ -416,7 +416,14 @@ void register_value_net_commands(CLI::App& app) {
   auto* b = bench->add_subcommand(
       "value-net", "Value net evaluations/s (incremental vs scratch); alphabeta hand vs nnue");
   auto o = std::make_shared<BenchOptions>();
-  auto* net_opt = b->add_option("--net", o->net, "value-net file (default: random weights, 8x10 standard)");
+  auto* net_opt =
+      b->add_option("--net", o->net, "value-net file (default: random weights, 8x10 standard)")
+          ->check(CLI::Validator(
+              [](std::string& v) {
+                // An empty name (`--net "$UNSET"`) benchmarked a random net without a word.
+                return v.empty() ? std::string("an empty name: give a .vnet file") : std::string();
+              },
+              "FILE"));
   b->add_option("--hidden", o->hidden, "hidden sizes of the random net (each in [1, 1024], as train-value)")
       ->delimiter(',')
       ->capture_default_str()
@@ -424,7 +431,7 @@ void register_value_net_commands(CLI::App& app) {
       ->excludes(net_opt);
   b->add_option("--window", o->window, "ball window radius of the random net (as train-value)")
       ->capture_default_str()
-      ->check(CLI::Range(0, ValueNet::kMaxWindow))
+      ->check(in_range(0, ValueNet::kMaxWindow))
       ->excludes(net_opt);
   b->add_option("--pgn", o->pgn,
                 "take the positions from these games (e.g. a ladder's games.pgn) instead of random games");
