@@ -33,34 +33,46 @@ int segment_feature(const Pitch& pitch, int p, int d, int perspective) {
 
 namespace {
 
-// Calls f(feature) for each active ball-window feature of pos in `perspective`'s frame, cell by
-// cell (ascending). Mover-frame point (x, y) is the engine's (W - x, L - y) for perspective 1:
-// no division per cell (rotate_point's x_of / y_of were most of an evaluation's cost).
+// Calls f(cell, pattern) for each window cell of pos with a drawn forward segment, in
+// `perspective`'s frame, cells ascending: `pattern` holds bit k when forward direction kE + k of
+// the mover's frame is drawn there (1..15). Mover-frame point (x, y) is the engine's
+// (W - x, L - y) for perspective 1: no division per cell (rotate_point's x_of / y_of were most
+// of an evaluation's cost).
 template <class F>
-void for_window_features(const Position& pos, int window, int perspective, F&& f) {
+void for_window_cells(const Position& pos, int window, int perspective, F&& f) {
   const Pitch& pitch = pos.pitch();
   const int side = 2 * window + 1;
-  const int base = 5 * pitch.num_points();
   const int w = pitch.width(), l = pitch.length();
   int bx = pitch.x_of(pos.ball()), by = pitch.y_of(pos.ball());
   if (perspective) {
     bx = w - bx;
     by = l - by;
   }
-  int dirs[4];
-  for (int k = 0; k < 4; ++k) dirs[k] = perspective ? rotate_dir(kE + k) : kE + k;
   const int y0 = std::max(by - window, -1), y1 = std::min(by + window, l + 1);
   const int x0 = std::max(bx - window, 0), x1 = std::min(bx + window, w);
   for (int y = y0; y <= y1; ++y) {
     for (int x = x0; x <= x1; ++x) {
       const int q = perspective ? pitch.point(w - x, l - y) : pitch.point(x, y);
-      const unsigned mine = unsigned(pos.drawn_mask(q) & ~pitch.wall_dirs(q));
-      if (!mine) continue;
-      const int cell = base + 4 * ((y - by + window) * side + (x - bx + window));
-      for (int k = 0; k < 4; ++k)
-        if ((mine >> dirs[k]) & 1) f(cell + k);
+      unsigned mine = unsigned(pos.drawn_mask(q) & ~pitch.wall_dirs(q)) & 0xFFu;
+      // Rotating the board 180 degrees turns direction d into d + 4 (mod 8): the mover's
+      // E..SW of perspective 1 are the engine's W..NE, bits 6, 7, 0, 1.
+      if (perspective) mine = ((mine >> 4) | (mine << 4)) & 0xFFu;
+      const unsigned pattern = (mine >> kE) & 15u;
+      if (pattern) f((y - by + window) * side + (x - bx + window), pattern);
     }
   }
+  static_assert(kSW == kE + 3 && kW == kE + 4, "the window's patterns assume E, SE, S, SW in a row");
+}
+
+// Calls f(feature) for each active ball-window feature of pos in `perspective`'s frame
+// (ascending).
+template <class F>
+void for_window_features(const Position& pos, int window, int perspective, F&& f) {
+  const int base = 5 * pos.pitch().num_points();
+  for_window_cells(pos, window, perspective, [&](int cell, unsigned pattern) {
+    for (int k = 0; k < 4; ++k)
+      if ((pattern >> k) & 1) f(base + 4 * cell + k);
+  });
 }
 
 }  // namespace
@@ -74,13 +86,14 @@ namespace {
 
 // The window's columns summed in a local array of H floats, stored once: the compiler keeps it
 // in registers (summing into `sum` in memory stored and reloaded it per feature, about half of
-// the window's cost).
+// the window's cost). One add per drawn cell: the sum of its pattern's columns is precomputed.
 template <int H>
-void add_window_fixed(const ValueNet& net, const Position& pos, int perspective, float* sum) {
+void add_window_fixed(const float* pattern_sums, const Position& pos, int window, int perspective,
+                      float* sum) {
   float acc[H];
   std::copy(sum, sum + H, acc);
-  for_window_features(pos, net.window, perspective, [&](int f) {
-    const float* col = net.column(f);
+  for_window_cells(pos, window, perspective, [&](int cell, unsigned pattern) {
+    const float* col = pattern_sums + (size_t(cell) * 16 + pattern) * H;
     for (int j = 0; j < H; ++j) acc[j] += col[j];
   });
   std::copy(acc, acc + H, sum);
@@ -91,8 +104,14 @@ void add_window_fixed(const ValueNet& net, const Position& pos, int perspective,
 void ValueNet::add_window(const Position& pos, int perspective, float* sum) const {
   if (window <= 0) return;
   const int h1 = hidden1();
-  if (h1 == 16) return add_window_fixed<16>(*this, pos, perspective, sum);
-  if (h1 == 32) return add_window_fixed<32>(*this, pos, perspective, sum);
+  if (!pattern_sums_.empty()) {
+    if (h1 == 16) return add_window_fixed<16>(pattern_sums_.data(), pos, window, perspective, sum);
+    if (h1 == 32) return add_window_fixed<32>(pattern_sums_.data(), pos, window, perspective, sum);
+    return for_window_cells(pos, window, perspective, [&](int cell, unsigned pattern) {
+      const float* col = pattern_sums_.data() + (size_t(cell) * 16 + pattern) * size_t(h1);
+      for (int j = 0; j < h1; ++j) sum[j] += col[j];
+    });
+  }
   for_window_features(pos, window, perspective, [&](int f) {
     const float* col = column(f);
     for (int j = 0; j < h1; ++j) sum[j] += col[j];
@@ -148,6 +167,21 @@ void ValueNet::finalize() {
   for (int j = 0; j < l.out; ++j)
     for (int f = 0; f < l.in; ++f)
       columns_[size_t(f) * size_t(l.out) + size_t(j)] = l.weight[size_t(j) * size_t(l.in) + size_t(f)];
+  pattern_sums_.clear();
+  if (window > 0 && l.out <= kMaxPatternHidden) {
+    const int side = 2 * window + 1;
+    const int base = 5 * pitch().num_points();
+    pattern_sums_.assign(size_t(side) * size_t(side) * 16 * size_t(l.out), 0.0f);
+    for (int cell = 0; cell < side * side; ++cell)
+      for (unsigned pattern = 1; pattern < 16; ++pattern) {
+        float* to = pattern_sums_.data() + (size_t(cell) * 16 + pattern) * size_t(l.out);
+        for (int k = 0; k < 4; ++k)
+          if ((pattern >> k) & 1) {
+            const float* col = column(base + 4 * cell + k);
+            for (int j = 0; j < l.out; ++j) to[j] += col[j];
+          }
+      }
+  }
   transposed_.assign(layers.size(), {});
   for (size_t i = 1; i < layers.size(); ++i) {
     const DenseLayer& d = layers[i];

@@ -87,7 +87,8 @@ class ValueNet {
   /// `scratch` needs at least 2 * (largest layer width) floats.
   float forward(const float* accumulator, int ball_feature, float* scratch) const;
   /// Adds the ball window's columns of pos (in `perspective`'s frame: pos's side to move) to
-  /// `sum` (hidden1() floats); nothing when window is 0. O(window cells + drawn segments in it).
+  /// `sum` (hidden1() floats); nothing when window is 0. O(window cells), one column per drawn cell
+  /// (precomputed pattern sums; per drawn segment above kMaxPatternHidden units).
   void add_window(const Position& pos, int perspective, float* sum) const;
   /// The value of a turn start from scratch (no accumulator): the reference the incremental
   /// path is tested against, and what a one-off caller uses.
@@ -97,6 +98,12 @@ class ValueNet {
 
  private:
   std::vector<float> columns_;  // num_features x hidden1
+  // Window nets with hidden1 <= kMaxPatternHidden: for each window cell and each of the 16
+  // patterns of its four forward segments, the sum of the drawn segments' columns
+  // ((2r+1)^2 x 16 x hidden1 floats; 25.6 KB for r = 2 and 16 units), so that add_window adds
+  // one column per drawn cell instead of one per drawn segment.
+  static constexpr int kMaxPatternHidden = 64;
+  std::vector<float> pattern_sums_;
   // Layers 1.. transposed (in x out), so that forward() adds one input's row to all outputs at
   // once (vectorised over outputs, and an input that the clipped ReLU zeroed costs nothing).
   std::vector<std::vector<float>> transposed_;

@@ -173,6 +173,42 @@ TEST_CASE("value net: the ball window holds the segments around the ball", "[sea
   CHECK(f == std::vector<int>{seg, ball});
 }
 
+// add_window adds one precomputed column per drawn cell (the sum of its pattern's segment
+// columns) for up to 64 hidden units, one column per drawn segment above: both equal the sum of
+// window_features' columns, in both frames, for the fixed widths 16 and 32 and a general one.
+TEST_CASE("value net: the window's pattern sums equal its segment columns", "[search]") {
+  const Pitch& p = Pitch::standard();
+  for (int h1 : {16, 32, 8, 80}) {
+    for (int r : {1, 2, 3}) {
+      const ValueNet net = random_value_net(p, Variant::kStandard, {h1, 4}, uint64_t(h1 * 10 + r), r);
+      std::mt19937 rng(uint32_t(h1 + r));
+      Position pos(p, Variant::kStandard);
+      int compared = 0;
+      for (int kick = 0; kick < 200; ++kick) {
+        std::vector<int> legal;
+        for (int d = 0; d < 8; ++d)
+          if (pos.is_legal(d)) legal.push_back(d);
+        if (legal.empty()) {  // game over: a new game
+          pos = Position(p, Variant::kStandard);
+          continue;
+        }
+        pos.make_kick(legal[rng() % legal.size()]);
+        for (int persp = 0; persp < 2; ++persp) {
+          std::vector<float> sum(size_t(h1), 0.25f), want(size_t(h1), 0.25f);
+          net.add_window(pos, persp, sum.data());
+          std::vector<int> f;
+          window_features(pos, r, persp, f);
+          for (int feature : f)
+            for (int j = 0; j < h1; ++j) want[size_t(j)] += net.column(feature)[j];
+          for (int j = 0; j < h1; ++j) REQUIRE(sum[size_t(j)] == Approx(want[size_t(j)]).margin(1e-5));
+          ++compared;
+        }
+      }
+      CHECK(compared >= 300);
+    }
+  }
+}
+
 TEST_CASE("value net: a net with a ball window round-trips as version 2", "[search]") {
   const ValueNet net = random_value_net(Pitch::get(8, 12, 2), Variant::kStandard, {8, 4}, 3, 3);
   const std::string bytes = value_net_bytes(net);
