@@ -263,12 +263,19 @@ ValueTrainResult train_value_net(const ValueTrainConfig& cfg, const std::string&
   cfg.validate();
   const auto t0 = std::chrono::steady_clock::now();
   ValueTrainResult result;
+  // The init net first: a bad one is refused before the data are read.
+  ValueNet init;
+  if (!cfg.init.empty()) {
+    try {
+      init = load_value_net(cfg.init);
+    } catch (const ValueNetError& e) {
+      throw ValueNetError(std::string("train-value --init: ") + e.what());  // "value net FILE: why"
+    }
+  }
   TrainConfig::Window all;
   all.min_samples = all.max_samples = cfg.max_samples;
   TrainingWindow window = load_window(all, data_dir);
   // The rules trained: the init net's, else the newest game's.
-  ValueNet init;
-  if (!cfg.init.empty()) init = load_value_net(cfg.init);
   const GameData& newest = window.games.front();
   const Pitch& pitch = cfg.init.empty() ? Pitch::get(newest.width, newest.length, newest.goal) : init.pitch();
   const Variant variant = cfg.init.empty() ? newest.variant : init.variant;
