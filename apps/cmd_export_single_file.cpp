@@ -81,12 +81,7 @@ void write_source(const std::string& out, const single_file::ExportResult& r,
 // The alpha-beta bot: the value net's own rules (--pitch / --variant must agree with them).
 void export_alphabeta(const std::string& vnet, const std::string& out, const std::string& pitch_text,
                       const std::string& variant_text, int bits, int64_t max_chars) {
-  ValueNet net;
-  try {
-    net = load_value_net(vnet);
-  } catch (const ValueNetError& e) {
-    throw ValueNetError(std::string("export --single-file: ") + e.what());  // "value net FILE: why"
-  }
+  const ValueNet net = load_value_net(vnet, "export --single-file");
   const Pitch& pitch = pitch_text.empty() ? net.pitch() : export_pitch(pitch_text);
   const Variant variant = variant_text.empty() ? net.variant : export_variant(variant_text);
   if (pitch.name() != net.pitch().name() || variant != net.variant)

@@ -221,11 +221,7 @@ void bench_value_net(const BenchOptions& o) {
     net = std::make_shared<const ValueNet>(
         random_value_net(Pitch::standard(), Variant::kStandard, o.hidden, o.seed, o.window));
   } else {
-    try {
-      net = std::make_shared<const ValueNet>(load_value_net(o.net));
-    } catch (const ValueNetError& e) {
-      throw ValueNetError(std::string("bench value-net --net: ") + e.what());  // "value net FILE: why"
-    }
+    net = std::make_shared<const ValueNet>(load_value_net(o.net, "bench value-net --net"));
   }
   std::string shape = std::to_string(net->num_features());
   for (const DenseLayer& l : net->layers) shape += "-" + std::to_string(l.out);

@@ -133,4 +133,12 @@ ValueNet load_value_net(const std::string& path) {
   return parse_value_net(path, bytes);
 }
 
+ValueNet load_value_net(const std::string& path, const std::string& given_by) {
+  try {
+    return load_value_net(path);
+  } catch (const ValueNetError& e) {
+    throw ValueNetError(given_by + ": " + e.what());
+  }
+}
+
 }  // namespace ps

@@ -46,5 +46,8 @@ void save_value_net(const ValueNet& net, const std::string& path);
 ValueNet parse_value_net(const std::string& name, const std::string& bytes);
 /// Reads and parses a file. Throws ValueNetError (also for a missing or unreadable file).
 ValueNet load_value_net(const std::string& path);
+/// load_value_net for a command's flag: its ValueNetError says "<given_by>: value net <path>: ..."
+/// (e.g. given_by "train-value --init"), so the user sees which argument named the file.
+ValueNet load_value_net(const std::string& path, const std::string& given_by);
 
 }  // namespace ps

@@ -265,13 +265,7 @@ ValueTrainResult train_value_net(const ValueTrainConfig& cfg, const std::string&
   ValueTrainResult result;
   // The init net first: a bad one is refused before the data are read.
   ValueNet init;
-  if (!cfg.init.empty()) {
-    try {
-      init = load_value_net(cfg.init);
-    } catch (const ValueNetError& e) {
-      throw ValueNetError(std::string("train-value --init: ") + e.what());  // "value net FILE: why"
-    }
-  }
+  if (!cfg.init.empty()) init = load_value_net(cfg.init, "train-value --init");
   TrainConfig::Window all;
   all.min_samples = all.max_samples = cfg.max_samples;
   TrainingWindow window = load_window(all, data_dir);
