@@ -10,8 +10,7 @@ NnueEvaluator::NnueEvaluator(std::shared_ptr<const ValueNet> net, std::string so
     : net_(std::move(net)), source_(std::move(source)) {
   if (!net_) throw std::invalid_argument("nnue evaluator: no value net");
   h1_ = net_->hidden1();
-  tmp_.resize(size_t(h1_));
-  scratch_.resize(size_t(2 * net_->max_width()));
+  scratch_.resize(size_t(net_->scratch_size()));
 }
 
 int NnueEvaluator::to_score(float v) const {
@@ -75,13 +74,7 @@ void NnueEvaluator::pop_turn() {
 float NnueEvaluator::value_current(const Position& pos) {
   if (top_ < 0) return net_->evaluate(pos);  // no path yet: from scratch
   const int me = pos.side_to_move();
-  const float* acc = level(top_) + me * h1_;
-  if (net_->window) {
-    std::copy(acc, acc + h1_, tmp_.data());
-    net_->add_window(pos, me, tmp_.data());
-    acc = tmp_.data();
-  }
-  return net_->forward(acc, ball_feature(pos.pitch(), pos.ball(), me), scratch_.data());
+  return net_->value_incremental(level(top_) + me * h1_, nullptr, 0, pos, me, scratch_.data());
 }
 
 float NnueEvaluator::value_child(const Position& parent, const uint8_t* kicks, int n,
@@ -89,18 +82,14 @@ float NnueEvaluator::value_child(const Position& parent, const uint8_t* kicks, i
   if (top_ < 0) return net_->evaluate(child);
   const int me = child.side_to_move();
   const Pitch& p = parent.pitch();
-  const float* acc = level(top_) + me * h1_;
-  float* t = tmp_.data();
-  std::copy(acc, acc + h1_, t);
+  if (extra_.size() < size_t(n)) extra_.resize(size_t(n));
   int ball = parent.ball();
   for (int i = 0; i < n; ++i) {
     const int d = kicks[i];
-    const float* col = net_->column(segment_feature(p, ball, d, me));
-    for (int j = 0; j < h1_; ++j) t[j] += col[j];
+    extra_[size_t(i)] = segment_feature(p, ball, d, me);
     ball += p.dir_offset(d);
   }
-  net_->add_window(child, me, t);
-  return net_->forward(t, ball_feature(p, child.ball(), me), scratch_.data());
+  return net_->value_incremental(level(top_) + me * h1_, extra_.data(), n, child, me, scratch_.data());
 }
 
 int NnueEvaluator::evaluate_current(const Position& pos) { return to_score(value_current(pos)); }

@@ -63,7 +63,7 @@ class NnueEvaluator final : public LeafEvaluator {
   int h1_;
   int top_ = -1;                // index of the current top level (-1: no reset yet)
   std::vector<float> stack_;    // levels of 2 * h1 floats: perspective 0, then 1
-  std::vector<float> tmp_;      // evaluate_child's sum
+  std::vector<int> extra_;      // evaluate_child's turn as first-layer features
   std::vector<float> scratch_;  // the small layers
 };
 

@@ -2,8 +2,25 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <random>
 #include <stdexcept>
+
+#if defined(__GNUC__)
+#define PS_VNET_INLINE inline __attribute__((always_inline))
+#else
+#define PS_VNET_INLINE inline
+#endif
+#if defined(__GNUC__) && !defined(__clang__)
+#define PS_VNET_FIXED 1  // GCC's vector extensions (ternary on vectors); clang takes the general path
+#define PS_VNET_LAMBDA_INLINE __attribute__((always_inline))
+// The 32-byte vectors below never cross a call boundary of the default build (all inlined):
+// GCC's note that passing them by value would change the ABI without AVX does not apply.
+#pragma GCC diagnostic ignored "-Wpsabi"
+#if defined(__x86_64__)
+#define PS_VNET_AVX2 1
+#endif
+#endif
 
 namespace ps {
 
@@ -39,7 +56,7 @@ namespace {
 // (W - x, L - y) for perspective 1: no division per cell (rotate_point's x_of / y_of were most
 // of an evaluation's cost).
 template <class F>
-void for_window_cells(const Position& pos, int window, int perspective, F&& f) {
+PS_VNET_INLINE void for_window_cells(const Position& pos, int window, int perspective, F&& f) {
   const Pitch& pitch = pos.pitch();
   const int side = 2 * window + 1;
   const int w = pitch.width(), l = pitch.length();
@@ -118,6 +135,143 @@ void ValueNet::add_window(const Position& pos, int perspective, float* sum) cons
   });
 }
 
+// The incremental evaluation's kernels (ValueNet::value_incremental). The fixed-size one is
+// written as plain loops over local arrays of compile-time length: the compiler keeps them in
+// vector registers (two AVX2 or four SSE registers for 16 floats) and unrolls the layers. It
+// adds exactly what the general path adds, in the same order per output, so the vector width
+// changes no bit: the accumulator, the turn's columns, one pattern column per drawn window cell,
+// the ball's column; layer 2 as bias + sum over inputs k in order (an input that the clipped
+// ReLU zeroed adds a zero, which the general path skips); the output as bias + sum in order.
+struct ValueNetKernels {
+  static float general(const ValueNet& net, const float* acc, const int* extra, int n, const Position& pos,
+                       int persp, float* scratch) {
+    const int h1 = net.hidden1();
+    float* t = scratch + 2 * net.max_width();
+    std::copy(acc, acc + h1, t);
+    for (int i = 0; i < n; ++i) {
+      const float* col = net.column(extra[i]);
+      for (int j = 0; j < h1; ++j) t[j] += col[j];
+    }
+    net.add_window(pos, persp, t);
+    return net.forward(t, ball_feature(pos.pitch(), pos.ball(), persp), scratch);
+  }
+
+#ifdef PS_VNET_FIXED
+  // 8 floats as a GCC vector: one AVX register, or two SSE registers in the default build; each
+  // lane is the same scalar float operation either way.
+  typedef float V8 __attribute__((vector_size(32)));
+  static PS_VNET_INLINE V8 load8(const float* p) {
+    V8 v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+  }
+  // std::clamp(x, 0, 1) per lane: (x < 0) ? 0 : (1 < x) ? 1 : x.
+  static PS_VNET_INLINE V8 clip01(V8 x) {
+    const V8 zero = {}, one = zero + 1.0f;
+    x = x < zero ? zero : x;
+    return one < x ? one : x;
+  }
+
+  template <int H1, int H2>
+  static PS_VNET_INLINE float fixed(const ValueNet& net, const float* acc, const int* extra, int n,
+                                    const Position& pos, int persp, float*) {
+    static_assert(H1 % 8 == 0 && H2 % 8 == 0, "whole vectors");
+    constexpr int N1 = H1 / 8, N2 = H2 / 8;
+    V8 s[N1];
+    for (int r = 0; r < N1; ++r) s[r] = load8(acc + 8 * r);
+    for (int i = 0; i < n; ++i) {
+      const float* col = net.column(extra[i]);
+      for (int r = 0; r < N1; ++r) s[r] += load8(col + 8 * r);
+    }
+    if (net.window > 0) {
+      const float* sums = net.pattern_sums_.data();
+      for_window_cells(pos, net.window, persp, [&](int cell, unsigned pattern) PS_VNET_LAMBDA_INLINE {
+        const float* col = sums + (size_t(cell) * 16 + pattern) * H1;
+        for (int r = 0; r < N1; ++r) s[r] += load8(col + 8 * r);
+      });
+    }
+    const float* ball = net.column(ball_feature(pos.pitch(), pos.ball(), persp));
+    V8 a[N1];
+    for (int r = 0; r < N1; ++r) a[r] = clip01(s[r] + load8(ball + 8 * r));
+    const float* t2 = net.transposed_[1].data();
+    V8 b[N2];
+    for (int r = 0; r < N2; ++r) b[r] = load8(net.layers[1].bias.data() + 8 * r);
+    for (int k = 0; k < H1; ++k) {
+      const float ak = a[k / 8][k % 8];
+      for (int r = 0; r < N2; ++r) b[r] += load8(t2 + k * H2 + 8 * r) * ak;
+    }
+    const float* t3 = net.transposed_[2].data();
+    float c = net.layers[2].bias[0];
+    for (int r = 0; r < N2; ++r) {
+      const V8 h = clip01(b[r]);
+      for (int l = 0; l < 8; ++l) c += t3[8 * r + l] * h[l];
+    }
+    return fast_tanh(c);
+  }
+
+  static float k16(const ValueNet& net, const float* acc, const int* extra, int n, const Position& pos,
+                   int persp, float* scratch) {
+    return fixed<16, 16>(net, acc, extra, n, pos, persp, scratch);
+  }
+  static float k32(const ValueNet& net, const float* acc, const int* extra, int n, const Position& pos,
+                   int persp, float* scratch) {
+    return fixed<32, 32>(net, acc, extra, n, pos, persp, scratch);
+  }
+#ifdef PS_VNET_AVX2
+  // AVX2 without FMA: a fused multiply-add would round once where the other kernels round twice.
+  __attribute__((target("avx2"))) static float k16_avx2(const ValueNet& net, const float* acc,
+                                                        const int* extra, int n, const Position& pos,
+                                                        int persp, float* scratch) {
+    return fixed<16, 16>(net, acc, extra, n, pos, persp, scratch);
+  }
+  __attribute__((target("avx2"))) static float k32_avx2(const ValueNet& net, const float* acc,
+                                                        const int* extra, int n, const Position& pos,
+                                                        int persp, float* scratch) {
+    return fixed<32, 32>(net, acc, extra, n, pos, persp, scratch);
+  }
+#endif
+#endif  // PS_VNET_FIXED
+
+  // The kernels that can run this net on this CPU, the fastest last.
+  static std::vector<std::pair<const char*, ValueNet::Kernel>> available(const ValueNet& net) {
+    std::vector<std::pair<const char*, ValueNet::Kernel>> k{{"general", &general}};
+#ifdef PS_VNET_FIXED
+    const int h1 = net.hidden1();
+    const bool two_hidden = net.layers.size() == 3 && net.layers[1].out == h1;
+    const bool patterns = net.window == 0 || !net.pattern_sums_.empty();
+    if (!two_hidden || !patterns || (h1 != 16 && h1 != 32)) return k;
+    k.emplace_back(h1 == 16 ? "16x16" : "32x32", h1 == 16 ? &k16 : &k32);
+#ifdef PS_VNET_AVX2
+    if (__builtin_cpu_supports("avx2"))
+      k.emplace_back(h1 == 16 ? "16x16+avx2" : "32x32+avx2", h1 == 16 ? &k16_avx2 : &k32_avx2);
+#endif
+#endif
+    return k;
+  }
+
+  static void choose(ValueNet& net) {
+    const auto k = available(net);
+    net.kernel_ = k.back().second;
+    net.kernel_name_ = k.back().first;
+  }
+};
+
+std::vector<std::string> ValueNet::kernels() const {
+  std::vector<std::string> names;
+  for (const auto& k : ValueNetKernels::available(*this)) names.push_back(k.first);
+  return names;
+}
+
+void ValueNet::use_kernel(const std::string& name) {
+  for (const auto& k : ValueNetKernels::available(*this))
+    if (name == k.first) {
+      kernel_ = k.second;
+      kernel_name_ = k.first;
+      return;
+    }
+  throw std::invalid_argument("value net: no kernel '" + name + "' for this net on this CPU");
+}
+
 void value_features(const Position& pos, std::vector<int>& out, int window) {
   out.clear();
   const Pitch& pitch = pos.pitch();
@@ -191,6 +345,7 @@ void ValueNet::finalize() {
       for (int k = 0; k < d.in; ++k)
         t[size_t(k) * size_t(d.out) + size_t(o)] = d.weight[size_t(o) * size_t(d.in) + size_t(k)];
   }
+  ValueNetKernels::choose(*this);
 }
 
 int ValueNet::max_width() const {

@@ -86,6 +86,28 @@ class ValueNet {
   /// mover's perspective; adds the ball's column (feature `ball_feature`) and runs the rest.
   /// `scratch` needs at least 2 * (largest layer width) floats.
   float forward(const float* accumulator, int ball_feature, float* scratch) const;
+  /// The value of turn start pos from an accumulator (bias and segment columns of pos's side to
+  /// move, `perspective`) that lacks the columns of `n_extra` features `extra` (the segments of
+  /// a turn not pushed): adds them in order, then pos's ball window and ball, and runs the rest.
+  /// The incremental path of search/nnue_eval.h. Nets of two hidden layers of 16 or 32 units
+  /// take a kernel of fixed sizes, compiled for AVX2 too and chosen by the CPU in finalize();
+  /// both kernels and the general path do the same float operations in the same order (no
+  /// fused multiply-add), so the value is bit-identical on every CPU. `scratch`: at least
+  /// scratch_size() floats. Thread-safe (const) with a scratch per thread.
+  float value_incremental(const float* accumulator, const int* extra, int n_extra, const Position& pos,
+                          int perspective, float* scratch) const {
+    return kernel_(*this, accumulator, extra, n_extra, pos, perspective, scratch);
+  }
+  /// Floats of scratch value_incremental needs.
+  int scratch_size() const { return 3 * max_width(); }
+  /// The kernel finalize() chose, for benchmarks and tests: "general", "16x16" or "32x32",
+  /// with "+avx2" when the CPU runs the AVX2 build of it.
+  const char* kernel_name() const { return kernel_name_; }
+  /// The kernels this net can take on this CPU ("general" first, the one finalize() chose last).
+  std::vector<std::string> kernels() const;
+  /// Makes value_incremental use kernel `name` (one of kernels()); for tests that compare them.
+  /// Throws std::invalid_argument when it cannot run here.
+  void use_kernel(const std::string& name);
   /// Adds the ball window's columns of pos (in `perspective`'s frame: pos's side to move) to
   /// `sum` (hidden1() floats); nothing when window is 0. O(window cells), one column per drawn cell
   /// (precomputed pattern sums; per drawn segment above kMaxPatternHidden units).
@@ -107,6 +129,10 @@ class ValueNet {
   // Layers 1.. transposed (in x out), so that forward() adds one input's row to all outputs at
   // once (vectorised over outputs, and an input that the clipped ReLU zeroed costs nothing).
   std::vector<std::vector<float>> transposed_;
+  using Kernel = float (*)(const ValueNet&, const float*, const int*, int, const Position&, int, float*);
+  Kernel kernel_ = nullptr;
+  const char* kernel_name_ = "none";
+  friend struct ValueNetKernels;
 };
 
 /// A net of the given hidden sizes with random weights (uniform, seeded), finalized: for tests

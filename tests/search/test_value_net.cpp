@@ -209,6 +209,66 @@ TEST_CASE("value net: the window's pattern sums equal its segment columns", "[se
   }
 }
 
+// value_incremental's kernels (fixed sizes 16 and 32, their AVX2 builds where the CPU has AVX2)
+// do the general path's float operations in its order: the same value to the bit, for the
+// children and turn starts of random paths, with and without a ball window.
+TEST_CASE("value net: every kernel gives the general path's value to the bit", "[search]") {
+  const Pitch& p = Pitch::standard();
+  std::mt19937_64 rng(11);
+  for (const std::vector<int>& hidden :
+       std::vector<std::vector<int>>{{16, 16}, {32, 32}, {16, 8}, {24, 24}}) {
+    for (int window : {0, 2, 3}) {
+      auto net = std::make_shared<ValueNet>(random_value_net(p, Variant::kStandard, hidden, rng(), window));
+      const std::vector<std::string> kernels = net->kernels();
+      REQUIRE(kernels.front() == "general");
+      REQUIRE(kernels.back() == net->kernel_name());
+#if defined(__GNUC__) && !defined(__clang__)
+      if (hidden[0] == hidden[1] && (hidden[0] == 16 || hidden[0] == 32)) REQUIRE(kernels.size() >= 2);
+#endif
+      if (hidden[0] != hidden[1] || hidden[0] == 24) REQUIRE(kernels.size() == 1);
+      const uint64_t games_seed = rng();
+      std::vector<std::vector<float>> values;
+      for (const std::string& k : kernels) {
+        net->use_kernel(k);
+        REQUIRE(net->kernel_name() == k);
+        NnueEvaluator ev(net, "test");
+        TurnGenerator gen;
+        std::mt19937_64 games(games_seed);
+        std::vector<float> v;
+        for (int game = 0; game < 16; ++game) {
+          const Game g = testing::random_game(p, Variant::kStandard, int(games() % 40), games);
+          if (g.position().game_over()) continue;
+          ev.reset(g.position());
+          Position top = g.position();
+          for (int depth = 0; depth < 3 && !top.game_over(); ++depth) {
+            v.push_back(ev.value_current(top));
+            std::string next;
+            for (const Turn& t : gen.generate(top)) {
+              if (t.winner >= 0) continue;
+              const auto kd = digits_of(t.kicks);
+              v.push_back(ev.value_child(top, kd.data(), int(kd.size()), play(top, t.kicks)));
+              if (next.empty() || games() % 4 == 0) next = t.kicks;
+            }
+            if (next.empty()) break;
+            const auto kd = digits_of(next);
+            ev.push_turn(top, kd.data(), int(kd.size()));
+            top = play(top, next);
+          }
+        }
+        values.push_back(std::move(v));
+      }
+      REQUIRE(values.front().size() >= 200);
+      for (size_t k = 1; k < values.size(); ++k) {
+        INFO("kernel " << kernels[k] << ", hidden " << hidden[0] << " window " << window);
+        REQUIRE(values[k].size() == values.front().size());
+        for (size_t i = 0; i < values[k].size(); ++i) REQUIRE(values[k][i] == values.front()[i]);
+      }
+    }
+  }
+  ValueNet net = random_value_net(p, Variant::kStandard, {16, 16}, 1, 0);
+  REQUIRE_THROWS_WITH(net.use_kernel("64x64"), Catch::Contains("no kernel '64x64'"));
+}
+
 TEST_CASE("value net: a net with a ball window round-trips as version 2", "[search]") {
   const ValueNet net = random_value_net(Pitch::get(8, 12, 2), Variant::kStandard, {8, 4}, 3, 3);
   const std::string bytes = value_net_bytes(net);
