@@ -96,12 +96,13 @@ Position AlphaBetaPlayer::child_position(const Position& pos, const Ply& p, cons
   return end;
 }
 
-void AlphaBetaPlayer::generate(const Position& pos, int ply, uint64_t tt_best, bool sort) {
+void AlphaBetaPlayer::generate(const Position& pos, int ply, uint64_t tt_best, bool sort, int cut) {
   // plies_ is sized once per choose_turn (max_depth + 1): resizing here would move the ply
   // arrays that the callers up the stack are iterating over.
   Ply& p = plies_[size_t(ply)];
   p.children.clear();
   p.kicks.clear();
+  p.cut_candidate = -1;
   const int me = pos.side_to_move();
   auto add = [&](const Position& end, const uint8_t* k, int n) {
     Child c;
@@ -110,11 +111,16 @@ void AlphaBetaPlayer::generate(const Position& pos, int ply, uint64_t tt_best, b
     c.winner = int8_t(end.winner());
     c.hash = end.hash();
     c.eval = 0;
+    c.evaluated = true;
     if (end.game_over()) {
       c.order = end.winner() == me ? kInf : -kInf;
+    } else if (p.cut_candidate >= 0) {
+      c.evaluated = false;  // a cut is in hand: evaluate_rest() if its win check fails
+      c.order = 0;
     } else {
       c.eval = std::clamp(eval_->evaluate_child(pos, k, n, end), -kEvalCap, kEvalCap);
       c.order = -c.eval;
+      if (-c.eval >= cut) p.cut_candidate = int(p.children.size());
     }
     if (c.hash == tt_best && tt_best != 0) c.order = kInf + 1;
     p.kicks.insert(p.kicks.end(), k, k + n);
@@ -142,6 +148,18 @@ void AlphaBetaPlayer::generate(const Position& pos, int ply, uint64_t tt_best, b
                      [](const Child& a, const Child& b) { return a.order > b.order; });
 }
 
+void AlphaBetaPlayer::evaluate_rest(const Position& pos, int ply, uint64_t tt_best) {
+  Ply& p = plies_[size_t(ply)];
+  for (Child& c : p.children) {
+    if (c.evaluated) continue;
+    const Position child = child_position(pos, p, c);
+    c.eval = std::clamp(eval_->evaluate_child(pos, p.kicks.data() + c.kicks_at, c.num_kicks, child),
+                        -kEvalCap, kEvalCap);
+    c.order = c.hash == tt_best && tt_best != 0 ? kInf + 1 : -c.eval;
+    c.evaluated = true;
+  }
+}
+
 int AlphaBetaPlayer::search_frontier(const Position& pos, int alpha, int beta, int ply, uint64_t tt_best) {
   // One turn above the leaves the score is the best child's static score, lowered to a loss
   // for a child whose side to move can win at once. Every child is evaluated (for that maximum
@@ -150,13 +168,28 @@ int AlphaBetaPlayer::search_frontier(const Position& pos, int alpha, int beta, i
   // far ends the node: every later one evaluates no higher, and the win check can only lower a
   // score. So a node pays its evaluations, one selection scan per child taken (usually one or
   // two) and their win checks, where it sorted all its children and win-checked each.
-  generate(pos, ply, tt_best, /*sort=*/false);
+  //
+  // A cut node pays less: generate() stops evaluating at the first child (generation order)
+  // whose static score reaches beta; when the opponent cannot win at once from it, that score
+  // is the node's (a lower bound, as the best child's was) and the other children are never
+  // evaluated. Else they are evaluated and the node proceeds as an all-node.
+  generate(pos, ply, tt_best, /*sort=*/false, beta);
   check_time();
+  Ply& p = plies_[size_t(ply)];
+  if (p.cut_candidate >= 0) {
+    const Child& c = p.children[size_t(p.cut_candidate)];
+    if ((++info_.nodes & 15) == 0) check_time();
+    if (!win_.find_winning_turn(child_position(pos, p, c), nullptr)) {
+      ++info_.leaves;
+      tt_store(pos.hash(), 1, -c.eval, 2, c.hash, ply);
+      return -c.eval;
+    }
+    evaluate_rest(pos, ply, tt_best);
+  }
   const int me = pos.side_to_move();
   const int alpha0 = alpha;
   int best = -kInf;
   uint64_t best_hash = 0;
-  Ply& p = plies_[size_t(ply)];
   for (size_t i = 0; i < p.children.size(); ++i) {
     // Selection: the highest ordering key among children[i..] (ties: the earlier, as the
     // stable sort would have them) moves to position i.

@@ -158,11 +158,13 @@ class AlphaBetaPlayer final : public Player {
     int order;          // ordering key, higher first
     int eval;           // the leaf evaluation of the child for its side to move (unless final)
     uint64_t hash;
+    bool evaluated;  // eval and order hold the evaluation (false: listed after a cut candidate)
   };
   struct Ply {
     std::vector<Child> children;
     std::vector<uint8_t> kicks;
     bool complete = true;  // every distinct turn listed (within kEnumerationLimit)
+    int cut_candidate = -1;  // generate() with a cut: the child that reached it, else -1
   };
   struct TTEntry {
     uint64_t key = 0;
@@ -180,8 +182,14 @@ class AlphaBetaPlayer final : public Player {
   int search(const Position& pos, int depth, int alpha, int beta, int ply, int static_eval = kNoEval);
   static constexpr int kNoEval = INT32_MIN;
   /// The children of pos into plies_[ply], evaluated; sorted by their ordering key (TT move,
-  /// winning turns, then the evaluation; losing turns last) unless sort is false.
-  void generate(const Position& pos, int ply, uint64_t tt_best, bool sort = true);
+  /// winning turns, then the evaluation; losing turns last) unless sort is false. With `cut`
+  /// (search_frontier's beta), evaluation stops at the first child (in generation order) whose
+  /// score for pos's side reaches it: that child's index goes to the ply's cut_candidate and the
+  /// children after it are listed unevaluated (Child::evaluated false), for evaluate_rest().
+  void generate(const Position& pos, int ply, uint64_t tt_best, bool sort = true, int cut = kNoCut);
+  static constexpr int kNoCut = INT32_MAX;
+  /// Evaluates the children generate() left unevaluated (after a cut candidate that failed).
+  void evaluate_rest(const Position& pos, int ply, uint64_t tt_best);
   /// search() at depth 1 below the root: the best child's static score, by selection.
   int search_frontier(const Position& pos, int alpha, int beta, int ply, uint64_t tt_best);
   /// Late-move reduction (turns) of the index-th child of a node of this depth; 0 without lmr.
