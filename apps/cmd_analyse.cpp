@@ -291,18 +291,21 @@ AnalysisAlphaBeta make_analysis_alphabeta(const Position& pos, const ModelArgs& 
   if (net.empty()) net = default_model_path(pos.pitch(), pos.variant(), ".vnet");
   // The names of `bot --value-net`; no shipped net: the hand evaluation.
   const LeafEvalSpec spec = net.empty() ? LeafEvalSpec{} : leaf_eval_from_name(net);
+  // Where the net was named: the flag, or (without it) the shipped file (a damaged shipped net
+  // was reported as "analyse --value-net:" to a user who gave no such flag).
+  const std::string where = a.value_net.empty() ? "analyse: the shipped value net" : "analyse --value-net";
   std::unique_ptr<LeafEvaluator> ev;
   try {
     ev = make_leaf_evaluator(spec, 1);
   } catch (const std::exception& e) {
-    throw std::invalid_argument(std::string("analyse --value-net: ") + e.what());
+    throw std::invalid_argument(where + ": " + e.what());
   }
   AnalysisAlphaBeta out;
   out.player = std::make_unique<AlphaBetaPlayer>(AlphaBetaPlayer::Options{}, std::move(ev), 1);
   try {
     out.player->new_game(pos.pitch(), pos.variant());  // refuses a value net of other rules
   } catch (const std::invalid_argument& e) {
-    throw std::invalid_argument(std::string("analyse --value-net: ") + e.what());
+    throw std::invalid_argument(where + ": " + e.what());
   }
   out.what = spec.eval == "nnue"    ? "value net " + net
              : spec.eval == "noise" ? "random evaluation"

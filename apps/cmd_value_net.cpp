@@ -6,8 +6,10 @@
 //                                            and alphabeta's nodes/s and depth, hand vs nnue
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -168,11 +170,25 @@ void bench_evaluations(const std::shared_ptr<const ValueNet>& net, const std::st
   const double hand_rate = evaluations_per_s(n, [&] {
     for (const Child& c : children) sink += hand.evaluate(c.end);
   });
-  std::printf("evaluations/s over %zu child turns of %d positions (one thread):\n", n, positions);
+  // Agreement: the incremental paths against the from-scratch reference, every child once.
+  double child_diff = 0, pushed_diff = 0;
+  by_parent(children, games, ev, [&](const Child& c) {
+    const Position& parent = games[c.game].position();
+    const double want = net->evaluate(c.end);
+    const int k = int(c.kicks.size());
+    child_diff = std::max(child_diff, std::fabs(ev.value_child(parent, c.kicks.data(), k, c.end) - want));
+    ev.push_turn(parent, c.kicks.data(), k);
+    pushed_diff = std::max(pushed_diff, std::fabs(ev.value_current(c.end) - want));
+    ev.pop_turn();
+  });
+  std::printf("evaluations/s over %zu child turns of %d positions (one thread; incremental kernel %s):\n", n,
+              positions, net->kernel_name());
   std::printf("  value net from scratch           %12.0f\n", scratch);
   std::printf("  value net incremental (child)    %12.0f  (%.1fx)\n", incremental, incremental / scratch);
   std::printf("  value net push + eval + pop      %12.0f  (%.1fx)\n", pushed, pushed / scratch);
   std::printf("  hand evaluation                  %12.0f\n", hand_rate);
+  std::printf("  largest |incremental - from scratch| over the %zu children: child %.2g, pushed %.2g\n", n,
+              child_diff, pushed_diff);
   if (sink == 12345.678) std::printf(" ");  // keeps the loops
 }
 

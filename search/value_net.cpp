@@ -50,36 +50,63 @@ int segment_feature(const Pitch& pitch, int p, int d, int perspective) {
 
 namespace {
 
-// Calls f(cell, pattern) for each window cell of pos with a drawn forward segment, in
-// `perspective`'s frame, cells ascending: `pattern` holds bit k when forward direction kE + k of
-// the mover's frame is drawn there (1..15). Mover-frame point (x, y) is the engine's
-// (W - x, L - y) for perspective 1: no division per cell (rotate_point's x_of / y_of were most
-// of an evaluation's cost).
+// Calls f(cell, q) for each cell of the window around ball point `ball` that lies on the point
+// grid, in `perspective`'s frame, cells ascending: q is the engine's point of that cell. Mover-
+// frame point (x, y) is the engine's (W - x, L - y) for perspective 1.
 template <class F>
-PS_VNET_INLINE void for_window_cells(const Position& pos, int window, int perspective, F&& f) {
-  const Pitch& pitch = pos.pitch();
+PS_VNET_INLINE void for_window_points(const Pitch& pitch, int ball, int window, int perspective, F&& f) {
   const int side = 2 * window + 1;
   const int w = pitch.width(), l = pitch.length();
-  int bx = pitch.x_of(pos.ball()), by = pitch.y_of(pos.ball());
+  int bx = pitch.x_of(ball), by = pitch.y_of(ball);
   if (perspective) {
     bx = w - bx;
     by = l - by;
   }
   const int y0 = std::max(by - window, -1), y1 = std::min(by + window, l + 1);
   const int x0 = std::max(bx - window, 0), x1 = std::min(bx + window, w);
-  for (int y = y0; y <= y1; ++y) {
-    for (int x = x0; x <= x1; ++x) {
-      const int q = perspective ? pitch.point(w - x, l - y) : pitch.point(x, y);
-      unsigned mine = unsigned(pos.drawn_mask(q) & ~pitch.wall_dirs(q)) & 0xFFu;
-      // Rotating the board 180 degrees turns direction d into d + 4 (mod 8): the mover's
-      // E..SW of perspective 1 are the engine's W..NE, bits 6, 7, 0, 1.
-      if (perspective) mine = ((mine >> 4) | (mine << 4)) & 0xFFu;
-      const unsigned pattern = (mine >> kE) & 15u;
-      if (pattern) f((y - by + window) * side + (x - bx + window), pattern);
-    }
-  }
+  for (int y = y0; y <= y1; ++y)
+    for (int x = x0; x <= x1; ++x)
+      f((y - by + window) * side + (x - bx + window),
+        perspective ? pitch.point(w - x, l - y) : pitch.point(x, y));
+}
+
+// The pattern of a window cell: bit k set when forward direction kE + k of the mover's frame is
+// drawn at engine point q (non-wall directions `open`). Rotating the board 180 degrees turns
+// direction d into d + 4 (mod 8): the mover's E..SW of perspective 1 are the engine's W..NE,
+// bits 6, 7, 0, 1.
+PS_VNET_INLINE unsigned window_pattern(const Position& pos, int q, unsigned open, int perspective) {
+  unsigned mine = unsigned(pos.drawn_mask(q)) & open & 0xFFu;
+  if (perspective) mine = ((mine >> 4) | (mine << 4)) & 0xFFu;
+  return (mine >> kE) & 15u;
+}
+
+// Calls f(cell, pattern) for each window cell of pos with a drawn forward segment, in
+// `perspective`'s frame, cells ascending: `pattern` holds bit k when forward direction kE + k of
+// the mover's frame is drawn there (1..15). The reference of ValueNet's precomputed table.
+template <class F>
+PS_VNET_INLINE void for_window_cells(const Position& pos, int window, int perspective, F&& f) {
+  const Pitch& pitch = pos.pitch();
+  for_window_points(pitch, pos.ball(), window, perspective, [&](int cell, int q) {
+    const unsigned pattern = window_pattern(pos, q, ~unsigned(pitch.wall_dirs(q)), perspective);
+    if (pattern) f(cell, pattern);
+  });
   static_assert(kSW == kE + 3 && kW == kE + 4, "the window's patterns assume E, SE, S, SW in a row");
 }
+
+}  // namespace
+
+template <class F>
+PS_VNET_INLINE void ValueNet::for_window_patterns(const Position& pos, int perspective, F&& f) const {
+  const size_t at = size_t(perspective) * size_t(pos.pitch().num_points()) + size_t(pos.ball());
+  const WindowCell* c = window_cells_.data() + window_start_[at];
+  const WindowCell* end = window_cells_.data() + window_start_[at + 1];
+  for (; c != end; ++c) {
+    const unsigned pattern = window_pattern(pos, c->point, c->open, perspective);
+    if (pattern) f(c->cell, pattern);
+  }
+}
+
+namespace {
 
 // Calls f(feature) for each active ball-window feature of pos in `perspective`'s frame
 // (ascending).
@@ -99,42 +126,6 @@ void window_features(const Position& pos, int window, int perspective, std::vect
   for_window_features(pos, window, perspective, [&](int f) { out.push_back(f); });
 }
 
-namespace {
-
-// The window's columns summed in a local array of H floats, stored once: the compiler keeps it
-// in registers (summing into `sum` in memory stored and reloaded it per feature, about half of
-// the window's cost). One add per drawn cell: the sum of its pattern's columns is precomputed.
-template <int H>
-void add_window_fixed(const float* pattern_sums, const Position& pos, int window, int perspective,
-                      float* sum) {
-  float acc[H];
-  std::copy(sum, sum + H, acc);
-  for_window_cells(pos, window, perspective, [&](int cell, unsigned pattern) {
-    const float* col = pattern_sums + (size_t(cell) * 16 + pattern) * H;
-    for (int j = 0; j < H; ++j) acc[j] += col[j];
-  });
-  std::copy(acc, acc + H, sum);
-}
-
-}  // namespace
-
-void ValueNet::add_window(const Position& pos, int perspective, float* sum) const {
-  if (window <= 0) return;
-  const int h1 = hidden1();
-  if (!pattern_sums_.empty()) {
-    if (h1 == 16) return add_window_fixed<16>(pattern_sums_.data(), pos, window, perspective, sum);
-    if (h1 == 32) return add_window_fixed<32>(pattern_sums_.data(), pos, window, perspective, sum);
-    return for_window_cells(pos, window, perspective, [&](int cell, unsigned pattern) {
-      const float* col = pattern_sums_.data() + (size_t(cell) * 16 + pattern) * size_t(h1);
-      for (int j = 0; j < h1; ++j) sum[j] += col[j];
-    });
-  }
-  for_window_features(pos, window, perspective, [&](int f) {
-    const float* col = column(f);
-    for (int j = 0; j < h1; ++j) sum[j] += col[j];
-  });
-}
-
 // The incremental evaluation's kernels (ValueNet::value_incremental). The fixed-size one is
 // written as plain loops over local arrays of compile-time length: the compiler keeps them in
 // vector registers (two AVX2 or four SSE registers for 16 floats) and unrolls the layers. It
@@ -143,6 +134,21 @@ void ValueNet::add_window(const Position& pos, int perspective, float* sum) cons
 // the ball's column; layer 2 as bias + sum over inputs k in order (an input that the clipped
 // ReLU zeroed adds a zero, which the general path skips); the output as bias + sum in order.
 struct ValueNetKernels {
+  // The window's columns summed in a local array of H floats, stored once: the compiler keeps it
+  // in registers (summing into `sum` in memory stored and reloaded it per feature, about half of
+  // the window's cost). One add per drawn cell: the sum of its pattern's columns is precomputed.
+  template <int H>
+  static void add_window_fixed(const ValueNet& net, const float* pattern_sums, const Position& pos,
+                               int perspective, float* sum) {
+    float acc[H];
+    std::copy(sum, sum + H, acc);
+    net.for_window_patterns(pos, perspective, [&](int cell, unsigned pattern) {
+      const float* col = pattern_sums + (size_t(cell) * 16 + pattern) * H;
+      for (int j = 0; j < H; ++j) acc[j] += col[j];
+    });
+    std::copy(acc, acc + H, sum);
+  }
+
   static float general(const ValueNet& net, const float* acc, const int* extra, int n, const Position& pos,
                        int persp, float* scratch) {
     const int h1 = net.hidden1();
@@ -185,7 +191,7 @@ struct ValueNetKernels {
     }
     if (net.window > 0) {
       const float* sums = net.pattern_sums_.data();
-      for_window_cells(pos, net.window, persp, [&](int cell, unsigned pattern) PS_VNET_LAMBDA_INLINE {
+      net.for_window_patterns(pos, persp, [&](int cell, unsigned pattern) PS_VNET_LAMBDA_INLINE {
         const float* col = sums + (size_t(cell) * 16 + pattern) * H1;
         for (int r = 0; r < N1; ++r) s[r] += load8(col + 8 * r);
       });
@@ -255,6 +261,25 @@ struct ValueNetKernels {
     net.kernel_name_ = k.back().first;
   }
 };
+
+void ValueNet::add_window(const Position& pos, int perspective, float* sum) const {
+  if (window <= 0) return;
+  const int h1 = hidden1();
+  if (!pattern_sums_.empty()) {
+    if (h1 == 16)
+      return ValueNetKernels::add_window_fixed<16>(*this, pattern_sums_.data(), pos, perspective, sum);
+    if (h1 == 32)
+      return ValueNetKernels::add_window_fixed<32>(*this, pattern_sums_.data(), pos, perspective, sum);
+    return for_window_patterns(pos, perspective, [&](int cell, unsigned pattern) {
+      const float* col = pattern_sums_.data() + (size_t(cell) * 16 + pattern) * size_t(h1);
+      for (int j = 0; j < h1; ++j) sum[j] += col[j];
+    });
+  }
+  for_window_features(pos, window, perspective, [&](int f) {
+    const float* col = column(f);
+    for (int j = 0; j < h1; ++j) sum[j] += col[j];
+  });
+}
 
 std::vector<std::string> ValueNet::kernels() const {
   std::vector<std::string> names;
@@ -344,6 +369,21 @@ void ValueNet::finalize() {
     for (int o = 0; o < d.out; ++o)
       for (int k = 0; k < d.in; ++k)
         t[size_t(k) * size_t(d.out) + size_t(o)] = d.weight[size_t(o) * size_t(d.in) + size_t(k)];
+  }
+  window_cells_.clear();
+  window_start_.clear();
+  if (window > 0) {
+    const Pitch& pi = pitch();
+    const int np = pi.num_points();
+    window_start_.push_back(0);
+    for (int persp = 0; persp < 2; ++persp)
+      for (int ball = 0; ball < np; ++ball) {
+        // for_window_cells' cells of a position with this ball, in its order.
+        for_window_points(pi, ball, window, persp, [&](int cell, int q) {
+          window_cells_.push_back({uint16_t(q), uint8_t(cell), uint8_t(~pi.wall_dirs(q) & 0xFFu)});
+        });
+        window_start_.push_back(uint32_t(window_cells_.size()));
+      }
   }
   ValueNetKernels::choose(*this);
 }

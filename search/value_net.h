@@ -129,6 +129,20 @@ class ValueNet {
   // Layers 1.. transposed (in x out), so that forward() adds one input's row to all outputs at
   // once (vectorised over outputs, and an input that the clipped ReLU zeroed costs nothing).
   std::vector<std::vector<float>> transposed_;
+  // The ball window's cells for each perspective and ball point, in for_window_cells' order:
+  // the engine point, its cell and its non-wall directions, so that an evaluation reads drawn
+  // masks without converting coordinates (window nets only; built by finalize()).
+  struct WindowCell {
+    uint16_t point;
+    uint8_t cell;
+    uint8_t open;  // directions of the point that are not walls (engine frame)
+  };
+  std::vector<WindowCell> window_cells_;
+  std::vector<uint32_t> window_start_;  // [perspective * num_points + ball], num_points * 2 + 1 entries
+  // Calls f(cell, pattern) for each window cell of pos with a drawn forward segment (as
+  // for_window_cells in value_net.cpp, from the table).
+  template <class F>
+  void for_window_patterns(const Position& pos, int perspective, F&& f) const;
   using Kernel = float (*)(const ValueNet&, const float*, const int*, int, const Position&, int, float*);
   Kernel kernel_ = nullptr;
   const char* kernel_name_ = "none";
