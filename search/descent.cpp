@@ -1,7 +1,10 @@
 #include "search/descent.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <stdexcept>
 
 namespace ps {
@@ -176,7 +179,11 @@ SearchResult DescentSearch::run(const Position& root, const SearchLimits& limits
       const bool widen = nodes_[n].expanded && !nodes_[n].complete && nodes_[n].all_lost;
       if (!nodes_[n].expanded || widen) {
         const int first = n == 0 ? params_.root_initial_turns : params_.initial_turns;
-        expand(n, pos, widen ? 2 * nodes_[n].max_turns : first);
+        // Doubling saturates: a node listed with "every turn" (1 << 30) overflowed an int
+        // (UBSan, tactics test "UBFM and Descent take wins", session-31 probe).
+        const int wider =
+            int(std::min<int64_t>(int64_t(2) * nodes_[n].max_turns, std::numeric_limits<int>::max()));
+        expand(n, pos, widen ? wider : first);
         ++expansions;
         if (!descent || out_of_budget(expansions)) break;
         continue;

@@ -171,11 +171,12 @@ struct ValueNetKernels {
     std::memcpy(&v, p, sizeof v);
     return v;
   }
-  // std::clamp(x, 0, 1) per lane: (x < 0) ? 0 : (1 < x) ? 1 : x.
-  static PS_VNET_INLINE V8 clip01(V8 x) {
+  // std::clamp(x, 0, 1) per lane: (x < 0) ? 0 : (1 < x) ? 1 : x. In place: a 32-byte vector
+  // passed by value draws GCC's ABI note in the default build, which the pragma does not silence.
+  static PS_VNET_INLINE void clip01(V8& x) {
     const V8 zero = {}, one = zero + 1.0f;
     x = x < zero ? zero : x;
-    return one < x ? one : x;
+    x = one < x ? one : x;
   }
 
   template <int H1, int H2>
@@ -198,7 +199,10 @@ struct ValueNetKernels {
     }
     const float* ball = net.column(ball_feature(pos.pitch(), pos.ball(), persp));
     V8 a[N1];
-    for (int r = 0; r < N1; ++r) a[r] = clip01(s[r] + load8(ball + 8 * r));
+    for (int r = 0; r < N1; ++r) {
+      a[r] = s[r] + load8(ball + 8 * r);
+      clip01(a[r]);
+    }
     const float* t2 = net.transposed_[1].data();
     V8 b[N2];
     for (int r = 0; r < N2; ++r) b[r] = load8(net.layers[1].bias.data() + 8 * r);
@@ -209,7 +213,8 @@ struct ValueNetKernels {
     const float* t3 = net.transposed_[2].data();
     float c = net.layers[2].bias[0];
     for (int r = 0; r < N2; ++r) {
-      const V8 h = clip01(b[r]);
+      V8 h = b[r];
+      clip01(h);
       for (int l = 0; l < 8; ++l) c += t3[8 * r + l] * h[l];
     }
     return fast_tanh(c);
@@ -281,6 +286,7 @@ void ValueNet::add_window(const Position& pos, int perspective, float* sum) cons
   });
 }
 
+// single-file: omit begin (tests and benchmarks only)
 std::vector<std::string> ValueNet::kernels() const {
   std::vector<std::string> names;
   for (const auto& k : ValueNetKernels::available(*this)) names.push_back(k.first);
@@ -296,6 +302,7 @@ void ValueNet::use_kernel(const std::string& name) {
     }
   throw std::invalid_argument("value net: no kernel '" + name + "' for this net on this CPU");
 }
+// single-file: omit end
 
 void value_features(const Position& pos, std::vector<int>& out, int window) {
   out.clear();
@@ -380,7 +387,7 @@ void ValueNet::finalize() {
       for (int ball = 0; ball < np; ++ball) {
         // for_window_cells' cells of a position with this ball, in its order.
         for_window_points(pi, ball, window, persp, [&](int cell, int q) {
-          window_cells_.push_back({uint16_t(q), uint8_t(cell), uint8_t(~pi.wall_dirs(q) & 0xFFu)});
+          window_cells_.push_back({uint16_t(q), uint16_t(cell), uint8_t(~pi.wall_dirs(q) & 0xFFu)});
         });
         window_start_.push_back(uint32_t(window_cells_.size()));
       }
@@ -435,6 +442,7 @@ float ValueNet::evaluate(const Position& pos) const {
   return forward(acc.data(), features.back(), scratch.data());
 }
 
+// single-file: omit begin (tests and benchmarks only)
 ValueNet random_value_net(const Pitch& pitch, Variant variant, const std::vector<int>& hidden, uint64_t seed,
                           int window) {
   ValueNet net;
@@ -464,5 +472,6 @@ ValueNet random_value_net(const Pitch& pitch, Variant variant, const std::vector
   net.finalize();
   return net;
 }
+// single-file: omit end
 
 }  // namespace ps

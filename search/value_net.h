@@ -134,8 +134,8 @@ class ValueNet {
   // masks without converting coordinates (window nets only; built by finalize()).
   struct WindowCell {
     uint16_t point;
-    uint8_t cell;
-    uint8_t open;  // directions of the point that are not walls (engine frame)
+    uint16_t cell;  // up to (2 * kMaxWindow + 1)^2 = 289 (a uint8_t wrapped for window 8)
+    uint8_t open;   // directions of the point that are not walls (engine frame)
   };
   std::vector<WindowCell> window_cells_;
   std::vector<uint32_t> window_start_;  // [perspective * num_points + ball], num_points * 2 + 1 entries

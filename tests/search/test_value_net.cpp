@@ -179,7 +179,8 @@ TEST_CASE("value net: the ball window holds the segments around the ball", "[sea
 TEST_CASE("value net: the window's pattern sums equal its segment columns", "[search]") {
   const Pitch& p = Pitch::standard();
   for (int h1 : {16, 32, 8, 80}) {
-    for (int r : {1, 2, 3}) {
+    // r = 8 (the largest, 289 cells): the window table's cell index wrapped at 256 (session-31 probe).
+    for (int r : {1, 2, 3, 8}) {
       const ValueNet net = random_value_net(p, Variant::kStandard, {h1, 4}, uint64_t(h1 * 10 + r), r);
       std::mt19937 rng(uint32_t(h1 + r));
       Position pos(p, Variant::kStandard);
@@ -217,7 +218,7 @@ TEST_CASE("value net: every kernel gives the general path's value to the bit", "
   std::mt19937_64 rng(11);
   for (const std::vector<int>& hidden :
        std::vector<std::vector<int>>{{16, 16}, {32, 32}, {16, 8}, {24, 24}}) {
-    for (int window : {0, 2, 3}) {
+    for (int window : {0, 2, 3, 8}) {
       auto net = std::make_shared<ValueNet>(random_value_net(p, Variant::kStandard, hidden, rng(), window));
       const std::vector<std::string> kernels = net->kernels();
       REQUIRE(kernels.front() == "general");
