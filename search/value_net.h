@@ -92,7 +92,9 @@ class ValueNet {
   /// The incremental path of search/nnue_eval.h. Nets of two hidden layers of 16 or 32 units
   /// take a kernel of fixed sizes, compiled for AVX2 too and chosen by the CPU in finalize();
   /// both kernels and the general path do the same float operations in the same order (no
-  /// fused multiply-add), so the value is bit-identical on every CPU. `scratch`: at least
+  /// fused multiply-add), so the value is bit-identical on every CPU (with the project's
+  /// flags: -std=c++17 contracts no a * b + c; a build with FMA enabled, e.g. -march=native,
+  /// under -ffp-contract=fast may fuse differently per kernel). `scratch`: at least
   /// scratch_size() floats. Thread-safe (const) with a scratch per thread.
   float value_incremental(const float* accumulator, const int* extra, int n_extra, const Position& pos,
                           int perspective, float* scratch) const {
