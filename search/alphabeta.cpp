@@ -111,12 +111,10 @@ void AlphaBetaPlayer::generate(const Position& pos, int ply, uint64_t tt_best, b
     c.winner = int8_t(end.winner());
     c.hash = end.hash();
     c.eval = 0;
-    c.evaluated = true;
     if (end.game_over()) {
       c.order = end.winner() == me ? kInf : -kInf;
     } else if (p.cut_candidate >= 0) {
-      c.evaluated = false;  // a cut is in hand: evaluate_rest() if its win check fails
-      c.order = 0;
+      c.order = 0;  // a cut is in hand: evaluate_rest() if its win check fails
     } else {
       c.eval = std::clamp(eval_->evaluate_child(pos, k, n, end), -kEvalCap, kEvalCap);
       c.order = -c.eval;
@@ -148,22 +146,25 @@ void AlphaBetaPlayer::generate(const Position& pos, int ply, uint64_t tt_best, b
                      [](const Child& a, const Child& b) { return a.order > b.order; });
 }
 
-void AlphaBetaPlayer::evaluate_rest(const Position& pos, int ply, uint64_t tt_best) {
+void AlphaBetaPlayer::evaluate_rest(const Position& pos, int ply) {
+  // The children generate() left unevaluated: those after the cut candidate that do not end
+  // the game. The TT move keeps the order generate() gave it.
   Ply& p = plies_[size_t(ply)];
-  for (Child& c : p.children) {
-    if (c.evaluated) continue;
+  for (size_t i = size_t(p.cut_candidate) + 1; i < p.children.size(); ++i) {
+    Child& c = p.children[i];
+    if (c.winner >= 0) continue;
     const Position child = child_position(pos, p, c);
     c.eval = std::clamp(eval_->evaluate_child(pos, p.kicks.data() + c.kicks_at, c.num_kicks, child),
                         -kEvalCap, kEvalCap);
-    c.order = c.hash == tt_best && tt_best != 0 ? kInf + 1 : -c.eval;
-    c.evaluated = true;
+    if (c.order != kInf + 1) c.order = -c.eval;
   }
 }
 
 int AlphaBetaPlayer::search_frontier(const Position& pos, int alpha, int beta, int ply, uint64_t tt_best) {
   // One turn above the leaves the score is the best child's static score, lowered to a loss
-  // for a child whose side to move can win at once. Every child is evaluated (for that maximum
-  // and for the TT move of the next iteration), but the children are taken best-evaluated
+  // for a child whose side to move can win at once. Unless a cut comes first (below), every
+  // child is evaluated (for that maximum and for the TT move of the next iteration), but the
+  // children are taken best-evaluated
   // first by selection instead of a full sort, and a child that cannot beat the best score so
   // far ends the node: every later one evaluates no higher, and the win check can only lower a
   // score. So a node pays its evaluations, one selection scan per child taken (usually one or
@@ -184,7 +185,7 @@ int AlphaBetaPlayer::search_frontier(const Position& pos, int alpha, int beta, i
       tt_store(pos.hash(), 1, -c.eval, 2, c.hash, ply);
       return -c.eval;
     }
-    evaluate_rest(pos, ply, tt_best);
+    evaluate_rest(pos, ply);
   }
   const int me = pos.side_to_move();
   const int alpha0 = alpha;

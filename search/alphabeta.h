@@ -158,7 +158,6 @@ class AlphaBetaPlayer final : public Player {
     int order;          // ordering key, higher first
     int eval;           // the leaf evaluation of the child for its side to move (unless final)
     uint64_t hash;
-    bool evaluated;  // eval and order hold the evaluation (false: listed after a cut candidate)
   };
   struct Ply {
     std::vector<Child> children;
@@ -185,11 +184,12 @@ class AlphaBetaPlayer final : public Player {
   /// winning turns, then the evaluation; losing turns last) unless sort is false. With `cut`
   /// (search_frontier's beta), evaluation stops at the first child (in generation order) whose
   /// score for pos's side reaches it: that child's index goes to the ply's cut_candidate and the
-  /// children after it are listed unevaluated (Child::evaluated false), for evaluate_rest().
+  /// children after it that do not end the game are listed unevaluated (eval 0, order 0 or the
+  /// TT move's), for evaluate_rest().
   void generate(const Position& pos, int ply, uint64_t tt_best, bool sort = true, int cut = kNoCut);
   static constexpr int kNoCut = INT32_MAX;
   /// Evaluates the children generate() left unevaluated (after a cut candidate that failed).
-  void evaluate_rest(const Position& pos, int ply, uint64_t tt_best);
+  void evaluate_rest(const Position& pos, int ply);
   /// search() at depth 1 below the root: the best child's static score, by selection.
   int search_frontier(const Position& pos, int alpha, int beta, int ply, uint64_t tt_best);
   /// Late-move reduction (turns) of the index-th child of a node of this depth; 0 without lmr.
