@@ -38,6 +38,7 @@ struct BenchOptions {
   std::string net;  // empty: random weights of `hidden`
   std::vector<int> hidden = {32, 32};
   int window = 0;  // ball window radius of the random net
+  bool window_points = false;
   int positions = 20;
   int64_t time_ms = 200;
   uint64_t seed = 1;
@@ -235,7 +236,7 @@ void bench_value_net(const BenchOptions& o) {
   std::shared_ptr<const ValueNet> net;
   if (o.net.empty()) {
     net = std::make_shared<const ValueNet>(
-        random_value_net(Pitch::standard(), Variant::kStandard, o.hidden, o.seed, o.window));
+        random_value_net(Pitch::standard(), Variant::kStandard, o.hidden, o.seed, o.window, o.window_points));
   } else {
     net = std::make_shared<const ValueNet>(load_value_net(o.net, "bench value-net --net"));
   }
@@ -243,7 +244,10 @@ void bench_value_net(const BenchOptions& o) {
   for (const DenseLayer& l : net->layers) shape += "-" + std::to_string(l.out);
   std::printf("value net %s: %s %s, layers %s%s\n", o.net.empty() ? "(random weights)" : o.net.c_str(),
               net->pitch().name().c_str(), variant_name(net->variant), shape.c_str(),
-              net->window ? (", ball window " + std::to_string(net->window)).c_str() : "");
+              net->window ? (", ball window " + std::to_string(net->window) +
+                             (net->window_points ? " with its points" : ""))
+                                .c_str()
+                          : "");
   int64_t skipped = 0;
   const std::vector<Game> games =
       o.pgn.empty() ? bench_games(net->pitch(), net->variant, o.positions, o.seed)
@@ -304,6 +308,10 @@ void register_value_net_commands(CLI::App& app) {
                  "starts at zero)")
       ->capture_default_str()
       ->check(in_range(0, ValueNet::kMaxWindow));
+  tv->add_flag("--window-points", t->cfg.window_points,
+               "give each ball window cell two more inputs: the point is touched (a kick there bounces), "
+               "at most one of its directions is free (a kick there ends blocked or forced); with --init "
+               "on a window net without them they start at zero");
   tv->add_option("--threads", t->cfg.threads, "LibTorch threads (0: its default; at most 256)")
       ->capture_default_str()
       ->check(in_range(0, 256));
@@ -361,8 +369,9 @@ void register_value_net_commands(CLI::App& app) {
     else
       std::printf("kept the weights of the last step, %lld (no held-out games to choose by)\n",
                   (long long)r.best.step);
-    std::printf("wrote %s (target %s%s, %.1f s)\n", t->out.c_str(), t->cfg.target.c_str(),
-                r.window ? (", ball window " + std::to_string(r.window)).c_str() : "", r.seconds);
+    std::printf("wrote %s (target %s%s%s, %.1f s)\n", t->out.c_str(), t->cfg.target.c_str(),
+                r.window ? (", ball window " + std::to_string(r.window)).c_str() : "",
+                r.window_points ? " with its points" : "", r.seconds);
   });
 
   struct RelabelArgs {
@@ -448,6 +457,9 @@ void register_value_net_commands(CLI::App& app) {
   b->add_option("--window", o->window, "ball window radius of the random net (as train-value)")
       ->capture_default_str()
       ->check(in_range(0, ValueNet::kMaxWindow))
+      ->excludes(net_opt);
+  b->add_flag("--window-points", o->window_points,
+              "the random net's window cells carry touched and trap inputs")
       ->excludes(net_opt);
   b->add_option("--pgn", o->pgn,
                 "take the positions from these games (e.g. a ladder's games.pgn) instead of random games");

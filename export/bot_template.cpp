@@ -261,6 +261,7 @@ struct Net {
     vnet->variant = ps::Variant(kVariant);
     vnet->value_scale = kValueScale;
     vnet->window = kWindow;
+    vnet->window_points = kWindowPoints;
     for (Layer& l : decode()) vnet->layers.push_back({l.fan_in, l.out, std::move(l.w), std::move(l.b)});
     vnet->validate();
     vnet->finalize();

@@ -427,10 +427,11 @@ ExportResult assemble_alphabeta(const ValueNet& net, const ExportOptions& option
   std::replace(what.begin(), what.end(), ',', '-');
   char scale[48];
   std::snprintf(scale, sizeof scale, "float(%.9g)", double(net.value_scale));
-  const std::string consts = rules_constants(options) +
-                             "constexpr int kLayers=" + std::to_string(net.layers.size()) + ",kShape[]={" +
-                             shape + "};\nconstexpr float kValueScale=" + scale +
-                             ";\nconstexpr int kWindow=" + std::to_string(net.window) + ";\n";
+  const std::string consts =
+      rules_constants(options) + "constexpr int kLayers=" + std::to_string(net.layers.size()) +
+      ",kShape[]={" + shape + "};\nconstexpr float kValueScale=" + scale +
+      ";\nconstexpr int kWindow=" + std::to_string(net.window) +
+      ";\nconstexpr bool kWindowPoints=" + (net.window_points ? "true" : "false") + ";\n";
   return assemble_file(BotKind::kAlphaBeta, embedded_alphabeta_sources(), file_head(what, options), consts,
                        value_net_layers(net), options, what);
 }

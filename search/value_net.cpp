@@ -73,21 +73,32 @@ PS_VNET_INLINE void for_window_points(const Pitch& pitch, int ball, int window, 
 // The pattern of a window cell: bit k set when forward direction kE + k of the mover's frame is
 // drawn at engine point q (non-wall directions `open`). Rotating the board 180 degrees turns
 // direction d into d + 4 (mod 8): the mover's E..SW of perspective 1 are the engine's W..NE,
-// bits 6, 7, 0, 1.
-PS_VNET_INLINE unsigned window_pattern(const Position& pos, int q, unsigned open, int perspective) {
-  unsigned mine = unsigned(pos.drawn_mask(q)) & open & 0xFFu;
+// bits 6, 7, 0, 1. With `points` (ValueNet::window_points), bit 4 when q is touched and bit 5
+// when at most one of its on-pitch directions (`allowed`) is free; both are the same in either
+// frame.
+PS_VNET_INLINE unsigned window_pattern(const Position& pos, int q, unsigned open, unsigned allowed,
+                                       int perspective, bool points) {
+  const unsigned drawn = pos.drawn_mask(q);
+  unsigned mine = drawn & open & 0xFFu;
   if (perspective) mine = ((mine >> 4) | (mine << 4)) & 0xFFu;
-  return (mine >> kE) & 15u;
+  unsigned pattern = (mine >> kE) & 15u;
+  if (points) {
+    const unsigned free = allowed & ~drawn & 0xFFu;
+    pattern |= (unsigned(drawn != 0) << 4) | (unsigned((free & (free - 1)) == 0) << 5);
+  }
+  return pattern;
 }
 
-// Calls f(cell, pattern) for each window cell of pos with a drawn forward segment, in
-// `perspective`'s frame, cells ascending: `pattern` holds bit k when forward direction kE + k of
-// the mover's frame is drawn there (1..15). The reference of ValueNet's precomputed table.
+// Calls f(cell, pattern) for each window cell of pos with an input set, in `perspective`'s
+// frame, cells ascending: `pattern` holds bit k when forward direction kE + k of the mover's
+// frame is drawn there, and with `points` bits 4 and 5 as window_pattern's (never 0). The
+// reference of ValueNet's precomputed table.
 template <class F>
-PS_VNET_INLINE void for_window_cells(const Position& pos, int window, int perspective, F&& f) {
+PS_VNET_INLINE void for_window_cells(const Position& pos, int window, int perspective, bool points, F&& f) {
   const Pitch& pitch = pos.pitch();
   for_window_points(pitch, pos.ball(), window, perspective, [&](int cell, int q) {
-    const unsigned pattern = window_pattern(pos, q, ~unsigned(pitch.wall_dirs(q)), perspective);
+    const unsigned pattern =
+        window_pattern(pos, q, ~unsigned(pitch.wall_dirs(q)), pitch.allowed_dirs(q), perspective, points);
     if (pattern) f(cell, pattern);
   });
   static_assert(kSW == kE + 3 && kW == kE + 4, "the window's patterns assume E, SE, S, SW in a row");
@@ -101,7 +112,7 @@ PS_VNET_INLINE void ValueNet::for_window_patterns(const Position& pos, int persp
   const WindowCell* c = window_cells_.data() + window_start_[at];
   const WindowCell* end = window_cells_.data() + window_start_[at + 1];
   for (; c != end; ++c) {
-    const unsigned pattern = window_pattern(pos, c->point, c->open, perspective);
+    const unsigned pattern = window_pattern(pos, c->point, c->open, c->allowed, perspective, window_points);
     if (pattern) f(c->cell, pattern);
   }
 }
@@ -111,19 +122,20 @@ namespace {
 // Calls f(feature) for each active ball-window feature of pos in `perspective`'s frame
 // (ascending).
 template <class F>
-void for_window_features(const Position& pos, int window, int perspective, F&& f) {
+void for_window_features(const Position& pos, int window, int perspective, bool points, F&& f) {
   const int base = 5 * pos.pitch().num_points();
-  for_window_cells(pos, window, perspective, [&](int cell, unsigned pattern) {
-    for (int k = 0; k < 4; ++k)
-      if ((pattern >> k) & 1) f(base + 4 * cell + k);
+  const int k_cell = ValueNet::cell_inputs(points);
+  for_window_cells(pos, window, perspective, points, [&](int cell, unsigned pattern) {
+    for (int k = 0; k < k_cell; ++k)
+      if ((pattern >> k) & 1) f(base + k_cell * cell + k);
   });
 }
 
 }  // namespace
 
-void window_features(const Position& pos, int window, int perspective, std::vector<int>& out) {
+void window_features(const Position& pos, int window, int perspective, std::vector<int>& out, bool points) {
   if (window <= 0) return;
-  for_window_features(pos, window, perspective, [&](int f) { out.push_back(f); });
+  for_window_features(pos, window, perspective, points, [&](int f) { out.push_back(f); });
 }
 
 // The incremental evaluation's kernels (ValueNet::value_incremental). The fixed-size one is
@@ -143,7 +155,7 @@ struct ValueNetKernels {
     float acc[H];
     std::copy(sum, sum + H, acc);
     net.for_window_patterns(pos, perspective, [&](int cell, unsigned pattern) {
-      const float* col = pattern_sums + (size_t(cell) * 16 + pattern) * H;
+      const float* col = pattern_sums + (size_t(cell) * size_t(net.cell_patterns_) + pattern) * H;
       for (int j = 0; j < H; ++j) acc[j] += col[j];
     });
     std::copy(acc, acc + H, sum);
@@ -193,7 +205,7 @@ struct ValueNetKernels {
     if (net.window > 0) {
       const float* sums = net.pattern_sums_.data();
       net.for_window_patterns(pos, persp, [&](int cell, unsigned pattern) PS_VNET_LAMBDA_INLINE {
-        const float* col = sums + (size_t(cell) * 16 + pattern) * H1;
+        const float* col = sums + (size_t(cell) * size_t(net.cell_patterns_) + pattern) * H1;
         for (int r = 0; r < N1; ++r) s[r] += load8(col + 8 * r);
       });
     }
@@ -276,11 +288,12 @@ void ValueNet::add_window(const Position& pos, int perspective, float* sum) cons
     if (h1 == 32)
       return ValueNetKernels::add_window_fixed<32>(*this, pattern_sums_.data(), pos, perspective, sum);
     return for_window_patterns(pos, perspective, [&](int cell, unsigned pattern) {
-      const float* col = pattern_sums_.data() + (size_t(cell) * 16 + pattern) * size_t(h1);
+      const float* col =
+          pattern_sums_.data() + (size_t(cell) * size_t(cell_patterns_) + pattern) * size_t(h1);
       for (int j = 0; j < h1; ++j) sum[j] += col[j];
     });
   }
-  for_window_features(pos, window, perspective, [&](int f) {
+  for_window_features(pos, window, perspective, window_points, [&](int f) {
     const float* col = column(f);
     for (int j = 0; j < h1; ++j) sum[j] += col[j];
   });
@@ -304,7 +317,7 @@ void ValueNet::use_kernel(const std::string& name) {
 }
 // single-file: omit end
 
-void value_features(const Position& pos, std::vector<int>& out, int window) {
+void value_features(const Position& pos, std::vector<int>& out, int window, bool points) {
   out.clear();
   const Pitch& pitch = pos.pitch();
   const int me = pos.side_to_move();
@@ -314,7 +327,7 @@ void value_features(const Position& pos, std::vector<int>& out, int window) {
       if ((mine >> d) & 1) out.push_back(segment_feature(pitch, p, d, me));
   }
   std::sort(out.begin(), out.end());
-  window_features(pos, window, me, out);
+  window_features(pos, window, me, out, points);
   out.push_back(ball_feature(pitch, pos.ball(), me));
 }
 
@@ -324,10 +337,12 @@ void ValueNet::validate() const {
   if (layers.size() < 2) bad("a value net needs at least 2 layers, has " + std::to_string(layers.size()));
   if (window < 0 || window > kMaxWindow)
     bad("ball window " + std::to_string(window) + " out of range [0, " + std::to_string(kMaxWindow) + "]");
-  if (layers.front().in != num_features(p, window))
+  if (window_points && window == 0) bad("window points need a ball window (radius >= 1)");
+  if (layers.front().in != num_features(p, window, window_points))
     bad("the first layer has " + std::to_string(layers.front().in) + " inputs, pitch " + p.name() +
-        (window ? " with ball window " + std::to_string(window) : std::string()) + " needs " +
-        std::to_string(num_features(p, window)));
+        (window ? " with ball window " + std::to_string(window) : std::string()) +
+        (window_points ? " and its points" : "") + " needs " +
+        std::to_string(num_features(p, window, window_points)));
   if (layers.back().out != 1) bad("the last layer must have 1 output");
   for (size_t i = 0; i < layers.size(); ++i) {
     const DenseLayer& l = layers[i];
@@ -354,16 +369,18 @@ void ValueNet::finalize() {
     for (int f = 0; f < l.in; ++f)
       columns_[size_t(f) * size_t(l.out) + size_t(j)] = l.weight[size_t(j) * size_t(l.in) + size_t(f)];
   pattern_sums_.clear();
+  const int k_cell = cell_inputs(window_points);
+  cell_patterns_ = 1 << k_cell;
   if (window > 0 && l.out <= kMaxPatternHidden) {
     const int side = 2 * window + 1;
     const int base = 5 * pitch().num_points();
-    pattern_sums_.assign(size_t(side) * size_t(side) * 16 * size_t(l.out), 0.0f);
+    pattern_sums_.assign(size_t(side) * size_t(side) * size_t(cell_patterns_) * size_t(l.out), 0.0f);
     for (int cell = 0; cell < side * side; ++cell)
-      for (unsigned pattern = 1; pattern < 16; ++pattern) {
-        float* to = pattern_sums_.data() + (size_t(cell) * 16 + pattern) * size_t(l.out);
-        for (int k = 0; k < 4; ++k)
+      for (unsigned pattern = 1; pattern < unsigned(cell_patterns_); ++pattern) {
+        float* to = pattern_sums_.data() + (size_t(cell) * size_t(cell_patterns_) + pattern) * size_t(l.out);
+        for (int k = 0; k < k_cell; ++k)
           if ((pattern >> k) & 1) {
-            const float* col = column(base + 4 * cell + k);
+            const float* col = column(base + k_cell * cell + k);
             for (int j = 0; j < l.out; ++j) to[j] += col[j];
           }
       }
@@ -387,7 +404,8 @@ void ValueNet::finalize() {
       for (int ball = 0; ball < np; ++ball) {
         // for_window_cells' cells of a position with this ball, in its order.
         for_window_points(pi, ball, window, persp, [&](int cell, int q) {
-          window_cells_.push_back({uint16_t(q), uint16_t(cell), uint8_t(~pi.wall_dirs(q) & 0xFFu)});
+          window_cells_.push_back(
+              {uint16_t(q), uint16_t(cell), uint8_t(~pi.wall_dirs(q) & 0xFFu), pi.allowed_dirs(q)});
         });
         window_start_.push_back(uint32_t(window_cells_.size()));
       }
@@ -431,7 +449,7 @@ float ValueNet::evaluate(const Position& pos) const {
   // then the sum over the drawn segments, not the allocator).
   thread_local std::vector<int> features;
   thread_local std::vector<float> acc, scratch;
-  value_features(pos, features, window);
+  value_features(pos, features, window, window_points);
   const int h1 = hidden1();
   acc.assign(layers.front().bias.begin(), layers.front().bias.end());
   for (size_t i = 0; i + 1 < features.size(); ++i) {
@@ -444,15 +462,16 @@ float ValueNet::evaluate(const Position& pos) const {
 
 // single-file: omit begin (tests and benchmarks only)
 ValueNet random_value_net(const Pitch& pitch, Variant variant, const std::vector<int>& hidden, uint64_t seed,
-                          int window) {
+                          int window, bool window_points) {
   ValueNet net;
   net.width = pitch.width();
   net.length = pitch.length();
   net.goal = pitch.goal();
   net.variant = variant;
   net.window = window;
+  net.window_points = window_points;
   std::mt19937_64 rng(seed);
-  const int features = ValueNet::num_features(pitch, window);
+  const int features = ValueNet::num_features(pitch, window, window_points);
   int in = features;
   std::vector<int> sizes = hidden;
   sizes.push_back(1);

@@ -21,8 +21,15 @@
 //     the ball's column already carries, so they have no features. These inputs let one hidden
 //     unit see a local pattern (a dead end, a bounce point next to the ball) wherever the ball
 //     is; with segments and ball alone a unit can only tie a pattern to one ball point. They move
-//     with the ball, so they are summed for each evaluation, not kept in the accumulators.
-// So num_features = 5 * num_points + 4 * (2r+1)^2 (585 on 8x10 without a window, 685 with r = 2).
+//     with the ball, so they are summed for each evaluation, not kept in the accumulators;
+//   - optionally (window_points, file version 3) two more inputs per window cell, so that a cell
+//     has K = 6 inputs instead of 4 (feature 5 * num_points + K * c + k): k = 4 set when the
+//     point is touched (any segment, walls included, ends there: a kick to it bounces), k = 5
+//     set when at most one of its directions is free (a kick to it ends blocked, or leaves one
+//     way on). Both are ORs and thresholds over eight segments, which a first-layer unit (a sum)
+//     cannot form for every cell at once; the engine's rules turn on exactly these.
+// So num_features = 5 * num_points + K * (2r+1)^2 (585 on 8x10 without a window, 685 with r = 2,
+// 735 with r = 2 and window_points).
 // Layers: features -> h1 -> ... -> hk -> 1. Hidden units are clipped ReLU, min(max(x, 0), 1);
 // the output is tanh: the value for the side to move in [-1, 1] (the expected game result, as
 // the residual net's value head). Sizes come from the file (search/value_net_file.h).
@@ -56,15 +63,19 @@ class ValueNet {
   Variant variant = Variant::kStandard;    ///< the rules it was trained on
   float value_scale = 1000.0f;             ///< search score = value * value_scale (centi-kicks)
   int window = 0;                          ///< radius of the ball window (0: none; at most kMaxWindow)
+  bool window_points = false;              ///< the window's cells also carry touched and trap inputs
   static constexpr int kMaxWindow = 8;
   /// layers[0] is the feature transformer (in = num_features), the last one has out = 1.
   std::vector<DenseLayer> layers;
 
-  /// Number of input features for a pitch and window radius: 5 * num_points + 4 * (2r+1)^2.
-  static int num_features(const Pitch& pitch, int window = 0) {
-    return 5 * pitch.num_points() + 4 * (2 * window + 1) * (2 * window + 1) * (window > 0);
+  /// Inputs per window cell: 4 (its forward segments), 6 with window_points (and touched, trap).
+  static int cell_inputs(bool window_points) { return window_points ? 6 : 4; }
+  /// Number of input features for a pitch and window: 5 * num_points + K * (2r+1)^2.
+  static int num_features(const Pitch& pitch, int window = 0, bool window_points = false) {
+    return 5 * pitch.num_points() +
+           cell_inputs(window_points) * (2 * window + 1) * (2 * window + 1) * (window > 0);
   }
-  int num_features() const { return num_features(pitch(), window); }
+  int num_features() const { return num_features(pitch(), window, window_points); }
   /// Checks the shapes against each other and against the pitch; finite weights. Throws
   /// std::invalid_argument saying what is wrong.
   void validate() const;
@@ -122,12 +133,13 @@ class ValueNet {
 
  private:
   std::vector<float> columns_;  // num_features x hidden1
-  // Window nets with hidden1 <= kMaxPatternHidden: for each window cell and each of the 16
-  // patterns of its four forward segments, the sum of the drawn segments' columns
-  // ((2r+1)^2 x 16 x hidden1 floats; 25.6 KB for r = 2 and 16 units), so that add_window adds
-  // one column per drawn cell instead of one per drawn segment.
+  // Window nets with hidden1 <= kMaxPatternHidden: for each window cell and each of the 2^K
+  // patterns of its K inputs, the sum of the set inputs' columns ((2r+1)^2 x 2^K x hidden1
+  // floats; 25.6 KB for r = 2, K = 4 and 16 units, 102 KB with K = 6), so that add_window adds
+  // one column per cell with an input set instead of one per input.
   static constexpr int kMaxPatternHidden = 64;
   std::vector<float> pattern_sums_;
+  int cell_patterns_ = 16;  // 2^K (finalize())
   // Layers 1.. transposed (in x out), so that forward() adds one input's row to all outputs at
   // once (vectorised over outputs, and an input that the clipped ReLU zeroed costs nothing).
   std::vector<std::vector<float>> transposed_;
@@ -138,10 +150,11 @@ class ValueNet {
     uint16_t point;
     uint16_t cell;  // up to (2 * kMaxWindow + 1)^2 = 289 (a uint8_t wrapped for window 8)
     uint8_t open;   // directions of the point that are not walls (engine frame)
+    uint8_t allowed;  // directions of the point that stay on the pitch (engine frame)
   };
   std::vector<WindowCell> window_cells_;
   std::vector<uint32_t> window_start_;  // [perspective * num_points + ball], num_points * 2 + 1 entries
-  // Calls f(cell, pattern) for each window cell of pos with a drawn forward segment (as
+  // Calls f(cell, pattern) for each window cell of pos with an input set (as
   // for_window_cells in value_net.cpp, from the table).
   template <class F>
   void for_window_patterns(const Position& pos, int perspective, F&& f) const;
@@ -154,7 +167,7 @@ class ValueNet {
 /// A net of the given hidden sizes with random weights (uniform, seeded), finalized: for tests
 /// and benchmarks of speed, not for play.
 ValueNet random_value_net(const Pitch& pitch, Variant variant, const std::vector<int>& hidden, uint64_t seed,
-                          int window = 0);
+                          int window = 0, bool window_points = false);
 
 /// The segment feature of the undirected segment from p in direction d, in `perspective`'s
 /// frame (0: the engine's, 1: rotated 180 degrees).
@@ -163,11 +176,13 @@ int segment_feature(const Pitch& pitch, int p, int d, int perspective);
 inline int ball_feature(const Pitch& pitch, int p, int perspective) {
   return 4 * pitch.num_points() + (perspective ? pitch.rotate_point(p) : p);
 }
-/// Appends the ball window's active features of pos (radius `window`, in `perspective`'s frame).
-void window_features(const Position& pos, int window, int perspective, std::vector<int>& out);
+/// Appends the ball window's active features of pos (radius `window`, with the touched and trap
+/// inputs when `points`, in `perspective`'s frame).
+void window_features(const Position& pos, int window, int perspective, std::vector<int>& out,
+                     bool points = false);
 /// The active features of pos in the frame of its side to move: drawn non-wall segments
-/// (ascending), the ball window's (radius `window`, ascending), then the ball, last. The
-/// trainer's inputs and the from-scratch reference.
-void value_features(const Position& pos, std::vector<int>& out, int window = 0);
+/// (ascending), the ball window's (radius `window`, window_points `points`, ascending), then the
+/// ball, last. The trainer's inputs and the from-scratch reference.
+void value_features(const Position& pos, std::vector<int>& out, int window = 0, bool points = false);
 
 }  // namespace ps

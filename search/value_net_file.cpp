@@ -35,8 +35,10 @@ std::string value_net_bytes(const ValueNet& net) {
   net.validate();
   ByteWriter w;
   w.raw(kMagic, 4);
-  for (uint32_t v : {net.window ? 2u : 1u, uint32_t(net.width), uint32_t(net.length), uint32_t(net.goal),
-                     uint32_t(net.variant)})
+  for (uint32_t v : {net.window_points ? 3u
+                     : net.window      ? 2u
+                                       : 1u,
+                     uint32_t(net.width), uint32_t(net.length), uint32_t(net.goal), uint32_t(net.variant)})
     w.put<uint32_t>(v);
   if (net.window) w.put<uint32_t>(uint32_t(net.window));
   w.put<float>(net.value_scale);
@@ -82,8 +84,9 @@ ValueNet parse_value_net(const std::string& name, const std::string& bytes) {
     const uint32_t window = r.get<uint32_t>("window");
     if (window < 1 || window > uint32_t(ValueNet::kMaxWindow))
       r.fail("ball window " + std::to_string(window) + " out of range [1, " +
-             std::to_string(ValueNet::kMaxWindow) + "] (a version-2 file has one)");
+             std::to_string(ValueNet::kMaxWindow) + "] (a version-2 or -3 file has one)");
     net.window = int(window);
+    net.window_points = version >= 3;
   }
   net.value_scale = r.get<float>("value_scale");
   if (w > 1000 || l > 1000 || g > 1000) r.fail("impossible pitch size");

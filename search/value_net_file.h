@@ -1,12 +1,13 @@
 // The value-net file (".vnet"): a self-describing, checksummed binary of a ValueNet
 // (search/value_net.h), written by `papersoccer train-value` and read by the alphabeta player.
 //
-// Layout, little-endian, version 1 (a net without a ball window) or 2 (with one):
+// Layout, little-endian, version 1 (a net without a ball window), 2 (with one) or 3 (with one and
+// its points, ValueNet::window_points):
 //   "PSVN"                        magic (4 bytes)
-//   u32 version                   1 or 2
+//   u32 version                   1, 2 or 3
 //   u32 width, length, goal       the pitch
 //   u32 variant                   0 standard, 1 single-bounce, 2 no-bounce
-//   u32 window                    version 2 only: the ball window's radius (search/value_net.h)
+//   u32 window                    versions 2 and 3: the ball window's radius (search/value_net.h)
 //   f32 value_scale               search score = value * value_scale
 //   u32 num_layers                2 .. 16
 //   num_layers x (u32 in, u32 out)
@@ -23,9 +24,9 @@
 
 namespace ps {
 
-/// The newest version this build reads and writes; nets without a ball window are still written
-/// as version 1, which older builds read.
-constexpr uint32_t kValueNetFileVersion = 2;
+/// The newest version this build reads and writes; each net is written in the oldest version that
+/// holds it (1 without a ball window, 2 with one, 3 with its points), which older builds read.
+constexpr uint32_t kValueNetFileVersion = 3;
 /// Largest file load_value_net reads (256 MiB; eight 1024-wide layers over the largest pitch's
 /// inputs are about 40 MB): another file given by mistake is refused, not read into memory.
 constexpr int64_t kMaxValueNetBytes = int64_t(256) << 20;

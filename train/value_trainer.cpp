@@ -36,6 +36,7 @@ void ValueTrainConfig::validate() const {
   check(threads >= 0, "threads", "must be >= 0");
   check(window >= 0 && window <= ValueNet::kMaxWindow, "window",
         "must be in [0, " + std::to_string(ValueNet::kMaxWindow) + "]");
+  check(!window_points || window > 0 || !init.empty(), "window_points", "needs a ball window (window >= 1)");
 }
 
 namespace {
@@ -51,15 +52,16 @@ struct Row {
 
 struct Rows {
   int window = 0;
+  bool points = false;
   std::vector<uint16_t> features;
   std::vector<Row> rows;
   void add(const Position& pos, const TrainingSample& s, std::vector<int>& buf) {
     Row r;
-    value_features(pos, buf, window);
+    value_features(pos, buf, window, points);
     r.at = uint32_t(features.size());
     r.n = uint16_t(buf.size());
     features.insert(features.end(), buf.begin(), buf.end());
-    value_features(pos.mirrored(), buf, window);
+    value_features(pos.mirrored(), buf, window, points);
     r.mirror_at = uint32_t(features.size());
     r.mirror_n = uint16_t(buf.size());
     features.insert(features.end(), buf.begin(), buf.end());
@@ -178,7 +180,7 @@ struct SplitRows {
   std::vector<uint32_t> train_idx, held_idx;
 };
 SplitRows split_rows(const TrainingWindow& window, const Pitch& pitch, Variant variant, int ball_window,
-                     double holdout, std::mt19937_64& rng, ValueTrainResult& result) {
+                     bool points, double holdout, std::mt19937_64& rng, ValueTrainResult& result) {
   std::vector<uint32_t> game_order(window.games.size());
   std::iota(game_order.begin(), game_order.end(), 0u);
   std::shuffle(game_order.begin(), game_order.end(), rng);
@@ -195,6 +197,7 @@ SplitRows split_rows(const TrainingWindow& window, const Pitch& pitch, Variant v
   const size_t held_games = matching.size() >= 2 ? size_t(std::ceil(holdout * double(matching.size()))) : 0;
   SplitRows out;
   out.data.window = ball_window;
+  out.data.points = points;
   std::vector<int> buf;
   for (size_t gi = 0; gi < matching.size(); ++gi) {
     const GameData& gd = window.games[matching[gi]];
@@ -217,9 +220,11 @@ SplitRows split_rows(const TrainingWindow& window, const Pitch& pitch, Variant v
 }
 
 // The trained layers as a value-net file's contents.
-ValueNet value_net_of(Mlp& net, const Pitch& pitch, Variant variant, int window, float value_scale) {
+ValueNet value_net_of(Mlp& net, const Pitch& pitch, Variant variant, int window, bool points,
+                      float value_scale) {
   ValueNet out;
   out.window = window;
+  out.window_points = points;
   out.width = pitch.width();
   out.length = pitch.length();
   out.goal = pitch.goal();
@@ -239,17 +244,30 @@ ValueNet value_net_of(Mlp& net, const Pitch& pitch, Variant variant, int window,
 }
 
 // Copies a value net's layers into `net` (same shapes: the net was built from its sizes, except
-// that the first layer may have more inputs, the ball window's, appended: their weights are 0).
-void load_layers(Mlp& net, const ValueNet& from) {
+// that the first layer may have more inputs, the ball window's or the window's points, which
+// start at weight 0). `points`: the trained net's window_points (its window is the init net's,
+// or the init net has none).
+void load_layers(Mlp& net, const ValueNet& from, bool points) {
   torch::NoGradGuard no_grad;
   for (size_t i = 0; i < net->layers.size(); ++i) {
     const DenseLayer& d = from.layers[i];
     torch::Tensor w = net->layers[i]->weight;
-    if (w.size(1) > d.in) {
+    const torch::Tensor src = torch::from_blob(const_cast<float*>(d.weight.data()), {d.out, d.in});
+    if (i == 0 && from.window > 0 && points != from.window_points) {
+      // The init net's window features move to the wider cells: base + 4c + k -> base + 6c + k.
       w.zero_();
-      w = w.narrow(1, 0, d.in);
+      const int base = 5 * from.pitch().num_points();
+      const int k_from = ValueNet::cell_inputs(from.window_points), k_to = ValueNet::cell_inputs(points);
+      w.narrow(1, 0, base).copy_(src.narrow(1, 0, base));
+      for (int c = 0; c * k_from + base < d.in; ++c)
+        w.narrow(1, base + k_to * c, k_from).copy_(src.narrow(1, base + k_from * c, k_from));
+    } else {
+      if (w.size(1) > d.in) {
+        w.zero_();
+        w = w.narrow(1, 0, d.in);
+      }
+      w.copy_(src);
     }
-    w.copy_(torch::from_blob(const_cast<float*>(d.weight.data()), {d.out, d.in}));
     net->layers[i]->bias.copy_(torch::from_blob(const_cast<float*>(d.bias.data()), {d.out}));
   }
 }
@@ -280,11 +298,16 @@ ValueTrainResult train_value_net(const ValueTrainConfig& cfg, const std::string&
                                 cfg.init + " has a ball window of " + std::to_string(init.window) +
                                 " (give that radius, or none)");
   const int ball_window = cfg.window > 0 ? cfg.window : cfg.init.empty() ? 0 : init.window;
-  const int num_features = ValueNet::num_features(pitch, ball_window);
+  const bool points = cfg.window_points || (!cfg.init.empty() && init.window_points);
+  if (points && ball_window == 0)
+    throw std::invalid_argument(
+        "train-value: window points need a ball window (--window R, or an init net with one)");
+  const int num_features = ValueNet::num_features(pitch, ball_window, points);
   result.window = ball_window;
+  result.window_points = points;
 
   std::mt19937_64 rng(cfg.seed);
-  SplitRows split = split_rows(window, pitch, variant, ball_window, cfg.holdout, rng, result);
+  SplitRows split = split_rows(window, pitch, variant, ball_window, points, cfg.holdout, rng, result);
   const Rows& data = split.data;
   const std::vector<uint32_t>& train_idx = split.train_idx;
   const std::vector<uint32_t>& held_idx = split.held_idx;
@@ -310,7 +333,7 @@ ValueTrainResult train_value_net(const ValueTrainConfig& cfg, const std::string&
   if (cfg.threads > 0) torch::set_num_threads(cfg.threads);
   torch::manual_seed(cfg.seed);
   Mlp net(num_features, hidden);
-  if (!cfg.init.empty()) load_layers(net, init);
+  if (!cfg.init.empty()) load_layers(net, init, points);
   torch::optim::Adam opt(net->parameters(),
                          torch::optim::AdamOptions(cfg.lr).weight_decay(cfg.weight_decay));
   result.baselines = baselines_of(data, held_idx);
@@ -366,7 +389,7 @@ ValueTrainResult train_value_net(const ValueTrainConfig& cfg, const std::string&
     for (size_t i = 0; i < params.size(); ++i) params[i].copy_(best_params[i]);
   }
 
-  const ValueNet out = value_net_of(net, pitch, variant, ball_window, value_scale);
+  const ValueNet out = value_net_of(net, pitch, variant, ball_window, points, value_scale);
   save_value_net(out, out_path);
   result.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -54,6 +54,10 @@ struct ValueTrainConfig {
   /// init net's; a window on a net without one starts its columns at zero (the net's function is
   /// unchanged at step 0); another radius than the init net's is refused.
   int window = 0;
+  /// The ball window's touched and trap inputs per cell too (ValueNet::window_points; needs a
+  /// window, given or the init net's). With `init`: a net that has them keeps them; a net
+  /// without them gets their columns at zero (its function is unchanged at step 0).
+  bool window_points = false;
   /// Throws std::invalid_argument naming the bad field.
   void validate() const;
 };
@@ -83,6 +87,7 @@ struct ValueTrainResult {
   int64_t games = 0, train_samples = 0, holdout_samples = 0, skipped_games = 0;
   std::string pitch, variant;
   int window = 0;                    ///< the written net's ball window radius
+  bool window_points = false;        ///< whether the written net has the window's point inputs
   ValueTrainMetrics initial, final;  ///< before the first step, after the last
   ValueTrainMetrics best;            ///< the evaluation whose weights the file holds (lowest MSE)
   ValueBaselines baselines;          ///< zeros when nothing is held out

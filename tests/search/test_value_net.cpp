@@ -6,11 +6,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <algorithm>
+#include <bitset>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <functional>
 #include <random>
+#include <set>
 
 #include "core/byte_io.h"
 #include "core/checksum.h"
@@ -95,7 +97,9 @@ TEST_CASE("value net: incremental accumulators equal evaluation from scratch", "
     for (Variant v : {Variant::kStandard, Variant::kSingleBounce, Variant::kNoBounce}) {
       // Nets with a ball window too (its columns are summed per evaluation, not kept).
       const int window = v == Variant::kSingleBounce ? 0 : v == Variant::kStandard ? 2 : 1;
-      auto net = std::make_shared<ValueNet>(random_value_net(*pitch, v, {32, 32}, rng(), window));
+      // And the window's points (touched, trap) on 8x12.
+      const bool points = window > 0 && pitch->length() == 12;
+      auto net = std::make_shared<ValueNet>(random_value_net(*pitch, v, {32, 32}, rng(), window, points));
       NnueEvaluator ev(net, "test");
       TurnGenerator gen;
       for (int game = 0; game < 4; ++game) {
@@ -171,6 +175,63 @@ TEST_CASE("value net: the ball window holds the segments around the ball", "[sea
   // Radius 0 is no window: the net's inputs are as before.
   value_features(pos, f, 0);
   CHECK(f == std::vector<int>{seg, ball});
+  // With the window's points a cell has 6 inputs: the segment's cell and the ball's are touched
+  // (inputs 4); no point of the window is a trap (all walls are 3 or more points away).
+  value_features(pos, f, r, true);
+  const int up = 5 * np + 6 * ((-1 + r) * side + (0 + r)), centre = 5 * np + 6 * (r * side + r);
+  CHECK(f == std::vector<int>{seg, up + (kS - kE), up + 4, centre + 4, ball});
+}
+
+// The window's point inputs against their definition, computed here from the engine's masks:
+// for every cell of the window on the grid, input 4 is set when the point is touched and input 5
+// when at most one of its on-pitch directions is free, in both frames, along random games.
+TEST_CASE("value net: the window's points are its touched and trap points", "[search]") {
+  for (const Pitch* p : {&Pitch::standard(), &Pitch::get(8, 12, 2)}) {
+    const int w = p->width(), l = p->length(), np = p->num_points();
+    std::mt19937 rng(5);
+    Position pos(*p, Variant::kStandard);
+    int traps = 0, touched = 0, compared = 0;
+    for (int kick = 0; kick < 2000; ++kick) {
+      std::vector<int> legal;
+      for (int d = 0; d < 8; ++d)
+        if (pos.is_legal(d)) legal.push_back(d);
+      if (legal.empty()) {
+        pos = Position(*p, Variant::kStandard);
+        continue;
+      }
+      pos.make_kick(legal[rng() % legal.size()]);
+      for (int r : {1, 2, 3}) {
+        const int side = 2 * r + 1;
+        for (int persp = 0; persp < 2; ++persp) {
+          std::vector<int> f;
+          window_features(pos, r, persp, f, true);
+          const std::set<int> set(f.begin(), f.end());
+          int bx = p->x_of(pos.ball()), by = p->y_of(pos.ball());
+          if (persp) bx = w - bx, by = l - by;
+          for (int dy = -r; dy <= r; ++dy)
+            for (int dx = -r; dx <= r; ++dx) {
+              const int x = bx + dx, y = by + dy;  // mover's frame
+              const int cell = 5 * np + 6 * ((dy + r) * side + (dx + r));
+              if (x < 0 || x > w || y < -1 || y > l + 1) {
+                for (int k = 0; k < 6; ++k) REQUIRE(set.count(cell + k) == 0);
+                continue;
+              }
+              const int q = persp ? p->point(w - x, l - y) : p->point(x, y);
+              const unsigned drawn = pos.drawn_mask(q), free = p->allowed_dirs(q) & ~drawn & 0xFFu;
+              const bool is_touched = drawn != 0, is_trap = std::bitset<8>(free).count() <= 1;
+              REQUIRE(set.count(cell + 4) == size_t(is_touched));
+              REQUIRE(set.count(cell + 5) == size_t(is_trap));
+              touched += is_touched;
+              traps += is_trap && p->is_field(q) && p->wall_dirs(q) == 0;
+              ++compared;
+            }
+        }
+      }
+    }
+    CHECK(compared > 10000);
+    CHECK(traps > 0);  // inner points with at most one free direction were seen
+    CHECK(touched > 0);
+  }
 }
 
 // add_window adds one precomputed column per drawn cell (the sum of its pattern's segment
@@ -181,7 +242,9 @@ TEST_CASE("value net: the window's pattern sums equal its segment columns", "[se
   for (int h1 : {16, 32, 8, 80}) {
     // r = 8 (the largest, 289 cells): the window table's cell index wrapped at 256 (session-31 probe).
     for (int r : {1, 2, 3, 8}) {
-      const ValueNet net = random_value_net(p, Variant::kStandard, {h1, 4}, uint64_t(h1 * 10 + r), r);
+      // The window's points too (6 inputs and 64 patterns per cell) at r = 2 and 3.
+      const bool points = r == 2 || r == 3;
+      const ValueNet net = random_value_net(p, Variant::kStandard, {h1, 4}, uint64_t(h1 * 10 + r), r, points);
       std::mt19937 rng(uint32_t(h1 + r));
       Position pos(p, Variant::kStandard);
       int compared = 0;
@@ -198,7 +261,7 @@ TEST_CASE("value net: the window's pattern sums equal its segment columns", "[se
           std::vector<float> sum(size_t(h1), 0.25f), want(size_t(h1), 0.25f);
           net.add_window(pos, persp, sum.data());
           std::vector<int> f;
-          window_features(pos, r, persp, f);
+          window_features(pos, r, persp, f, points);
           for (int feature : f)
             for (int j = 0; j < h1; ++j) want[size_t(j)] += net.column(feature)[j];
           for (int j = 0; j < h1; ++j) REQUIRE(sum[size_t(j)] == Approx(want[size_t(j)]).margin(1e-5));
@@ -218,8 +281,9 @@ TEST_CASE("value net: every kernel gives the general path's value to the bit", "
   std::mt19937_64 rng(11);
   for (const std::vector<int>& hidden :
        std::vector<std::vector<int>>{{16, 16}, {32, 32}, {16, 8}, {24, 24}}) {
-    for (int window : {0, 2, 3, 8}) {
-      auto net = std::make_shared<ValueNet>(random_value_net(p, Variant::kStandard, hidden, rng(), window));
+    for (int window : {0, 2, 3, 8, -2}) {  // -2: radius 2 with the window's points
+      auto net = std::make_shared<ValueNet>(
+          random_value_net(p, Variant::kStandard, hidden, rng(), std::abs(window), window < 0));
       const std::vector<std::string> kernels = net->kernels();
       REQUIRE(kernels.front() == "general");
       REQUIRE(kernels.back() == net->kernel_name());
@@ -270,13 +334,22 @@ TEST_CASE("value net: every kernel gives the general path's value to the bit", "
   REQUIRE_THROWS_WITH(net.use_kernel("64x64"), Catch::Contains("no kernel '64x64'"));
 }
 
-TEST_CASE("value net: a net with a ball window round-trips as version 2", "[search]") {
+TEST_CASE("value net: a net with a ball window round-trips as version 2, with its points as 3", "[search]") {
   const ValueNet net = random_value_net(Pitch::get(8, 12, 2), Variant::kStandard, {8, 4}, 3, 3);
   const std::string bytes = value_net_bytes(net);
   CHECK(get_le<uint32_t>(bytes.data() + 4) == 2u);
   const ValueNet back = parse_value_net("w.vnet", bytes);
   CHECK(back.window == 3);
   CHECK(value_net_bytes(back) == bytes);
+  // With the window's points: version 3.
+  const ValueNet pts = random_value_net(Pitch::standard(), Variant::kStandard, {8, 4}, 3, 2, true);
+  const std::string pts_bytes = value_net_bytes(pts);
+  CHECK(get_le<uint32_t>(pts_bytes.data() + 4) == 3u);
+  const ValueNet pts_back = parse_value_net("p.vnet", pts_bytes);
+  CHECK(pts_back.window == 2);
+  CHECK(pts_back.window_points);
+  CHECK(pts_back.layers.front().in == 585 + 6 * 25);
+  CHECK(value_net_bytes(pts_back) == pts_bytes);
   // Without a window the file stays version 1 (older builds read it).
   CHECK(get_le<uint32_t>(
             value_net_bytes(random_value_net(Pitch::standard(), Variant::kStandard, {4}, 3)).data() + 4) ==

@@ -237,6 +237,49 @@ TEST_CASE("train-value: a ball window added to an init net starts as that net", 
   remove_tree(dir.string());
 }
 
+// The window's points on an init window net: the window's columns move to the wider cells and
+// the points start at zero, so the net is the init net's function at step 0 (the remapping is
+// what makes it so: the old columns at their old indices would be other inputs).
+TEST_CASE("train-value: window points added to an init window net start as that net", "[train]") {
+  const fs::path dir = games_dir("ps_vpoints", 40, 5);
+  const std::string data = (dir / "data").string();
+  const std::string a = (dir / "a.vnet").string(), b = (dir / "b.vnet").string(),
+                    c = (dir / "c.vnet").string();
+  ValueTrainConfig base_cfg = short_run({8, 4}, 100, 50, 0.2);
+  base_cfg.window = 2;
+  const ValueTrainResult base = train_value_net(base_cfg, data, a);
+  ValueTrainConfig tune = short_run({4}, 0, 100, 0.2);
+  tune.init = a;
+  tune.window_points = true;
+  const ValueTrainResult same = train_value_net(tune, data, b);
+  CHECK(same.window_points);
+  CHECK(same.initial.holdout_mse == Approx(base.best.holdout_mse).epsilon(1e-5));
+  const ValueNet from = load_value_net(a), wide = load_value_net(b);
+  REQUIRE(wide.window == 2);
+  REQUIRE(wide.window_points);
+  CHECK(wide.layers.front().in == ValueNet::num_features(Pitch::standard(), 2, true));
+  std::mt19937_64 rng(9);
+  int compared = 0;
+  for (int g = 0; g < 10; ++g) {
+    const Game game = testing::random_game(Pitch::standard(), Variant::kStandard, 5 + 3 * g, rng);
+    if (game.position().game_over()) continue;
+    CHECK(wide.evaluate(game.position()) == Approx(from.evaluate(game.position())).margin(1e-6));
+    ++compared;
+  }
+  CHECK(compared >= 5);
+  // Fine-tuning keeps the points; points without any window are refused.
+  tune.init = b;
+  tune.window_points = false;
+  tune.steps = 20;
+  tune.log_interval = 10;
+  train_value_net(tune, data, c);
+  CHECK(load_value_net(c).window_points);
+  ValueTrainConfig none = short_run({4}, 10, 10, 0.2);
+  none.window_points = true;
+  CHECK_THROWS_WITH(train_value_net(none, data, c), Catch::Contains("window_points"));
+  remove_tree(dir.string());
+}
+
 // The value net's inputs and the residual net's planes describe the same board in the same frame
 // (the side to move attacks north): a drawn non-wall segment is set in both, the ball too.
 TEST_CASE("train-value: value_features agree with the encoder's mover-frame planes", "[train]") {
