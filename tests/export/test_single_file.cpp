@@ -179,3 +179,18 @@ TEST_CASE("the alpha-beta file of a value net fits, holds the search, and decode
   const Position start(Pitch::standard(), Variant::kStandard);
   CHECK(std::fabs(q.evaluate(start) - net.evaluate(start)) < 0.05f);
 }
+
+// A net with the ball window's points (train-value --window-points) exports with them: the file
+// sets kWindowPoints, so its net has the window's 6 inputs per cell (session-32 probe: no test
+// exported one).
+TEST_CASE("the alpha-beta file of a value net with window points carries them", "[export]") {
+  const ValueNet net = random_value_net(Pitch::standard(), Variant::kStandard, {16, 16}, 7, 2, true);
+  const ExportResult r = assemble_alphabeta(net, ExportOptions{});
+  CHECK(r.source.size() <= 100000);
+  CHECK(r.source.find("constexpr bool kWindowPoints=true;") != std::string::npos);
+  CHECK(r.source.find("constexpr int kWindow=2;") != std::string::npos);
+  CHECK(r.source.find("kShape[]={735,16,16,1}") != std::string::npos);
+  const ValueNet plain = random_value_net(Pitch::standard(), Variant::kStandard, {16, 16}, 7, 2);
+  CHECK(assemble_alphabeta(plain, ExportOptions{}).source.find("constexpr bool kWindowPoints=false;") !=
+        std::string::npos);
+}
