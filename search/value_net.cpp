@@ -154,8 +154,9 @@ struct ValueNetKernels {
                                int perspective, float* sum) {
     float acc[H];
     std::copy(sum, sum + H, acc);
+    const size_t per_cell = size_t(net.cell_patterns());
     net.for_window_patterns(pos, perspective, [&](int cell, unsigned pattern) {
-      const float* col = pattern_sums + (size_t(cell) * size_t(net.cell_patterns_) + pattern) * H;
+      const float* col = pattern_sums + (size_t(cell) * per_cell + pattern) * H;
       for (int j = 0; j < H; ++j) acc[j] += col[j];
     });
     std::copy(acc, acc + H, sum);
@@ -204,8 +205,9 @@ struct ValueNetKernels {
     }
     if (net.window > 0) {
       const float* sums = net.pattern_sums_.data();
+      const size_t per_cell = size_t(net.cell_patterns());
       net.for_window_patterns(pos, persp, [&](int cell, unsigned pattern) PS_VNET_LAMBDA_INLINE {
-        const float* col = sums + (size_t(cell) * size_t(net.cell_patterns_) + pattern) * H1;
+        const float* col = sums + (size_t(cell) * per_cell + pattern) * H1;
         for (int r = 0; r < N1; ++r) s[r] += load8(col + 8 * r);
       });
     }
@@ -287,9 +289,9 @@ void ValueNet::add_window(const Position& pos, int perspective, float* sum) cons
       return ValueNetKernels::add_window_fixed<16>(*this, pattern_sums_.data(), pos, perspective, sum);
     if (h1 == 32)
       return ValueNetKernels::add_window_fixed<32>(*this, pattern_sums_.data(), pos, perspective, sum);
+    const size_t per_cell = size_t(cell_patterns());
     return for_window_patterns(pos, perspective, [&](int cell, unsigned pattern) {
-      const float* col =
-          pattern_sums_.data() + (size_t(cell) * size_t(cell_patterns_) + pattern) * size_t(h1);
+      const float* col = pattern_sums_.data() + (size_t(cell) * per_cell + pattern) * size_t(h1);
       for (int j = 0; j < h1; ++j) sum[j] += col[j];
     });
   }
@@ -370,14 +372,14 @@ void ValueNet::finalize() {
       columns_[size_t(f) * size_t(l.out) + size_t(j)] = l.weight[size_t(j) * size_t(l.in) + size_t(f)];
   pattern_sums_.clear();
   const int k_cell = cell_inputs(window_points);
-  cell_patterns_ = 1 << k_cell;
+  const unsigned per_cell = unsigned(cell_patterns());
   if (window > 0 && l.out <= kMaxPatternHidden) {
     const int side = 2 * window + 1;
     const int base = 5 * pitch().num_points();
-    pattern_sums_.assign(size_t(side) * size_t(side) * size_t(cell_patterns_) * size_t(l.out), 0.0f);
+    pattern_sums_.assign(size_t(side) * size_t(side) * per_cell * size_t(l.out), 0.0f);
     for (int cell = 0; cell < side * side; ++cell)
-      for (unsigned pattern = 1; pattern < unsigned(cell_patterns_); ++pattern) {
-        float* to = pattern_sums_.data() + (size_t(cell) * size_t(cell_patterns_) + pattern) * size_t(l.out);
+      for (unsigned pattern = 1; pattern < per_cell; ++pattern) {
+        float* to = pattern_sums_.data() + (size_t(cell) * per_cell + pattern) * size_t(l.out);
         for (int k = 0; k < k_cell; ++k)
           if ((pattern >> k) & 1) {
             const float* col = column(base + k_cell * cell + k);

@@ -139,13 +139,13 @@ class ValueNet {
   // one column per cell with an input set instead of one per input.
   static constexpr int kMaxPatternHidden = 64;
   std::vector<float> pattern_sums_;
-  int cell_patterns_ = 16;  // 2^K (finalize())
+  int cell_patterns() const { return 1 << cell_inputs(window_points); }  // 2^K per cell
   // Layers 1.. transposed (in x out), so that forward() adds one input's row to all outputs at
   // once (vectorised over outputs, and an input that the clipped ReLU zeroed costs nothing).
   std::vector<std::vector<float>> transposed_;
   // The ball window's cells for each perspective and ball point, in for_window_cells' order:
-  // the engine point, its cell and its non-wall directions, so that an evaluation reads drawn
-  // masks without converting coordinates (window nets only; built by finalize()).
+  // the engine point, its cell, its non-wall and its on-pitch directions, so that an evaluation
+  // reads drawn masks without converting coordinates (window nets only; built by finalize()).
   struct WindowCell {
     uint16_t point;
     uint16_t cell;  // up to (2 * kMaxWindow + 1)^2 = 289 (a uint8_t wrapped for window 8)
