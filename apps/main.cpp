@@ -22,7 +22,9 @@ int main(int argc, char** argv) {
   ps::cmd::register_run_commands(app);
   ps::cmd::register_bot_command(app);
   ps::cmd::register_ladder_command(app);
+#ifdef PS_WITH_SERVE
   ps::cmd::register_serve_command(app);
+#endif
   ps::cmd::register_value_net_commands(app);
   ps::cmd::register_teacher_command(app);
   try {
