@@ -50,7 +50,8 @@ void register_value_net_commands(CLI::App& app);  // train-value, bench value-ne
 /// The shipped model of a pitch and variant, models/<WxL>-<variant><extension> (e.g.
 /// models/8x10-standard.model, or .vnet for the alphabeta yardstick's small value net), looked up
 /// in the working directory, then beside the executable's folder (build/../models); "" when there
-/// is none. The default model of bot, play, analyse and ladder.
+/// is none. The default model of bot, play, analyse and ladder. Throws std::runtime_error naming
+/// the path when a candidate exists but is not a regular file (a folder, a broken link).
 std::string default_model_path(const Pitch& pitch, Variant variant, const std::string& extension = ".model");
 /// The evaluation of `bot`'s alpha-beta endgame as bot, ladder, serve and play choose it: the
 /// one `--value-net` names (`given`: a .vnet file, none or hand; search/leaf_evals.h's

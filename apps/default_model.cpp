@@ -33,8 +33,14 @@ std::string default_model_path(const Pitch& pitch, Variant variant, const std::s
     candidates.push_back(dir / name);
   }
   std::error_code ec;
-  for (const fs::path& p : candidates)
+  for (const fs::path& p : candidates) {
     if (fs::is_regular_file(p, ec)) return p.string();
+    // Something else in a shipped file's place (a folder, a dangling link) would otherwise fall
+    // through to the next candidate or to no model at all without a word.
+    if (fs::exists(fs::symlink_status(p, ec)))
+      throw std::runtime_error("the shipped " + extension.substr(1) + " " + p.string() +
+                               " is not a regular file (a folder or a broken link in its place)");
+  }
   return "";
 }
 

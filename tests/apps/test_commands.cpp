@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -65,5 +66,28 @@ TEST_CASE("a second registration of the run commands starts from the defaults, n
   const ps::nn::CheckpointMeta a = ps::nn::read_checkpoint_meta(any);
   CHECK(a.pitches.empty());
   CHECK(a.variants.empty());
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a folder in the shipped value net's place is an error, not a silent fallback") {
+  // Session 32's probe: `mkdir -p models/8x10-standard.vnet` in the working directory made
+  // bot/ladder/analyse look past it (to the executable's models/ or to no net at all) without a word.
+  const fs::path dir = fs::temp_directory_path() / ("ps_apps_models_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "models" / "8x10-standard.vnet");
+  const fs::path cwd = fs::current_path();
+  fs::current_path(dir);
+  const ps::Pitch& pitch = ps::Pitch::standard();
+  CHECK_THROWS_WITH(ps::cmd::default_model_path(pitch, ps::Variant::kStandard, ".vnet"),
+                    "the shipped vnet models/8x10-standard.vnet is not a regular file (a folder or a "
+                    "broken link in its place)");
+  // A broken link in its place too; a regular file is found.
+  fs::remove_all(dir / "models" / "8x10-standard.vnet");
+  fs::create_symlink(dir / "nowhere.vnet", dir / "models" / "8x10-standard.vnet");
+  CHECK_THROWS(ps::cmd::default_model_path(pitch, ps::Variant::kStandard, ".vnet"));
+  fs::remove(dir / "models" / "8x10-standard.vnet");
+  { std::ofstream(dir / "models" / "8x10-standard.vnet") << "x"; }
+  CHECK(ps::cmd::default_model_path(pitch, ps::Variant::kStandard, ".vnet") == "models/8x10-standard.vnet");
+  fs::current_path(cwd);
   fs::remove_all(dir);
 }
