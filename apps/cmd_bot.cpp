@@ -135,15 +135,16 @@ void run_bot(BotArgs a) {
   }
   if (!a.value_net.empty() && sp.endgame_from_turn < 0)  // it would be read and forgotten
     throw std::invalid_argument("bot: --value-net " + a.value_net +
-                                " chooses the alpha-beta endgame's evaluation, and " + a.config +
-                                "'s search.endgame_from_turn: -1 turns that endgame off");
+                                " chooses the alpha-beta endgame's evaluation, and " +
+                                (search ? search->where("endgame_from_turn") : a.config) +
+                                ": -1 turns that endgame off");
   if (sp.endgame_from_turn >= 0 && sp.endgame_eval == "nnue") {
     try {
       check_value_net_rules(sp.endgame_value_net, pitch, parse_variant(v));
     } catch (const std::exception& e) {  // say where the file was named
       const std::string where = sp.endgame_value_net == value_net && !a.value_net.empty() ? "--value-net"
                                 : sp.endgame_value_net == value_net ? "the shipped value net"
-                                                                    : a.config + ": search.endgame_value_net";
+                                                                    : search->where("endgame_value_net");
       throw std::invalid_argument("bot: " + where + ": " + e.what());
     }
   }
