@@ -12,25 +12,14 @@
 # Logs go to $OUT (the device tool's output folder) or ./device-out.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-OUT="${OUT:-$PWD/device-out}"
-mkdir -p "$OUT"
-exec > >(tee "$OUT/device.log") 2>&1
-T0=$(date +%s)
-stamp() { echo "== [$(( $(date +%s) - T0 )) s] $*"; }
+source tools/device_env.sh  # OUT, stamp; DEPS, TORCH_PREFIX, TORCH_ROOT, LD_LIBRARY_PATH, JOBS
 
 stamp "machine"
 nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.sm --format=csv 2>&1 | head -3
 nproc; command -v g++ c++ cmake ninja nvcc; g++ --version 2>&1 | head -1
 python3 -c 'import torch; print("torch", torch.__version__, "cuda", torch.version.cuda, "cxx11abi", torch._C._GLIBCXX_USE_CXX11_ABI, "gpu", torch.cuda.is_available())'
 
-DEPS=/tmp/psdeps
-mkdir -p "$DEPS"
-for f in .devdeps/*.deb; do dpkg -x "$f" "$DEPS"; done
-TORCH_PREFIX=$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)')
-TORCH_ROOT=$(python3 -c 'import os, torch; print(os.path.dirname(torch.__file__))')
-export LD_LIBRARY_PATH="$DEPS/usr/lib/x86_64-linux-gnu:$TORCH_ROOT/lib:${LD_LIBRARY_PATH:-}"
 B=build-cuda
-JOBS=$(nproc)
 
 stamp "configure (LibTorch's CMake package)"
 common=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER_LAUNCHER=

@@ -14,11 +14,7 @@
 # `serve` is left out of the build (-DPS_WITH_SERVE=OFF): the machine has no cpp-httplib.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-OUT="${OUT:-$PWD/device-out}"
-mkdir -p "$OUT"
-exec > >(tee "$OUT/device.log") 2>&1
-T0=$(date +%s)
-stamp() { echo "== [$(( $(date +%s) - T0 )) s] $*"; }
+source tools/device_env.sh  # OUT, stamp; DEPS, TORCH_PREFIX, TORCH_ROOT, LD_LIBRARY_PATH, JOBS
 CONFIG="${PS_TEACHER_CONFIG:-configs/experiments/teacher-window-8x10.yaml}"
 PREFIX="${PS_TEACHER_PREFIX:-device}"
 DEADLINE=$(( T0 + ${PS_DEVICE_SECONDS:-540} ))
@@ -26,14 +22,7 @@ DEADLINE=$(( T0 + ${PS_DEVICE_SECONDS:-540} ))
 stamp "machine"
 nproc; lscpu 2>/dev/null | grep -E "Model name|^CPU\(s\)|Thread|Core" | head -4; g++ --version 2>&1 | head -1
 
-DEPS=/tmp/psdeps
-mkdir -p "$DEPS"
-for f in .devdeps/*.deb; do dpkg -x "$f" "$DEPS"; done
-TORCH_PREFIX=$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)')
-TORCH_ROOT=$(python3 -c 'import os, torch; print(os.path.dirname(torch.__file__))')
-export LD_LIBRARY_PATH="$DEPS/usr/lib/x86_64-linux-gnu:$TORCH_ROOT/lib:${LD_LIBRARY_PATH:-}"
 B=build-device
-JOBS=$(nproc)
 
 stamp "configure"
 if ! cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER_LAUNCHER= -DPS_WITH_SERVE=OFF \
