@@ -8,7 +8,9 @@
 # Debian 12 machine with `apt-get download`, see the list below) and are unpacked with dpkg -x
 # into a private prefix. A trained checkpoint for the match may travel as .devdeps/match.ckpt.
 #   apt-get download libcli11-dev libtbb-dev libtbb12 libtbbmalloc2 libtbbbind-2-5 \
-#     libyaml-cpp-dev libyaml-cpp0.7 nlohmann-json3-dev libeigen3-dev catch2 libzstd-dev libzstd1
+#     libyaml-cpp-dev libyaml-cpp0.7 nlohmann-json3-dev libeigen3-dev catch2 libzstd-dev libzstd1 \
+#     zlib1g-dev
+# .devdeps/ is git-ignored: the device tool takes it only when the run names it (carry: [".devdeps"]).
 # Logs go to $OUT (the device tool's output folder) or ./device-out.
 set -uo pipefail
 cd "$(dirname "$0")/.."

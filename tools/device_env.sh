@@ -11,8 +11,15 @@ T0=$(date +%s)
 stamp() { echo "== [$(( $(date +%s) - T0 )) s] $*"; }
 DEPS=/tmp/psdeps
 mkdir -p "$DEPS"
+if ! compgen -G ".devdeps/*.deb" >/dev/null; then
+  stamp "no .devdeps/*.deb here: fetch them (tools/device_check.sh's list) and carry .devdeps"
+  exit 1
+fi
 for f in .devdeps/*.deb; do dpkg -x "$f" "$DEPS"; done
-TORCH_PREFIX=$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)')
-TORCH_ROOT=$(python3 -c 'import os, torch; print(os.path.dirname(torch.__file__))')
+if ! TORCH_PREFIX=$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)') ||
+   ! TORCH_ROOT=$(python3 -c 'import os, torch; print(os.path.dirname(torch.__file__))'); then
+  stamp "no Python torch on this machine: its LibTorch is what the build links"
+  exit 1
+fi
 export LD_LIBRARY_PATH="$DEPS/usr/lib/x86_64-linux-gnu:$TORCH_ROOT/lib:${LD_LIBRARY_PATH:-}"
 JOBS=$(nproc)
