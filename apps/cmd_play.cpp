@@ -69,9 +69,11 @@ std::unique_ptr<Player> make_opponent(const PlayArgs& a, const Pitch& pitch, Var
     // The default opponent, and an `mcts` opponent without a checkpoint: the shipped model of
     // this pitch and variant (--opponent-options apply to it); with no shipped model the
     // default opponent plays random turns and `mcts` says which checkpoint it lacks.
-    const std::string model = default_model_path(pitch, variant);
-    if (type.empty()) type = model.empty() ? "random" : "mcts";
     const bool no_checkpoint = (opts.IsNull() || opts.IsMap()) && !opts["checkpoint"];
+    // Looked up only when it is needed: a checkpoint the user named is not blocked by something
+    // odd in the shipped model's place (session-33 probe).
+    const std::string model = type.empty() || no_checkpoint ? default_model_path(pitch, variant) : "";
+    if (type.empty()) type = model.empty() ? "random" : "mcts";
     if (!model.empty() && no_checkpoint) opts["checkpoint"] = model;
     if (type == "mcts") {  // the search `bot` plays, with the shipped value net of these rules
       tour::use_bot_endgame(opts, endgame_eval_or_shipped("", pitch, variant));
