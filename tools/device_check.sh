@@ -14,7 +14,7 @@
 # Logs go to $OUT (the device tool's output folder) or ./device-out.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-source tools/device_env.sh  # OUT, stamp; DEPS, TORCH_PREFIX, TORCH_ROOT, LD_LIBRARY_PATH, JOBS
+source tools/device_env.sh  # OUT, stamp; DEPS, TORCH_PREFIX, TORCH_ROOT, LD_LIBRARY_PATH, JOBS, CMAKE_COMMON
 
 stamp "machine"
 nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.sm --format=csv 2>&1 | head -3
@@ -24,14 +24,12 @@ python3 -c 'import torch; print("torch", torch.__version__, "cuda", torch.versio
 B=build-cuda
 
 stamp "configure (LibTorch's CMake package)"
-common=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER_LAUNCHER=
-        -DCMAKE_CUDA_ARCHITECTURES=90 -DTORCH_CUDA_ARCH_LIST=9.0 -Wno-dev)
-if ! cmake -S . -B "$B" "${common[@]}" -DCMAKE_PREFIX_PATH="$TORCH_PREFIX;$DEPS/usr" \
+if ! cmake -S . -B "$B" "${CMAKE_COMMON[@]}" -DCMAKE_PREFIX_PATH="$TORCH_PREFIX;$DEPS/usr" \
      >"$OUT/configure.log" 2>&1; then
   tail -25 "$OUT/configure.log"
   stamp "configure failed; fallback: LibTorch linked directly (PS_TORCH_ROOT)"
   rm -rf "$B"
-  cmake -S . -B "$B" "${common[@]}" -DPS_TORCH_ROOT="$TORCH_ROOT" \
+  cmake -S . -B "$B" "${CMAKE_COMMON[@]}" -DPS_TORCH_ROOT="$TORCH_ROOT" \
         -DCMAKE_PREFIX_PATH="$DEPS/usr" >>"$OUT/configure.log" 2>&1 || {
     tail -25 "$OUT/configure.log"; stamp "configure failed"; exit 1; }
 fi

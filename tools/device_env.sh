@@ -3,7 +3,8 @@
 # tool's output folder, else ./device-out) and defines stamp (elapsed seconds since T0); unpacks
 # the Debian packages carried in .devdeps/*.deb into $DEPS with dpkg -x; sets TORCH_PREFIX (the
 # CMake prefix of the LibTorch inside the machine's Python torch), TORCH_ROOT, LD_LIBRARY_PATH
-# (those libraries first) and JOBS (the machine's cores).
+# (those libraries first), JOBS (the machine's cores) and CMAKE_COMMON (the configure flags both
+# builds use: Ninja, Release, no ccache, the H200's CUDA architecture).
 OUT="${OUT:-$PWD/device-out}"
 mkdir -p "$OUT"
 exec > >(tee "$OUT/device.log") 2>&1
@@ -23,3 +24,5 @@ if ! TORCH_PREFIX=$(python3 -c 'import torch; print(torch.utils.cmake_prefix_pat
 fi
 export LD_LIBRARY_PATH="$DEPS/usr/lib/x86_64-linux-gnu:$TORCH_ROOT/lib:${LD_LIBRARY_PATH:-}"
 JOBS=$(nproc)
+CMAKE_COMMON=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER_LAUNCHER=
+              -DCMAKE_CUDA_ARCHITECTURES=90 -DTORCH_CUDA_ARCH_LIST=9.0 -Wno-dev)

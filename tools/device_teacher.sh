@@ -30,7 +30,7 @@ fail() { echo "device_teacher.sh: $*" >&2; exit 2; }
 [ -f "$CONFIG" ] || fail "PS_TEACHER_CONFIG $CONFIG: no such file"
 grep -q '^  concurrent_games:' "$CONFIG" ||
   fail "$CONFIG: no line '  concurrent_games: N' under selfplay: to set to the machine's cores"
-source tools/device_env.sh  # OUT, stamp; DEPS, TORCH_PREFIX, TORCH_ROOT, LD_LIBRARY_PATH, JOBS
+source tools/device_env.sh  # OUT, stamp; DEPS, TORCH_PREFIX, TORCH_ROOT, LD_LIBRARY_PATH, JOBS, CMAKE_COMMON
 DEADLINE=$(( T0 + SECONDS_GIVEN ))
 
 stamp "machine"
@@ -39,8 +39,7 @@ nproc; lscpu 2>/dev/null | grep -E "Model name|^CPU\(s\)|Thread|Core" | head -4;
 B=build-device
 
 stamp "configure"
-if ! cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER_LAUNCHER= -DPS_WITH_SERVE=OFF \
-     -DCMAKE_CUDA_ARCHITECTURES=90 -DTORCH_CUDA_ARCH_LIST=9.0 -Wno-dev \
+if ! cmake -S . -B "$B" "${CMAKE_COMMON[@]}" -DPS_WITH_SERVE=OFF \
      -DCMAKE_PREFIX_PATH="$TORCH_PREFIX;$DEPS/usr" >"$OUT/configure.log" 2>&1; then
   tail -30 "$OUT/configure.log"; stamp "configure failed"; exit 1
 fi
