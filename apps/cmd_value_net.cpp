@@ -281,6 +281,11 @@ void register_value_net_commands(CLI::App& app) {
   tv->add_option("--target", t->cfg.target,
                  "value target: result (game result), root (the search's root value), mix (mean)")
       ->capture_default_str();
+  tv->add_option("--result-within", t->cfg.result_within,
+                 "label positions at most this many turns before their game's end by the game "
+                 "result alone, whatever --target says (the late game's labels; -1: never)")
+      ->capture_default_str()
+      ->check(in_range(-1, 1000));
   tv->add_option("--batch", t->cfg.batch_size, "batch size")
       ->capture_default_str()
       ->check(integer_at_least(1));
@@ -345,8 +350,9 @@ void register_value_net_commands(CLI::App& app) {
       if (m.holdout_samples > 0)
         std::printf(
             "step %6lld  train_mse %s  holdout_mse %.4f  holdout_mse_vs_result %.4f  "
-            "holdout_sign_acc %.3f\n",
-            (long long)m.step, train, m.holdout_mse, m.holdout_mse_result, m.holdout_sign_accuracy);
+            "holdout_sign_acc %.3f  late_mse_vs_result %.4f  late_sign_acc %.3f\n",
+            (long long)m.step, train, m.holdout_mse, m.holdout_mse_result, m.holdout_sign_accuracy,
+            m.holdout_late_mse_result, m.holdout_late_sign_accuracy);
       else
         std::printf("step %6lld  train_mse %s  holdout n/a (no held-out games)\n", (long long)m.step, train);
       std::fflush(stdout);

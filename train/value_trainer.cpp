@@ -37,6 +37,7 @@ void ValueTrainConfig::validate() const {
   check(window >= 0 && window <= ValueNet::kMaxWindow, "window",
         "must be in [0, " + std::to_string(ValueNet::kMaxWindow) + "]");
   check(!window_points || window > 0 || !init.empty(), "window_points", "needs a ball window (window >= 1)");
+  check(result_within >= -1 && result_within <= 1000, "result_within", "must be in [-1, 1000] (-1: never)");
 }
 
 namespace {
@@ -94,8 +95,8 @@ struct MlpImpl : torch::nn::Module {
 };
 TORCH_MODULE(Mlp);
 
-float target_of(const Row& r, const std::string& target) {
-  if (target == "result") return r.result;
+float target_of(const Row& r, const std::string& target, int result_within) {
+  if (target == "result" || int(r.turns_left) <= result_within) return r.result;
   if (target == "root") return r.root;
   return 0.5f * (r.result + r.root);
 }
@@ -117,13 +118,13 @@ torch::Tensor inputs(const Rows& data, const std::vector<uint32_t>& idx, size_t 
 }
 
 ValueTrainMetrics evaluate_holdout(Mlp& net, const Rows& data, const std::vector<uint32_t>& idx,
-                                   int num_features, const std::string& target) {
+                                   int num_features, const std::string& target, int result_within) {
   ValueTrainMetrics m;
   if (idx.empty()) return m;
   torch::NoGradGuard no_grad;
   net->eval();
-  double se = 0, se_result = 0;
-  int64_t right = 0;
+  double se = 0, se_result = 0, se_late = 0;
+  int64_t right = 0, right_late = 0, late = 0;
   for (size_t b = 0; b < idx.size(); b += 4096) {
     const size_t e = std::min(idx.size(), b + 4096);
     const torch::Tensor v = net->forward(inputs(data, idx, b, e, num_features, nullptr));
@@ -131,9 +132,15 @@ ValueTrainMetrics evaluate_holdout(Mlp& net, const Rows& data, const std::vector
     for (size_t i = b; i < e; ++i) {
       const Row& r = data.rows[idx[i]];
       const double y = pv[i - b];
-      se += (y - target_of(r, target)) * (y - target_of(r, target));
+      const double t = target_of(r, target, result_within);
+      se += (y - t) * (y - t);
       se_result += (y - r.result) * (y - r.result);
       right += (y > 0) == (r.result > 0);
+      if (r.turns_left <= ValueBaselines::late_turns) {
+        ++late;
+        se_late += (y - r.result) * (y - r.result);
+        right_late += (y > 0) == (r.result > 0);
+      }
     }
   }
   net->train();
@@ -141,6 +148,11 @@ ValueTrainMetrics evaluate_holdout(Mlp& net, const Rows& data, const std::vector
   m.holdout_mse_result = se_result / double(idx.size());
   m.holdout_sign_accuracy = double(right) / double(idx.size());
   m.holdout_samples = int64_t(idx.size());
+  if (late > 0) {
+    m.holdout_late_mse_result = se_late / double(late);
+    m.holdout_late_sign_accuracy = double(right_late) / double(late);
+  }
+  m.holdout_late_samples = late;
   return m;
 }
 
@@ -337,7 +349,7 @@ ValueTrainResult train_value_net(const ValueTrainConfig& cfg, const std::string&
   torch::optim::Adam opt(net->parameters(),
                          torch::optim::AdamOptions(cfg.lr).weight_decay(cfg.weight_decay));
   result.baselines = baselines_of(data, held_idx);
-  result.initial = evaluate_holdout(net, data, held_idx, num_features, cfg.target);
+  result.initial = evaluate_holdout(net, data, held_idx, num_features, cfg.target, cfg.result_within);
   if (progress) progress(result.initial);
   // Early stopping: a copy of the weights of the best held-out evaluation so far.
   result.best = result.initial;
@@ -361,7 +373,8 @@ ValueTrainResult train_value_net(const ValueTrainConfig& cfg, const std::string&
     const torch::Tensor x = inputs(data, batch, 0, batch.size(), num_features, &mirror);
     torch::Tensor y = torch::empty({int64_t(batch.size())});
     float* py = y.data_ptr<float>();
-    for (size_t i = 0; i < batch.size(); ++i) py[i] = target_of(data.rows[batch[i]], cfg.target);
+    for (size_t i = 0; i < batch.size(); ++i)
+      py[i] = target_of(data.rows[batch[i]], cfg.target, cfg.result_within);
     const torch::Tensor loss = torch::mse_loss(net->forward(x), y);
     opt.zero_grad();
     loss.backward();
@@ -369,7 +382,8 @@ ValueTrainResult train_value_net(const ValueTrainConfig& cfg, const std::string&
     loss_sum += loss.item<double>();
     ++loss_n;
     if (step % cfg.log_interval == 0 || step == cfg.steps) {
-      ValueTrainMetrics m = evaluate_holdout(net, data, held_idx, num_features, cfg.target);
+      ValueTrainMetrics m =
+          evaluate_holdout(net, data, held_idx, num_features, cfg.target, cfg.result_within);
       m.step = step;
       m.train_loss = loss_sum / double(loss_n);
       loss_sum = 0;

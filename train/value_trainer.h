@@ -58,6 +58,13 @@ struct ValueTrainConfig {
   /// window, given or the init net's). With `init`: a net that has them keeps them; a net
   /// without them gets their columns at zero (its function is unchanged at step 0).
   bool window_points = false;
+  /// The late game's labels: a position at most this many turns before its game's end is
+  /// labelled by the game result alone, whatever `target` says (-1: never). Near the end the
+  /// result is close to a proof, while the root value of the data's search is the estimate that
+  /// walked into the loss (docs/STRENGTH.md, "Where the bot loses to uct": the value net scores
+  /// positions two to four turns before a proven loss at +0.5..+0.85). The held-out MSE is
+  /// measured against the same per-position target. [-1, 1000].
+  int result_within = -1;
   /// Throws std::invalid_argument naming the bad field.
   void validate() const;
 };
@@ -70,6 +77,10 @@ struct ValueTrainMetrics {
   double holdout_mse_result = 0;  ///< MSE against the game result
   double holdout_sign_accuracy = 0;  ///< sign(value) == game result
   int64_t holdout_samples = 0;       ///< held-out positions of the three figures above (0: none, they are 0)
+  /// The same two figures against the result on the held-out positions within
+  /// ValueBaselines::late_turns turns of the end (0 when there are none).
+  double holdout_late_mse_result = 0, holdout_late_sign_accuracy = 0;
+  int64_t holdout_late_samples = 0;
 };
 
 /// Sign accuracies of trivial predictors of the game result on the held-out slice (positions

@@ -2,10 +2,11 @@
 // the alphabeta evaluator reads, and is deterministic for a seed.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <random>
-#include <unistd.h>
 
 #include "core/fileutil.h"
 #include "nn/encoder.h"
@@ -105,6 +106,38 @@ TEST_CASE("train-value: a short run lowers the held-out error and is determinist
   CHECK_THROWS_WITH(train_value_net(cfg, (dir / "data").string(), b), Catch::Contains("target"));
   CHECK_THROWS_WITH(train_value_net(ValueTrainConfig{}, (dir / "nothing").string(), b),
                     Catch::Contains("nothing"));
+  remove_tree(dir.string());
+}
+
+TEST_CASE("train-value: the late game's labels (result_within) and the late held-out figures", "[train]") {
+  // root_value is half the result: the root target differs from the result on every position,
+  // except where result_within makes the result the label. Random games: long enough to have
+  // positions more than ValueBaselines::late_turns turns before their end.
+  const fs::path dir = games_dir("ps_vlate", 40, 9, /*random_only=*/true);
+  ValueTrainConfig cfg = short_run({8}, 0, 100, 0.25);
+  cfg.target = "root";
+  const std::string data = (dir / "data").string(), out = (dir / "a.vnet").string();
+  const ValueTrainResult plain = train_value_net(cfg, data, out);
+  cfg.result_within = 1000;  // every position: the result
+  const ValueTrainResult all = train_value_net(cfg, data, out);
+  cfg.result_within = 3;  // the last 4 positions of each game
+  const ValueTrainResult late = train_value_net(cfg, data, out);
+  // Same weights at step 0 (same seed): only the target moves the held-out MSE.
+  REQUIRE(plain.initial.holdout_mse_result == all.initial.holdout_mse_result);
+  CHECK(plain.initial.holdout_mse != plain.initial.holdout_mse_result);
+  CHECK(all.initial.holdout_mse == Approx(all.initial.holdout_mse_result));
+  CHECK(late.initial.holdout_mse != Approx(plain.initial.holdout_mse));
+  CHECK(late.initial.holdout_mse != Approx(all.initial.holdout_mse));
+  // The late figures: positions within ValueBaselines::late_turns of the end, against the result.
+  CHECK(plain.initial.holdout_late_samples > 0);
+  CHECK(plain.initial.holdout_late_samples < plain.initial.holdout_samples);
+  CHECK(plain.initial.holdout_late_samples ==
+        int64_t(std::llround(plain.baselines.late_share * double(plain.holdout_samples))));
+  CHECK(plain.initial.holdout_late_sign_accuracy >= 0.0);
+  CHECK(plain.initial.holdout_late_sign_accuracy <= 1.0);
+  CHECK(plain.initial.holdout_late_mse_result > 0.0);
+  cfg.result_within = -2;
+  CHECK_THROWS_WITH(train_value_net(cfg, data, out), Catch::Contains("result_within"));
   remove_tree(dir.string());
 }
 
