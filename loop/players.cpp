@@ -105,7 +105,8 @@ AlphaBetaPlayer::Options read_alphabeta_options(ConfigReader& r) {
   AlphaBetaPlayer::Options o;
   r.read(field("default_time_ms", o.default_time_ms), field("max_depth", o.max_depth),
          field("tt_mb", o.tt_mb), field("pvs", o.pvs), field("lmr", o.lmr), field("lmr_first", o.lmr_first),
-         field("lmr_min_depth", o.lmr_min_depth), field("lmr_divisor", o.lmr_divisor));
+         field("lmr_min_depth", o.lmr_min_depth), field("lmr_divisor", o.lmr_divisor),
+         field("soft_stop", o.soft_stop));
   // The player's own checks, said with the key and its line.
   try {
     AlphaBetaPlayer::check_options(o);

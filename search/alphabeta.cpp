@@ -40,6 +40,8 @@ void AlphaBetaPlayer::check_options(const Options& o) {
   if (o.max_depth < 1 || o.max_depth > 200) throw OptionError("max_depth", "max_depth must be in [1, 200]");
   if (o.tt_mb < 1 || o.tt_mb > 4096) throw OptionError("tt_mb", "tt_mb must be in [1, 4096]");
   if (o.lmr && !o.pvs) throw OptionError("pvs", "lmr needs pvs (its re-searches are null-window)");
+  if (!(o.soft_stop > 0.0 && o.soft_stop <= 0.9))
+    throw OptionError("soft_stop", "soft_stop must be in (0, 0.9] (a share of the turn's time)");
   if (o.lmr_first < 1) throw OptionError("lmr_first", "lmr_first must be >= 1");
   if (o.lmr_min_depth < 2) throw OptionError("lmr_min_depth", "lmr_min_depth must be >= 2");
   if (!(o.lmr_divisor > 0.0) || !std::isfinite(o.lmr_divisor))
@@ -241,6 +243,10 @@ int AlphaBetaPlayer::search(const Position& pos, int depth, int alpha, int beta,
       if (e->bound == 3 && s <= alpha) return s;
     }
   }
+  // The root searches the previous iteration's answer first, whatever the table holds now (its
+  // root entry may have been replaced): a cut-off iteration's best is then that answer or a
+  // turn that beat it at the new depth.
+  if (ply == 0) tt_best = root_answer_hash_;
   // The engine's win check: a won turn needs no search (and no leaf is scored statically when
   // its side to move can score at once).
   if (win_.find_winning_turn(pos, nullptr)) return kWin - ply;  // never at the root (checked)
@@ -286,7 +292,10 @@ int AlphaBetaPlayer::search(const Position& pos, int depth, int alpha, int beta,
     if (score > best) {
       best = score;
       best_hash = c.hash;
-      if (ply == 0) root_best_ = digits(p.kicks.data() + c.kicks_at, c.num_kicks);
+      if (ply == 0) {
+        root_best_ = digits(p.kicks.data() + c.kicks_at, c.num_kicks);
+        root_best_hash_ = c.hash;
+      }
     }
     if (score > alpha) alpha = score;
     if (alpha >= beta) break;
@@ -428,9 +437,10 @@ std::string AlphaBetaPlayer::search_turn(const Position& root, const TurnBudget&
   const int64_t time_ms =
       budget.time_ms >= 0 ? budget.time_ms : (budget.visits >= 0 ? -1 : options_.default_time_ms);
   timed_ = time_ms >= 0;
-  // 90% of the budget is the hard stop; a new iteration starts only in the first half.
+  // 90% of the budget is the hard stop; a new iteration starts only before soft_stop of it.
   deadline_ = t0 + std::chrono::microseconds(std::max<int64_t>(time_ms, 1) * 900);
-  const auto soft = t0 + std::chrono::microseconds(std::max<int64_t>(time_ms, 1) * 500);
+  const auto soft = t0 + std::chrono::microseconds(
+                             int64_t(double(std::max<int64_t>(time_ms, 1)) * 1000.0 * options_.soft_stop));
 
   allocate();
   std::string answer;
@@ -447,6 +457,7 @@ std::string AlphaBetaPlayer::search_turn(const Position& root, const TurnBudget&
     const Ply& p = plies_[0];
     const Child& c = p.children.front();
     answer = digits(p.kicks.data() + c.kicks_at, c.num_kicks);
+    root_answer_hash_ = c.hash;
     if (p.children.size() == 1) return answer;
   }
   for (int depth = 1; depth <= options_.max_depth; ++depth) {
@@ -456,11 +467,13 @@ std::string AlphaBetaPlayer::search_turn(const Position& root, const TurnBudget&
     try {
       score = search(root, depth, -kInf, kInf, 0);
     } catch (const Aborted&) {
-      // The TT move is searched first, so a partial iteration's best is at least as good.
+      // The previous answer is searched first, so a cut-off iteration's best is that answer or
+      // a turn that beat its score at the new depth.
       if (!root_best_.empty()) answer = root_best_;
       break;
     }
     answer = root_best_;
+    root_answer_hash_ = root_best_hash_;
     info_.depth = depth;
     info_.score = score;
     if (score > kWinBound || score < -kWinBound) break;  // proven

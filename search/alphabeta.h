@@ -65,6 +65,14 @@ class AlphaBetaPlayer final : public Player {
     int lmr_first = 3;         ///< children before this index are never reduced (>= 1)
     int lmr_min_depth = 3;     ///< no reduction at nodes of lower depth (turns, >= 2)
     double lmr_divisor = 2.0;  ///< larger: smaller reductions (> 0, finite)
+    /// Iterative deepening under a time budget: a new iteration starts only before this share
+    /// of the budget has passed; the hard stop is 90% of it. An iteration cut off by the hard
+    /// stop still counts: the previous answer is searched first, and a turn that beats its
+    /// score at the new depth replaces it. In (0, 0.9]. The default, 0.9, uses the whole
+    /// budget; 0.5 (the default until session 34) left the rest of the turn idle whenever an
+    /// iteration ended after half of it, and scored 92/200 = 46.0% against 0.9 with the shipped
+    /// value net at 200 ms (docs/STRENGTH.md, "The late game against uct").
+    double soft_stop = 0.9;
     /// Visits in a TurnBudget are read as a node budget: stop deepening once an iteration has
     /// searched this many nodes (a deterministic budget for tests and equal-work matches).
   };
@@ -209,6 +217,8 @@ class AlphaBetaPlayer final : public Player {
   size_t tt_entries_ = 0;
   Info info_;
   std::string root_best_;  // best root turn of the current iteration so far
+  uint64_t root_best_hash_ = 0;    // its position hash
+  uint64_t root_answer_hash_ = 0;  // the previous iteration's answer (searched first at the root)
   std::chrono::steady_clock::time_point deadline_;
   bool timed_ = false;
   int64_t node_limit_ = -1;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <random>
 
 #include "search/alphabeta.h"
@@ -229,8 +230,12 @@ TEST_CASE("alphabeta: late move reductions search fewer nodes to a depth, and ne
 
 TEST_CASE("alphabeta: answers within its time limit in the heaviest positions", "[search]") {
   const Game heavy = heavy_game();
-  AlphaBetaPlayer ab(7);
-  for (int ms : {20, 100}) {
+  AlphaBetaPlayer::Options late_start;
+  late_start.soft_stop = 0.9;  // new iterations until the hard stop
+  AlphaBetaPlayer plain(7), late(late_start, nullptr, 7);
+  for (int ms : {20, 100, -20, -100}) {
+    AlphaBetaPlayer& ab = ms > 0 ? plain : late;
+    ms = std::abs(ms);
     const auto t0 = std::chrono::steady_clock::now();
     const double cpu0 = ps::test::thread_cpu_ms();
     const std::string t = ab.choose_turn(heavy, TurnBudget{ms, -1});
@@ -259,6 +264,14 @@ TEST_CASE("alphabeta: a node budget is deterministic, and bad options are reject
   o = {};
   o.tt_mb = 0;
   REQUIRE_THROWS_AS(AlphaBetaPlayer(o, nullptr), std::invalid_argument);
+  for (double soft : {0.0, -0.5, 0.95, std::nan("")}) {
+    o = {};
+    o.soft_stop = soft;
+    REQUIRE_THROWS_WITH(AlphaBetaPlayer(o, nullptr), Catch::Contains("soft_stop must be in (0, 0.9]"));
+  }
+  o = {};
+  o.soft_stop = 0.9;
+  REQUIRE_NOTHROW(AlphaBetaPlayer(o, nullptr));
   Game over = parse_record(Pitch::standard(), Variant::kStandard,
                            "0 6 1 7 5 332 3 4 6 12 16 364 275276 072 745 24 105366 5 4 5 31");
   AlphaBetaPlayer ab(1);
