@@ -142,6 +142,17 @@ void AlphaBetaPlayer::generate(const Position& pos, int ply, uint64_t tt_best, b
       for (uint8_t& d : k) d = uint8_t(d - '0');
       add(end, k.data(), int(k.size()));
     }
+    // The root's previous answer stays a child (the random chains differ from one call to the
+    // next): a cut-off iteration must search it first to answer soundly.
+    if (ply == 0 && !root_answer_.empty() && !seen.count(root_answer_hash_)) {
+      Position end = pos;
+      k.assign(root_answer_.begin(), root_answer_.end());
+      for (uint8_t& d : k) {
+        d = uint8_t(d - '0');
+        end.make_kick(d);
+      }
+      add(end, k.data(), int(k.size()));
+    }
   }
   if (sort)
     std::stable_sort(p.children.begin(), p.children.end(),
@@ -295,6 +306,7 @@ int AlphaBetaPlayer::search(const Position& pos, int depth, int alpha, int beta,
       if (ply == 0) {
         root_best_ = digits(p.kicks.data() + c.kicks_at, c.num_kicks);
         root_best_hash_ = c.hash;
+        root_best_score_ = score;
       }
     }
     if (score > alpha) alpha = score;
@@ -360,6 +372,7 @@ AlphaBetaPlayer::RootProof AlphaBetaPlayer::prove_root(const Position& root, int
   if (time_ms < 1) throw std::invalid_argument("alphabeta proof: time_ms must be >= 1");
   const auto t0 = Clock::now();
   info_ = Info{};
+  root_answer_.clear();  // no previous answer to keep among the root's turns
   node_limit_ = -1;
   timed_ = true;
   deadline_ = t0 + std::chrono::milliseconds(time_ms);
@@ -433,6 +446,7 @@ std::string AlphaBetaPlayer::search_turn(const Position& root, const TurnBudget&
     throw std::invalid_argument("alphabeta player: the position is in the middle of a turn");
   const auto t0 = Clock::now();
   info_ = Info{};
+  root_answer_.clear();
   node_limit_ = budget.visits >= 0 ? std::max<int64_t>(budget.visits, 1) : -1;
   const int64_t time_ms =
       budget.time_ms >= 0 ? budget.time_ms : (budget.visits >= 0 ? -1 : options_.default_time_ms);
@@ -457,9 +471,14 @@ std::string AlphaBetaPlayer::search_turn(const Position& root, const TurnBudget&
     const Ply& p = plies_[0];
     const Child& c = p.children.front();
     answer = digits(p.kicks.data() + c.kicks_at, c.num_kicks);
+    root_answer_ = answer;
     root_answer_hash_ = c.hash;
-    if (p.children.size() == 1) return answer;
+    if (p.children.size() == 1) {
+      root_answer_.clear();
+      return answer;
+    }
   }
+  int changed_at = 0;  // the depth of a cut-off iteration that changed the answer
   for (int depth = 1; depth <= options_.max_depth; ++depth) {
     root_best_.clear();
     eval_->reset(root);  // an aborted iteration leaves the evaluator's path anywhere
@@ -468,11 +487,16 @@ std::string AlphaBetaPlayer::search_turn(const Position& root, const TurnBudget&
       score = search(root, depth, -kInf, kInf, 0);
     } catch (const Aborted&) {
       // The previous answer is searched first, so a cut-off iteration's best is that answer or
-      // a turn that beat its score at the new depth.
-      if (!root_best_.empty()) answer = root_best_;
+      // a turn that beat its score at the new depth; then the score is that turn's there.
+      if (!root_best_.empty() && root_best_ != answer) {
+        answer = root_best_;
+        info_.score = root_best_score_;
+        changed_at = depth;
+      }
       break;
     }
     answer = root_best_;
+    root_answer_ = answer;
     root_answer_hash_ = root_best_hash_;
     info_.depth = depth;
     info_.score = score;
@@ -481,8 +505,18 @@ std::string AlphaBetaPlayer::search_turn(const Position& root, const TurnBudget&
     if (timed_ && Clock::now() >= soft) break;
   }
   info_.ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-  info_.pv = principal_variation(root, std::max(info_.depth, 1));
-  if (info_.pv.empty() || info_.pv.front() != answer) info_.pv.insert(info_.pv.begin(), answer);
+  root_answer_.clear();
+  if (changed_at > 0) {
+    // The table's line from the root is the last completed iteration's, which starts with
+    // another turn: the line is the answer, then the table's line from its position.
+    Position after = root;
+    for (char k : answer) after.make_kick(k - '0');
+    info_.pv = principal_variation(after, changed_at - 1);
+    info_.pv.insert(info_.pv.begin(), answer);
+  } else {
+    info_.pv = principal_variation(root, std::max(info_.depth, 1));
+    if (info_.pv.empty() || info_.pv.front() != answer) info_.pv.insert(info_.pv.begin(), answer);
+  }
   return answer;
 }
 

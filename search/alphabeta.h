@@ -115,11 +115,14 @@ class AlphaBetaPlayer final : public Player {
   /// What the last choose_turn (search_turn) did.
   struct Info {
     int depth = 0;          ///< deepest completed iteration (turns)
-    int score = 0;          ///< its score for the side to move (>= kWin - 1000: a proven win)
+    /// The answer's score for the side to move (>= kWin - 1000: a proven win): the deepest
+    /// completed iteration's, or, when an iteration cut off by the clock found a better turn,
+    /// that turn's score in it (one turn deeper than `depth`).
+    int score = 0;
     int64_t nodes = 0;      ///< nodes searched (turn starts visited), all iterations
     int64_t leaves = 0;     ///< static evaluations
     double ms = 0.0;        ///< wall time
-    std::vector<std::string> pv;  ///< principal variation from the TT (turns)
+    std::vector<std::string> pv;  ///< principal variation from the TT (turns), starting with the answer
   };
   const Info& last_info() const { return info_; }
 
@@ -219,6 +222,8 @@ class AlphaBetaPlayer final : public Player {
   std::string root_best_;  // best root turn of the current iteration so far
   uint64_t root_best_hash_ = 0;    // its position hash
   uint64_t root_answer_hash_ = 0;  // the previous iteration's answer (searched first at the root)
+  std::string root_answer_;  // its kicks (kept a child of an incomplete root list); "" outside search_turn
+  int root_best_score_ = 0;  // root_best_'s score in the current iteration
   std::chrono::steady_clock::time_point deadline_;
   bool timed_ = false;
   int64_t node_limit_ = -1;

@@ -230,9 +230,10 @@ TEST_CASE("alphabeta: late move reductions search fewer nodes to a depth, and ne
 
 TEST_CASE("alphabeta: answers within its time limit in the heaviest positions", "[search]") {
   const Game heavy = heavy_game();
-  AlphaBetaPlayer::Options late_start;
-  late_start.soft_stop = 0.9;  // new iterations until the hard stop
-  AlphaBetaPlayer plain(7), late(late_start, nullptr, 7);
+  AlphaBetaPlayer::Options early_stop, late_start;
+  early_stop.soft_stop = 0.5;  // new iterations in the first half only (the default until session 34)
+  late_start.soft_stop = 0.9;  // new iterations until the hard stop (the default)
+  AlphaBetaPlayer plain(early_stop, nullptr, 7), late(late_start, nullptr, 7);
   for (int ms : {20, 100, -20, -100}) {
     AlphaBetaPlayer& ab = ms > 0 ? plain : late;
     ms = std::abs(ms);
@@ -249,6 +250,36 @@ TEST_CASE("alphabeta: answers within its time limit in the heaviest positions", 
     CHECK(cpu < ms + 250);
     CHECK(took < ms + 5000);
   }
+}
+
+TEST_CASE("alphabeta: the principal variation is legal from the root when the clock cuts an iteration",
+          "[search]") {
+  // Probe (session 34): when an iteration cut off by the clock changed the answer, the line
+  // was that answer glued in front of the last completed iteration's line, which started with
+  // another turn (e.g. "2772 271 ..." in the position of this record after 18 turns, 50 ms).
+  // Timed, so each search may or may not be cut: the line must be legal either way.
+  std::vector<Game> games = sample_games(Variant::kStandard, 6, 77);
+  games.push_back(parse_record(Pitch::standard(), Variant::kStandard,
+                               "1 3 0 3 0 5235 7 4 227 025435 7 5 41 2575 67 2 50571 4"));
+  AlphaBetaPlayer ab(3);
+  int searched = 0;
+  for (const Game& g : games) {
+    if (g.position().game_over()) continue;
+    for (int ms : {10, 30, 50}) {
+      const std::string t = ab.choose_turn(g, TurnBudget{ms, -1});
+      const AlphaBetaPlayer::Info& info = ab.last_info();
+      REQUIRE(!info.pv.empty());
+      REQUIRE(info.pv.front() == t);
+      Game line = g;
+      for (const std::string& turn : info.pv) {
+        INFO("answer " << t << ", line turn " << turn);
+        REQUIRE_NOTHROW(line.play_turn(turn));
+        if (line.position().game_over()) break;
+      }
+      ++searched;
+    }
+  }
+  CHECK(searched >= 12);
 }
 
 TEST_CASE("alphabeta: a node budget is deterministic, and bad options are rejected", "[search]") {
