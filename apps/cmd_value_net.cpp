@@ -283,7 +283,8 @@ void register_value_net_commands(CLI::App& app) {
       ->capture_default_str();
   tv->add_option("--result-within", t->cfg.result_within,
                  "label positions at most this many turns before their game's end by the game "
-                 "result alone, whatever --target says (the late game's labels; -1: never)")
+                 "result alone, whatever --target says (the late game's labels; -1: never; the "
+                 "position before the last turn has 1 turn left)")
       ->capture_default_str()
       ->check(in_range(-1, 1000));
   tv->add_option("--batch", t->cfg.batch_size, "batch size")
@@ -347,12 +348,22 @@ void register_value_net_commands(CLI::App& app) {
     const ValueTrainResult r = train_value_net(t->cfg, t->data_dir, t->out, [](const ValueTrainMetrics& m) {
       char train[32] = "n/a";
       if (m.step > 0) std::snprintf(train, sizeof train, "%.4f", m.train_loss);
+      // The late figures: n/a without held-out positions within late_turns of the end.
+      std::string late = "late n/a (no held-out position within " +
+                         std::to_string(ValueBaselines::late_turns) + " turns of the end)";
+      if (m.holdout_late_samples > 0) {
+        char buf[96];
+        std::snprintf(buf, sizeof buf, "late_mse_vs_result %.4f  late_sign_acc %.3f  (%lld late)",
+                      m.holdout_late_mse_result, m.holdout_late_sign_accuracy,
+                      (long long)m.holdout_late_samples);
+        late = buf;
+      }
       if (m.holdout_samples > 0)
         std::printf(
             "step %6lld  train_mse %s  holdout_mse %.4f  holdout_mse_vs_result %.4f  "
-            "holdout_sign_acc %.3f  late_mse_vs_result %.4f  late_sign_acc %.3f\n",
+            "holdout_sign_acc %.3f  %s\n",
             (long long)m.step, train, m.holdout_mse, m.holdout_mse_result, m.holdout_sign_accuracy,
-            m.holdout_late_mse_result, m.holdout_late_sign_accuracy);
+            late.c_str());
       else
         std::printf("step %6lld  train_mse %s  holdout n/a (no held-out games)\n", (long long)m.step, train);
       std::fflush(stdout);

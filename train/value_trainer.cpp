@@ -37,7 +37,9 @@ void ValueTrainConfig::validate() const {
   check(window >= 0 && window <= ValueNet::kMaxWindow, "window",
         "must be in [0, " + std::to_string(ValueNet::kMaxWindow) + "]");
   check(!window_points || window > 0 || !init.empty(), "window_points", "needs a ball window (window >= 1)");
-  check(result_within >= -1 && result_within <= 1000, "result_within", "must be in [-1, 1000] (-1: never)");
+  // A position has at least one turn left (the game's last turn), so 0 would label nothing.
+  check(result_within == -1 || (result_within >= 1 && result_within <= 1000), "result_within",
+        "must be -1 (never) or in [1, 1000] (the last position before the end has 1 turn left)");
 }
 
 namespace {

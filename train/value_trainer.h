@@ -63,7 +63,8 @@ struct ValueTrainConfig {
   /// result is close to a proof, while the root value of the data's search is the estimate that
   /// walked into the loss (docs/STRENGTH.md, "Where the bot loses to uct": the value net scores
   /// positions two to four turns before a proven loss at +0.5..+0.85). The held-out MSE is
-  /// measured against the same per-position target. [-1, 1000].
+  /// measured against the same per-position target. -1, or [1, 1000] (the position before the
+  /// game's last turn has 1 turn left).
   int result_within = -1;
   /// Throws std::invalid_argument naming the bad field.
   void validate() const;
@@ -78,7 +79,8 @@ struct ValueTrainMetrics {
   double holdout_sign_accuracy = 0;  ///< sign(value) == game result
   int64_t holdout_samples = 0;       ///< held-out positions of the three figures above (0: none, they are 0)
   /// The same two figures against the result on the held-out positions within
-  /// ValueBaselines::late_turns turns of the end (0 when there are none).
+  /// ValueBaselines::late_turns turns of the end, and how many there are (0: none, and the two
+  /// figures are 0; `train-value` prints n/a).
   double holdout_late_mse_result = 0, holdout_late_sign_accuracy = 0;
   int64_t holdout_late_samples = 0;
 };

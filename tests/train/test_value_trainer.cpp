@@ -120,7 +120,7 @@ TEST_CASE("train-value: the late game's labels (result_within) and the late held
   const ValueTrainResult plain = train_value_net(cfg, data, out);
   cfg.result_within = 1000;  // every position: the result
   const ValueTrainResult all = train_value_net(cfg, data, out);
-  cfg.result_within = 3;  // the last 4 positions of each game
+  cfg.result_within = 3;  // the last 3 positions of each game (1, 2 and 3 turns left)
   const ValueTrainResult late = train_value_net(cfg, data, out);
   // Same weights at step 0 (same seed): only the target moves the held-out MSE.
   REQUIRE(plain.initial.holdout_mse_result == all.initial.holdout_mse_result);
@@ -136,8 +136,11 @@ TEST_CASE("train-value: the late game's labels (result_within) and the late held
   CHECK(plain.initial.holdout_late_sign_accuracy >= 0.0);
   CHECK(plain.initial.holdout_late_sign_accuracy <= 1.0);
   CHECK(plain.initial.holdout_late_mse_result > 0.0);
-  cfg.result_within = -2;
-  CHECK_THROWS_WITH(train_value_net(cfg, data, out), Catch::Contains("result_within"));
+  // Probe (session 34): 0 was accepted and labelled nothing (every position has a turn left).
+  for (int bad : {-2, 0, 1001}) {
+    cfg.result_within = bad;
+    CHECK_THROWS_WITH(train_value_net(cfg, data, out), Catch::Contains("result_within"));
+  }
   remove_tree(dir.string());
 }
 
