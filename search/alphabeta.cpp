@@ -446,7 +446,7 @@ std::string AlphaBetaPlayer::search_turn(const Position& root, const TurnBudget&
     throw std::invalid_argument("alphabeta player: the position is in the middle of a turn");
   const auto t0 = Clock::now();
   info_ = Info{};
-  root_answer_.clear();
+  root_answer_.clear();  // none yet: generate() at the root keeps nothing extra
   node_limit_ = budget.visits >= 0 ? std::max<int64_t>(budget.visits, 1) : -1;
   const int64_t time_ms =
       budget.time_ms >= 0 ? budget.time_ms : (budget.visits >= 0 ? -1 : options_.default_time_ms);
@@ -471,12 +471,9 @@ std::string AlphaBetaPlayer::search_turn(const Position& root, const TurnBudget&
     const Ply& p = plies_[0];
     const Child& c = p.children.front();
     answer = digits(p.kicks.data() + c.kicks_at, c.num_kicks);
+    if (p.children.size() == 1) return answer;
     root_answer_ = answer;
     root_answer_hash_ = c.hash;
-    if (p.children.size() == 1) {
-      root_answer_.clear();
-      return answer;
-    }
   }
   int changed_at = 0;  // the depth of a cut-off iteration that changed the answer
   for (int depth = 1; depth <= options_.max_depth; ++depth) {
@@ -505,7 +502,6 @@ std::string AlphaBetaPlayer::search_turn(const Position& root, const TurnBudget&
     if (timed_ && Clock::now() >= soft) break;
   }
   info_.ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-  root_answer_.clear();
   if (changed_at > 0) {
     // The table's line from the root is the last completed iteration's, which starts with
     // another turn: the line is the answer, then the table's line from its position.

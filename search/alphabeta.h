@@ -222,7 +222,9 @@ class AlphaBetaPlayer final : public Player {
   std::string root_best_;  // best root turn of the current iteration so far
   uint64_t root_best_hash_ = 0;    // its position hash
   uint64_t root_answer_hash_ = 0;  // the previous iteration's answer (searched first at the root)
-  std::string root_answer_;  // its kicks (kept a child of an incomplete root list); "" outside search_turn
+  // Its kicks, kept a child of an incomplete root list; cleared where search_turn and prove_root
+  // start (the only callers of generate() at ply 0).
+  std::string root_answer_;
   int root_best_score_ = 0;  // root_best_'s score in the current iteration
   std::chrono::steady_clock::time_point deadline_;
   bool timed_ = false;
