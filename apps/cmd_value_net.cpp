@@ -287,6 +287,10 @@ void register_value_net_commands(CLI::App& app) {
                  "position before the last turn has 1 turn left)")
       ->capture_default_str()
       ->check(in_range(-1, 1000));
+  tv->add_option("--result-discount", t->cfg.result_discount,
+                 "the depth heuristic: the result part of a label is result * D^(turns left - 1), "
+                 "so nearer wins score higher (in (0, 1]; 1: none)")
+      ->capture_default_str();
   tv->add_option("--batch", t->cfg.batch_size, "batch size")
       ->capture_default_str()
       ->check(integer_at_least(1));

@@ -40,6 +40,8 @@ void ValueTrainConfig::validate() const {
   // A position has at least one turn left (the game's last turn), so 0 would label nothing.
   check(result_within == -1 || (result_within >= 1 && result_within <= 1000), "result_within",
         "must be -1 (never) or in [1, 1000] (the last position before the end has 1 turn left)");
+  check(std::isfinite(result_discount) && result_discount > 0 && result_discount <= 1, "result_discount",
+        "must be in (0, 1]");
 }
 
 namespace {
@@ -97,10 +99,17 @@ struct MlpImpl : torch::nn::Module {
 };
 TORCH_MODULE(Mlp);
 
-float target_of(const Row& r, const std::string& target, int result_within) {
-  if (target == "result" || int(r.turns_left) <= result_within) return r.result;
-  if (target == "root") return r.root;
-  return 0.5f * (r.result + r.root);
+// The result part of a label, discounted by the turns to the end (result_discount).
+float discounted_result(const Row& r, double result_discount) {
+  if (result_discount == 1.0) return r.result;
+  return float(r.result * std::pow(result_discount, double(r.turns_left) - 1.0));
+}
+
+float target_of(const Row& r, const ValueTrainConfig& cfg) {
+  const float result = discounted_result(r, cfg.result_discount);
+  if (cfg.target == "result" || int(r.turns_left) <= cfg.result_within) return result;
+  if (cfg.target == "root") return r.root;
+  return 0.5f * (result + r.root);
 }
 
 // Dense inputs of rows [begin, end) of `order`, each mirrored when `mirror` says so.
@@ -120,7 +129,7 @@ torch::Tensor inputs(const Rows& data, const std::vector<uint32_t>& idx, size_t 
 }
 
 ValueTrainMetrics evaluate_holdout(Mlp& net, const Rows& data, const std::vector<uint32_t>& idx,
-                                   int num_features, const std::string& target, int result_within) {
+                                   int num_features, const ValueTrainConfig& cfg) {
   ValueTrainMetrics m;
   if (idx.empty()) return m;
   torch::NoGradGuard no_grad;
@@ -134,7 +143,7 @@ ValueTrainMetrics evaluate_holdout(Mlp& net, const Rows& data, const std::vector
     for (size_t i = b; i < e; ++i) {
       const Row& r = data.rows[idx[i]];
       const double y = pv[i - b];
-      const double t = target_of(r, target, result_within);
+      const double t = target_of(r, cfg);
       se += (y - t) * (y - t);
       se_result += (y - r.result) * (y - r.result);
       right += (y > 0) == (r.result > 0);
@@ -351,7 +360,7 @@ ValueTrainResult train_value_net(const ValueTrainConfig& cfg, const std::string&
   torch::optim::Adam opt(net->parameters(),
                          torch::optim::AdamOptions(cfg.lr).weight_decay(cfg.weight_decay));
   result.baselines = baselines_of(data, held_idx);
-  result.initial = evaluate_holdout(net, data, held_idx, num_features, cfg.target, cfg.result_within);
+  result.initial = evaluate_holdout(net, data, held_idx, num_features, cfg);
   if (progress) progress(result.initial);
   // Early stopping: a copy of the weights of the best held-out evaluation so far.
   result.best = result.initial;
@@ -375,8 +384,7 @@ ValueTrainResult train_value_net(const ValueTrainConfig& cfg, const std::string&
     const torch::Tensor x = inputs(data, batch, 0, batch.size(), num_features, &mirror);
     torch::Tensor y = torch::empty({int64_t(batch.size())});
     float* py = y.data_ptr<float>();
-    for (size_t i = 0; i < batch.size(); ++i)
-      py[i] = target_of(data.rows[batch[i]], cfg.target, cfg.result_within);
+    for (size_t i = 0; i < batch.size(); ++i) py[i] = target_of(data.rows[batch[i]], cfg);
     const torch::Tensor loss = torch::mse_loss(net->forward(x), y);
     opt.zero_grad();
     loss.backward();
@@ -384,8 +392,7 @@ ValueTrainResult train_value_net(const ValueTrainConfig& cfg, const std::string&
     loss_sum += loss.item<double>();
     ++loss_n;
     if (step % cfg.log_interval == 0 || step == cfg.steps) {
-      ValueTrainMetrics m =
-          evaluate_holdout(net, data, held_idx, num_features, cfg.target, cfg.result_within);
+      ValueTrainMetrics m = evaluate_holdout(net, data, held_idx, num_features, cfg);
       m.step = step;
       m.train_loss = loss_sum / double(loss_n);
       loss_sum = 0;

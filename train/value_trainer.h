@@ -66,6 +66,14 @@ struct ValueTrainConfig {
   /// measured against the same per-position target. -1, or [1, 1000] (the position before the
   /// game's last turn has 1 turn left).
   int result_within = -1;
+  /// The depth heuristic of Cohen-Solal ("Learning to Play Two-Player Perfect-Information Games
+  /// without Knowledge", 2020/2023, section on reinforcement heuristics): the result part of a
+  /// label is result * result_discount^(turns left - 1), so a win near is worth more than a win
+  /// far, and alpha-beta over the net prefers the turns that bring the win nearer (the shipped bot
+  /// wins its games against greedy and uct in 55 turns on average). In (0, 1]; 1: no discount.
+  /// The root part of `mix` and `root` is not discounted. The held-out MSE is measured against
+  /// the discounted target; the MSE against the result and the sign accuracy are not.
+  double result_discount = 1.0;
   /// Throws std::invalid_argument naming the bad field.
   void validate() const;
 };

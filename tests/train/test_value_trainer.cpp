@@ -144,6 +144,27 @@ TEST_CASE("train-value: the late game's labels (result_within) and the late held
   remove_tree(dir.string());
 }
 
+TEST_CASE("train-value: the depth heuristic discounts the result by the turns left", "[train]") {
+  const fs::path dir = games_dir("ps_vdisc", 30, 11, /*random_only=*/true);
+  ValueTrainConfig cfg = short_run({8}, 0, 100, 0.25);
+  cfg.target = "result";
+  const std::string data = (dir / "data").string(), out = (dir / "a.vnet").string();
+  const ValueTrainResult plain = train_value_net(cfg, data, out);
+  cfg.result_discount = 0.5;  // a position n turns before the end: result * 0.5^(n - 1)
+  const ValueTrainResult half = train_value_net(cfg, data, out);
+  // Same weights at step 0: the result target is the result without a discount, and another
+  // one with it; the figures against the result itself do not move.
+  CHECK(plain.initial.holdout_mse == Approx(plain.initial.holdout_mse_result));
+  CHECK(half.initial.holdout_mse != Approx(half.initial.holdout_mse_result));
+  CHECK(half.initial.holdout_mse_result == plain.initial.holdout_mse_result);
+  CHECK(half.initial.holdout_sign_accuracy == plain.initial.holdout_sign_accuracy);
+  for (double bad : {0.0, -0.5, 1.5, std::nan("")}) {
+    cfg.result_discount = bad;
+    CHECK_THROWS_WITH(train_value_net(cfg, data, out), Catch::Contains("result_discount"));
+  }
+  remove_tree(dir.string());
+}
+
 TEST_CASE("train-value: baselines of the held-out slice", "[train]") {
   const fs::path dir = games_dir("ps_vbase", 40, 5);
   ValueTrainConfig cfg;
