@@ -10,6 +10,7 @@
 
 #include "search/alphabeta.h"
 #include "search/baselines.h"
+#include "search/leaf_evals.h"
 #include "tests/search/helpers.h"
 
 using namespace ps;
@@ -250,6 +251,32 @@ TEST_CASE("alphabeta: answers within its time limit in the heaviest positions", 
     CHECK(cpu < ms + 250);
     CHECK(took < ms + 5000);
   }
+}
+
+TEST_CASE("alphabeta: a frontier node with hundreds of turns that lose at once stays within the clock",
+          "[search]") {
+  // Ladder seed 42 (session 35), game 264, the bot to move at turn 61: 408 turns, and below them
+  // frontier nodes with hundreds of turns that lose at once, which search_frontier took one by
+  // one by selection (a scan of the node's children per child, without counting a node or
+  // reading the clock): with the shipped value net a 100-ms turn took 161-190 ms of CPU for
+  // depth 2, where it now reaches depth 3 (a proven loss) in about 50.
+  const Game g =
+      parse_record(Pitch::standard(), Variant::kStandard,
+                   "5 5 2 06 1 6 3021 3 0 0 7 2 0 74 7 65 2 7474 24 14 2 11450341 65 33 17 0175325561271 "
+                   "435 3605236 76 0023653 14605 064 17 4365743 1 0633 0 6123 5 75 220 136653 50 2475 67 "
+                   "120635 647 47220 144707 206 4616311 43323 4 25016656 030536076571 052170 1 02532175 01 "
+                   "0503360634 360667");
+  LeafEvalSpec spec;
+  spec.eval = "nnue";
+  spec.value_net = std::string(PS_SOURCE_DIR) + "/models/8x10-standard.vnet";
+  AlphaBetaPlayer ab(AlphaBetaPlayer::Options{}, make_leaf_evaluator(spec, 1), 1);
+  ab.choose_turn(g, TurnBudget{-1, 100});  // allocates the table outside the timed call
+  const double cpu0 = ps::test::thread_cpu_ms();
+  const std::string t = ab.choose_turn(g, TurnBudget{100, -1});
+  const double cpu = ps::test::thread_cpu_ms() - cpu0;
+  INFO("depth " << ab.last_info().depth << ", " << cpu << " ms CPU");
+  REQUIRE(is_legal_turn(g, t));
+  CHECK(cpu < 135);  // the hard stop is at 90 ms; one turn generation more is a few ms here
 }
 
 TEST_CASE("alphabeta: the principal variation is legal from the root when the clock cuts an iteration",
