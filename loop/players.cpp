@@ -106,7 +106,7 @@ AlphaBetaPlayer::Options read_alphabeta_options(ConfigReader& r) {
   r.read(field("default_time_ms", o.default_time_ms), field("max_depth", o.max_depth),
          field("tt_mb", o.tt_mb), field("pvs", o.pvs), field("lmr", o.lmr), field("lmr_first", o.lmr_first),
          field("lmr_min_depth", o.lmr_min_depth), field("lmr_divisor", o.lmr_divisor),
-         field("soft_stop", o.soft_stop), field("verify_share", o.verify_share));
+         field("soft_stop", o.soft_stop));
   // The player's own checks, said with the key and its line.
   try {
     AlphaBetaPlayer::check_options(o);
@@ -251,7 +251,7 @@ std::unique_ptr<Player> make_bestfirst_player(ConfigReader& r, const tour::Playe
   // Keys of the mcts player's extra phases, which this type does not have (they were accepted
   // and then failed every game, or were ignored; session-25 probe).
   for (const char* k : {"endgame_from_turn", "endgame_eval", "endgame_value_net", "endgame_eval_noise",
-                        "endgame_late_from_turn", "endgame_late_eval", "endgame_verify_share"})
+                        "endgame_late_from_turn", "endgame_late_eval"})
     if (sr.has(k))
       sr.fail_key(k,
                   "is not read by bestfirst, which has no alpha-beta endgame (the phased type hands a "

@@ -44,8 +44,6 @@ void AlphaBetaPlayer::check_options(const Options& o) {
   if (o.lmr && !o.pvs) throw OptionError("pvs", "lmr needs pvs (its re-searches are null-window)");
   if (!(o.soft_stop > 0.0 && o.soft_stop <= 0.9))
     throw OptionError("soft_stop", "soft_stop must be in (0, 0.9] (a share of the turn's time)");
-  if (!(o.verify_share >= 0.0 && o.verify_share <= 0.6))
-    throw OptionError("verify_share", "verify_share must be in [0, 0.6] (a share of the turn's time)");
   if (o.lmr_first < 1) throw OptionError("lmr_first", "lmr_first must be >= 1");
   if (o.lmr_min_depth < 2) throw OptionError("lmr_min_depth", "lmr_min_depth must be >= 2");
   if (!(o.lmr_divisor > 0.0) || !std::isfinite(o.lmr_divisor))
@@ -292,9 +290,6 @@ int AlphaBetaPlayer::search(const Position& pos, int depth, int alpha, int beta,
   const Ply& p = plies_[size_t(ply)];
   for (size_t i = 0; i < p.children.size(); ++i) {
     const Child& c = p.children[i];
-    if (ply == 0 && !root_excluded_.empty() &&
-        std::find(root_excluded_.begin(), root_excluded_.end(), c.hash) != root_excluded_.end())
-      continue;  // proven lost by the blunder check
     int score;
     if (c.winner >= 0) {
       score = c.winner == me ? kWin - ply : -(kWin - ply);
@@ -392,7 +387,6 @@ AlphaBetaPlayer::RootProof AlphaBetaPlayer::prove_root(const Position& root, int
   const auto t0 = Clock::now();
   info_ = Info{};
   root_answer_.clear();  // no previous answer to keep among the root's turns
-  root_excluded_.clear();
   node_limit_ = -1;
   timed_ = true;
   deadline_ = t0 + std::chrono::milliseconds(time_ms);
@@ -430,16 +424,16 @@ AlphaBetaPlayer::RootProof AlphaBetaPlayer::prove_root(const Position& root, int
         TurnProof& t = proof.turns[i];
         if (t.proven != 0) continue;
         const Child& c = p.children[i];
-        if (proven_lost(root, c, depth)) {
+        const Position child = child_position(root, p, c);
+        eval_->reset(root);  // an aborted search leaves the evaluator's path anywhere
+        eval_->push_turn(root, p.kicks.data() + c.kicks_at, c.num_kicks);
+        // The opponent's score after the turn, against the proven-result bound from both sides.
+        if (search(child, depth - 1, kWinBound, kWinBound + 1, 1) > kWinBound) {
           t.proven = -1;
-        } else {
-          const Position child = child_position(root, p, c);
-          eval_->reset(root);
-          eval_->push_turn(root, p.kicks.data() + c.kicks_at, c.num_kicks);
-          // The opponent's score after the turn, against the proven-result bound from below.
-          if (search(child, depth - 1, -kWinBound - 1, -kWinBound, 1) < -kWinBound) t.proven = 1;
-          eval_->pop_turn();
+        } else if (search(child, depth - 1, -kWinBound - 1, -kWinBound, 1) < -kWinBound) {
+          t.proven = 1;
         }
+        eval_->pop_turn();
         if (t.proven == 0) continue;
         t.depth = depth;
         --open;
@@ -452,117 +446,6 @@ AlphaBetaPlayer::RootProof AlphaBetaPlayer::prove_root(const Position& root, int
     }
   } catch (const Aborted&) {}
   return finish();
-}
-
-bool AlphaBetaPlayer::proven_lost(const Position& root, const Child& c, int depth) {
-  const Ply& p = plies_[0];
-  const Position child = child_position(root, p, c);
-  eval_->reset(root);  // an aborted search leaves the evaluator's path anywhere
-  eval_->push_turn(root, p.kicks.data() + c.kicks_at, c.num_kicks);
-  // The opponent's score after the turn against the proven-result bound: above it, a proven
-  // win for the opponent within depth - 1 more turns.
-  const bool lost = search(child, depth - 1, kWinBound, kWinBound + 1, 1) > kWinBound;
-  eval_->pop_turn();
-  return lost;
-}
-
-std::string AlphaBetaPlayer::deepen(const Position& root, int max_depth, Clock::time_point soft,
-                                    int* changed_at) {
-  std::string answer = root_answer_;  // "" when the root is searched again after an exclusion
-  info_.depth = 0;
-  for (int depth = 1; depth <= max_depth; ++depth) {
-    root_best_.clear();
-    eval_->reset(root);  // an aborted iteration leaves the evaluator's path anywhere
-    int score;
-    try {
-      score = search(root, depth, -kInf, kInf, 0);
-    } catch (const Aborted&) {
-      // The previous answer is searched first, so a cut-off iteration's best is that answer or
-      // a turn that beat its score at the new depth; then the score is that turn's there.
-      if (!root_best_.empty() && root_best_ != answer) {
-        answer = root_best_;
-        info_.score = root_best_score_;
-        *changed_at = depth;
-      }
-      break;
-    }
-    answer = root_best_;
-    root_answer_ = answer;
-    root_answer_hash_ = root_best_hash_;
-    info_.depth = depth;
-    info_.score = score;
-    if (is_proven(score)) break;
-    if (node_limit_ >= 0 && info_.nodes >= node_limit_) break;
-    if (timed_ && Clock::now() >= soft) break;
-  }
-  return answer;
-}
-
-std::string AlphaBetaPlayer::verify(const Position& root, std::string answer) {
-  const int me = root.side_to_move();
-  std::string longest;  // the excluded turn proven lost at the largest depth
-  int longest_depth = 0;
-  auto child_of = [&](const std::string& kicks) -> const Child* {
-    const Ply& p = plies_[0];
-    for (const Child& c : p.children)
-      if (digits(p.kicks.data() + c.kicks_at, c.num_kicks) == kicks) return &c;
-    return nullptr;
-  };
-  auto excluded = [&](uint64_t h) {
-    return std::find(root_excluded_.begin(), root_excluded_.end(), h) != root_excluded_.end();
-  };
-  int from = info_.depth + 1;  // no loss within the completed depth: the value search saw none
-  try {
-    for (;;) {
-      const Child* c = child_of(answer);
-      if (c == nullptr || c->winner >= 0) break;
-      int lost_at = 0;
-      for (int d = std::max(from, 1); d <= options_.max_depth; ++d) {
-        if (proven_lost(root, *c, d)) {
-          lost_at = d;
-          break;
-        }
-        info_.verify_depth = d - 1;
-      }
-      if (lost_at == 0) break;
-      // Another turn to try: one that is neither excluded nor lost at once.
-      int open = 0;
-      for (const Child& o : plies_[0].children)
-        open += o.hash != c->hash && !excluded(o.hash) && !(o.winner >= 0 && o.winner != me);
-      if (open == 0) {  // every turn lost: the longest resistance
-        if (longest_depth > lost_at) answer = longest;
-        break;
-      }
-      if (lost_at > longest_depth) {
-        longest = answer;
-        longest_depth = lost_at;
-      }
-      root_excluded_.push_back(c->hash);
-      ++info_.verify_excluded;
-      root_answer_.clear();  // the root is searched again from scratch, the excluded turn skipped
-      root_answer_hash_ = 0;
-      const int depth_before = info_.depth;
-      int changed_at = 0;
-      std::string next = deepen(root, std::max(depth_before, 1), deadline_, &changed_at);
-      if (next.empty()) {  // cut off before the first turn: the best-ordered turn not excluded
-        for (const Child& o : plies_[0].children)
-          if (!excluded(o.hash)) {
-            next = digits(plies_[0].kicks.data() + o.kicks_at, o.num_kicks);
-            break;
-          }
-      }
-      answer = next;
-      // Every other turn a proven loss too: the longest resistance.
-      if (info_.depth > 0 && info_.score < -kWinBound) {
-        if (kWin + info_.score < longest_depth) answer = longest;
-        break;
-      }
-      from = info_.depth + 1;
-    }
-  } catch (const Aborted&) {
-    // The clock: the answer stands (not proven lost so far).
-  }
-  return answer;
 }
 
 // single-file: omit begin
@@ -578,18 +461,14 @@ std::string AlphaBetaPlayer::search_turn(const Position& root, const TurnBudget&
   const auto t0 = Clock::now();
   info_ = Info{};
   root_answer_.clear();  // none yet: generate() at the root keeps nothing extra
-  root_excluded_.clear();
   node_limit_ = budget.visits >= 0 ? std::max<int64_t>(budget.visits, 1) : -1;
   const int64_t time_ms =
       budget.time_ms >= 0 ? budget.time_ms : (budget.visits >= 0 ? -1 : options_.default_time_ms);
   timed_ = time_ms >= 0;
-  // 90% of the budget is the hard stop; a new iteration starts only before soft_stop of it. The
-  // blunder check keeps verify_share of both for itself.
-  const double ms = double(std::max<int64_t>(time_ms, 1));
-  const double search_share = 1.0 - (timed_ ? options_.verify_share : 0.0);
-  const auto hard = t0 + std::chrono::microseconds(int64_t(ms * 900.0));
-  deadline_ = t0 + std::chrono::microseconds(int64_t(ms * 900.0 * search_share));
-  const auto soft = t0 + std::chrono::microseconds(int64_t(ms * 1000.0 * options_.soft_stop * search_share));
+  // 90% of the budget is the hard stop; a new iteration starts only before soft_stop of it.
+  deadline_ = t0 + std::chrono::microseconds(std::max<int64_t>(time_ms, 1) * 900);
+  const auto soft = t0 + std::chrono::microseconds(
+                             int64_t(double(std::max<int64_t>(time_ms, 1)) * 1000.0 * options_.soft_stop));
 
   allocate();
   std::string answer;
@@ -611,26 +490,42 @@ std::string AlphaBetaPlayer::search_turn(const Position& root, const TurnBudget&
     root_answer_hash_ = c.hash;
   }
   int changed_at = 0;  // the depth of a cut-off iteration that changed the answer
-  answer = deepen(root, options_.max_depth, soft, &changed_at);
-  if (timed_ && options_.verify_share > 0 && !is_proven(info_.score)) {
-    deadline_ = hard;
-    const std::string checked = verify(root, answer);
-    if (checked != answer) changed_at = 0;
-    answer = checked;
+  for (int depth = 1; depth <= options_.max_depth; ++depth) {
+    root_best_.clear();
+    eval_->reset(root);  // an aborted iteration leaves the evaluator's path anywhere
+    int score;
+    try {
+      score = search(root, depth, -kInf, kInf, 0);
+    } catch (const Aborted&) {
+      // The previous answer is searched first, so a cut-off iteration's best is that answer or
+      // a turn that beat its score at the new depth; then the score is that turn's there.
+      if (!root_best_.empty() && root_best_ != answer) {
+        answer = root_best_;
+        info_.score = root_best_score_;
+        changed_at = depth;
+      }
+      break;
+    }
+    answer = root_best_;
+    root_answer_ = answer;
+    root_answer_hash_ = root_best_hash_;
+    info_.depth = depth;
+    info_.score = score;
+    if (score > kWinBound || score < -kWinBound) break;  // proven
+    if (node_limit_ >= 0 && info_.nodes >= node_limit_) break;
+    if (timed_ && Clock::now() >= soft) break;
   }
   info_.ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-  // The table's line from the root, when it starts with the answer; else (a cut-off iteration
-  // or the blunder check changed the answer) the answer, then the table's line from its position.
-  std::vector<std::string> line;
-  if (changed_at == 0) line = principal_variation(root, std::max(info_.depth, 1));
-  if (!line.empty() && line.front() == answer) {
-    info_.pv = std::move(line);
-  } else {
+  if (changed_at > 0) {
+    // The table's line from the root is the last completed iteration's, which starts with
+    // another turn: the line is the answer, then the table's line from its position.
     Position after = root;
     for (char k : answer) after.make_kick(k - '0');
-    const int len = (changed_at > 0 ? changed_at : info_.depth) - 1;
-    if (len > 0 && !after.game_over()) info_.pv = principal_variation(after, len);
+    info_.pv = principal_variation(after, changed_at - 1);
     info_.pv.insert(info_.pv.begin(), answer);
+  } else {
+    info_.pv = principal_variation(root, std::max(info_.depth, 1));
+    if (info_.pv.empty() || info_.pv.front() != answer) info_.pv.insert(info_.pv.begin(), answer);
   }
   return answer;
 }

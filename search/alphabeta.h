@@ -73,17 +73,6 @@ class AlphaBetaPlayer final : public Player {
     /// iteration ended after half of it, and scored 92/200 = 46.0% against 0.9 with the shipped
     /// value net at 200 ms (docs/STRENGTH.md, "The late game against uct").
     double soft_stop = 0.9;
-    /// The answer's blunder check: this share of a timed turn's budget is kept from iterative
-    /// deepening for a proof search of the answer alone (is the opponent's reply a proven win,
-    /// depth 1, 2, ... turns below it, at the proven-result bound as prove_root does?). A proven
-    /// loss is excluded from the root's turns and the root searched again without it (iterative
-    /// deepening from depth 1 over the warm table), and the new answer checked in turn, until
-    /// the hard stop. A proof of one turn at the proven-result bound goes a turn or two deeper
-    /// than the value search over all of them in the same time (docs/STRENGTH.md, "A blunder
-    /// check for the answer"). When every turn is proven lost, the answer is the one proven at
-    /// the largest depth (the longest resistance). 0: off (the default). In [0, 0.6]; only with
-    /// a time budget.
-    double verify_share = 0.0;
     /// Visits in a TurnBudget are read as a node budget: stop deepening once an iteration has
     /// searched this many nodes (a deterministic budget for tests and equal-work matches).
   };
@@ -134,11 +123,6 @@ class AlphaBetaPlayer final : public Player {
     int64_t leaves = 0;     ///< static evaluations
     double ms = 0.0;        ///< wall time
     std::vector<std::string> pv;  ///< principal variation from the TT (turns), starting with the answer
-    /// The blunder check (Options::verify_share): root turns it proved lost and excluded, and
-    /// the deepest proof search (turns below the answer) it completed without finding a loss
-    /// of the answer (0: none).
-    int verify_excluded = 0;
-    int verify_depth = 0;
   };
   const Info& last_info() const { return info_; }
 
@@ -226,16 +210,6 @@ class AlphaBetaPlayer final : public Player {
   void tt_store(uint64_t key, int depth, int score, int bound, uint64_t best, int ply);
   void check_time();
   std::vector<std::string> principal_variation(const Position& root, int max_len);
-  /// Whether the turn to `child` (kicks of plies_[0]) is a proven loss at `depth` turns below
-  /// the root (the opponent's score against the proven-result bound). Throws Aborted.
-  bool proven_lost(const Position& root, const Child& c, int depth);
-  /// Iterative deepening at the root up to max_depth turns or the clock (Aborted caught: the
-  /// best completed iteration's answer, else the first turn not excluded); sets info_ depth and
-  /// score. Returns the answer; "" when the root has no turn left that is not excluded.
-  std::string deepen(const Position& root, int max_depth, std::chrono::steady_clock::time_point soft,
-                     int* changed_at);
-  /// The blunder check (Options::verify_share) of `answer` until the hard stop.
-  std::string verify(const Position& root, std::string answer);
 
   Options options_;
   std::unique_ptr<LeafEvaluator> eval_;
@@ -252,8 +226,6 @@ class AlphaBetaPlayer final : public Player {
   // start (the only callers of generate() at ply 0).
   std::string root_answer_;
   int root_best_score_ = 0;  // root_best_'s score in the current iteration
-  // Root turns (position hashes) the blunder check proved lost: search() skips them at ply 0.
-  std::vector<uint64_t> root_excluded_;
   std::chrono::steady_clock::time_point deadline_;
   bool timed_ = false;
   int64_t node_limit_ = -1;

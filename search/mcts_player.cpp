@@ -82,12 +82,6 @@ std::unique_ptr<LeafEvaluator> endgame_evaluator(const LeafEvalSpec& spec, uint6
   }
 }
 
-AlphaBetaPlayer::Options endgame_options(const SearchParams& params) {
-  AlphaBetaPlayer::Options o;
-  o.verify_share = params.endgame_verify_share;
-  return o;
-}
-
 LeafEvalSpec endgame_spec(const SearchParams& params) {
   LeafEvalSpec spec;
   spec.eval = params.endgame_eval;
@@ -112,12 +106,12 @@ MctsPlayer::MctsPlayer(Evaluator& evaluator, const SearchParams& params, uint64_
       search_(ablated_ ? *ablated_ : evaluator, params, seed),
       prover_(params.proof_fraction > 0 ? std::make_unique<AlphaBetaPlayer>(seed) : nullptr),
       endgame_(params.endgame_from_turn >= 0
-                   ? std::make_unique<AlphaBetaPlayer>(endgame_options(params),
+                   ? std::make_unique<AlphaBetaPlayer>(AlphaBetaPlayer::Options{},
                                                        endgame_evaluator(endgame_spec(params), seed), seed)
                    : nullptr),
       late_(params.endgame_from_turn >= 0 && params.endgame_late_from_turn >= 0
                 ? std::make_unique<AlphaBetaPlayer>(
-                      endgame_options(params),
+                      AlphaBetaPlayer::Options{},
                       endgame_evaluator(late_spec(params), seed, "endgame_late_eval"), seed)
                 : nullptr),
       name_(name.empty() ? "mcts(" + (ablated_ ? ablated_->name() : evaluator.name()) + ")"

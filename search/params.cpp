@@ -76,10 +76,6 @@ void SearchParams::validate() const {
         "is only used from endgame_late_from_turn on (it is -1: never)");
   check(p.endgame_late_eval != "nnue" || p.endgame_late_from_turn == -1 || !p.endgame_value_net.empty(),
         "endgame_late_eval", "nnue needs endgame_value_net");
-  check(p.endgame_verify_share >= 0.0 && p.endgame_verify_share <= 0.6, "endgame_verify_share",
-        "must be in [0, 0.6] (a share of the turn's time; 0: off)");
-  check(p.endgame_verify_share == 0.0 || p.endgame_from_turn >= 0, "endgame_verify_share",
-        "is only used by an alpha-beta endgame (endgame_from_turn >= 0; it is -1: none)");
 }
 
 SearchParams parse_search_params(ConfigReader& cfg, const SearchParams& defaults) {
@@ -102,8 +98,7 @@ SearchParams parse_search_params(ConfigReader& cfg, const SearchParams& defaults
            field("endgame_eval", p.endgame_eval), field("endgame_value_net", p.endgame_value_net),
            field("endgame_eval_noise", p.endgame_eval_noise),
            field("endgame_late_from_turn", p.endgame_late_from_turn),
-           field("endgame_late_eval", p.endgame_late_eval),
-           field("endgame_verify_share", p.endgame_verify_share));
+           field("endgame_late_eval", p.endgame_late_eval));
   return cfg.finish_validated(p);
 }
 

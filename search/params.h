@@ -150,10 +150,6 @@ struct SearchParams {
   int endgame_late_from_turn = -1;
   /// endgame_late_eval: noise, hand, or nnue (endgame_value_net's net, without noise).
   std::string endgame_late_eval = "noise";
-  /// endgame_verify_share: the endgame's blunder check (AlphaBetaPlayer::Options::verify_share):
-  /// this share of the turn's time proves the answer alone, and a proven loss is replaced.
-  /// In [0, 0.6]; 0: off. Needs an alpha-beta endgame.
-  double endgame_verify_share = 0.0;
   // single-file: omit end
 
   /// Temperature for the 0-based turn index of a game.

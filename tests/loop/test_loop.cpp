@@ -269,8 +269,7 @@ TEST_CASE("the mcts player's listed keys are the keys its parser reads") {
       CHECK_THAT(desc,
                  Catch::Contains(
                      "(keys: default_time_ms, lmr, lmr_divisor, lmr_first, lmr_min_depth, max_depth, pvs, "
-                     "soft_stop, tt_mb, verify_share, eval, value_net, noise_range, eval_noise, "
-                     "eval_hand)"));
+                     "soft_stop, tt_mb, eval, value_net, noise_range, eval_noise, eval_hand)"));
   }
   tour::PlayerContext ctx;
   ctx.pitch = &Pitch::standard();
@@ -295,9 +294,6 @@ TEST_CASE("the mcts player's listed keys are the keys its parser reads") {
   CHECK_THROWS_WITH(tour::create_player("alphabeta", YAML::Load("{soft_stop: 1.5}"), ctx),
                     Catch::Contains("soft_stop (line 1): soft_stop must be in (0, 0.9]"));
   CHECK(tour::create_player("alphabeta", YAML::Load("{soft_stop: 0.9}"), ctx));
-  CHECK_THROWS_WITH(tour::create_player("alphabeta", YAML::Load("{verify_share: 0.7}"), ctx),
-                    Catch::Contains("verify_share (line 1): verify_share must be in [0, 0.6]"));
-  CHECK(tour::create_player("alphabeta", YAML::Load("{verify_share: 0.3}"), ctx));
   CHECK_THROWS_WITH(tour::create_player("alphabeta", YAML::Load("{tt_mb: 0}"), ctx),
                     Catch::Contains("tt_mb (line 1): tt_mb must be in [1, 4096]"));
   CHECK_THROWS_WITH(tour::create_player("alphabeta", YAML::Load("{eval: noise, eval_noise: 50}"), ctx),

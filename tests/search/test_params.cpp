@@ -128,18 +128,6 @@ TEST_CASE("params: endgame_from_turn and endgame_eval are read and checked", "[s
     REQUIRE_THROWS_WITH(parse_search_params(off_hand),
                         "h.yaml: endgame_eval (line 2): is only used by an alpha-beta endgame "
                         "(endgame_from_turn >= 0; it is -1: none)");
-    // The endgame's blunder check: a share of the turn, and only with an endgame.
-    auto verify = ConfigReader::from_string("endgame_from_turn: 10\nendgame_verify_share: 0.3\n", "b.yaml");
-    CHECK(parse_search_params(verify).endgame_verify_share == 0.3);
-    auto verify_big =
-        ConfigReader::from_string("endgame_from_turn: 10\nendgame_verify_share: 0.8\n", "c.yaml");
-    REQUIRE_THROWS_WITH(parse_search_params(verify_big),
-                        "c.yaml: endgame_verify_share (line 2): must be in [0, 0.6] (a share of the turn's "
-                        "time; 0: off)");
-    auto verify_off = ConfigReader::from_string("endgame_verify_share: 0.3\n", "d.yaml");
-    REQUIRE_THROWS_WITH(parse_search_params(verify_off),
-                        "d.yaml: endgame_verify_share (line 1): is only used by an alpha-beta endgame "
-                        "(endgame_from_turn >= 0; it is -1: none)");
     auto late = ConfigReader::from_string("endgame_from_turn: 10\nendgame_late_eval: hand\n", "l.yaml");
     REQUIRE_THROWS_WITH(
         parse_search_params(late),
