@@ -390,7 +390,10 @@ void register_value_net_commands(CLI::App& app) {
     else
       std::printf("kept the weights of the last step, %lld (no held-out games to choose by)\n",
                   (long long)r.best.step);
-    std::printf("wrote %s (target %s%s%s, %.1f s)\n", t->out.c_str(), t->cfg.target.c_str(),
+    char discount[64] = "";
+    if (t->cfg.result_discount != 1.0)
+      std::snprintf(discount, sizeof discount, ", result discount %g", t->cfg.result_discount);
+    std::printf("wrote %s (target %s%s%s%s, %.1f s)\n", t->out.c_str(), t->cfg.target.c_str(), discount,
                 r.window ? (", ball window " + std::to_string(r.window)).c_str() : "",
                 r.window_points ? " with its points" : "", r.seconds);
   });

@@ -99,9 +99,11 @@ struct MlpImpl : torch::nn::Module {
 };
 TORCH_MODULE(Mlp);
 
-// The result part of a label, discounted by the turns to the end (result_discount).
+// The result part of a label, discounted by the turns to the end (result_discount). A sample
+// that says 0 turns left (no writer here makes one: a hand-made chunk) is not discounted: 1 / D
+// would label it beyond the tanh's range, infinite for a tiny D.
 float discounted_result(const Row& r, double result_discount) {
-  if (result_discount == 1.0) return r.result;
+  if (result_discount == 1.0 || r.turns_left <= 1) return r.result;
   return float(r.result * std::pow(result_discount, double(r.turns_left) - 1.0));
 }
 

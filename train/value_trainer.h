@@ -71,7 +71,9 @@ struct ValueTrainConfig {
   /// label is result * result_discount^(turns left - 1), so a win near is worth more than a win
   /// far, and alpha-beta over the net prefers the turns that bring the win nearer (the shipped bot
   /// wins its games against greedy and uct in 55 turns on average). In (0, 1]; 1: no discount.
-  /// The root part of `mix` and `root` is not discounted. The held-out MSE is measured against
+  /// The root part of `mix` and `root` is not discounted; positions that result_within
+  /// labels by the result get the discounted result. A sample that says 0 turns left is not
+  /// discounted. The held-out MSE is measured against
   /// the discounted target; the MSE against the result and the sign accuracy are not.
   double result_discount = 1.0;
   /// Throws std::invalid_argument naming the bad field.

@@ -27,8 +27,11 @@ namespace {
 // the result (so the "root" and "mix" targets differ from "result").
 // random_only: random against random, whose results the positions barely predict until the
 // last turns (as in weak self-play games).
+// zero_turns_left: the last sample of each game says 0 turns left (data no writer of this
+// toolkit makes: a hand-made or damaged chunk).
 void write_games(const std::string& dir, int games, uint64_t seed, bool random_only = false,
-                 const Pitch& pitch = Pitch::standard(), const std::string& chunk = "data-000000.psd") {
+                 const Pitch& pitch = Pitch::standard(), const std::string& chunk = "data-000000.psd",
+                 bool zero_turns_left = false) {
   std::vector<GameData> out;
   for (int i = 0; i < games; ++i) {
     GreedyPlayer greedy(seed + uint64_t(i));
@@ -49,6 +52,7 @@ void write_games(const std::string& dir, int games, uint64_t seed, bool random_o
       g.play_turn(p.choose_turn(g, TurnBudget{}));
     }
     ps::test::finish_game_data(d, g, sides, uint64_t(i));
+    if (zero_turns_left) d.samples.back().turns_left = 0;
     for (TrainingSample& s : d.samples) s.root_value = 0.5f * float(s.result);
     out.push_back(d);
   }
@@ -163,6 +167,21 @@ TEST_CASE("train-value: the depth heuristic discounts the result by the turns le
     CHECK_THROWS_WITH(train_value_net(cfg, data, out), Catch::Contains("result_discount"));
   }
   remove_tree(dir.string());
+  // Probe (session 35): a sample that says 0 turns left (a hand-made chunk) was labelled
+  // result / D, infinite for a tiny D: every figure NaN, and the step-0 weights written.
+  const fs::path end_dir = fs::temp_directory_path() / ("ps_vdisc_end_" + std::to_string(::getpid()));
+  remove_tree(end_dir.string());
+  fs::create_directories(end_dir / "data");
+  write_games((end_dir / "data").string(), 30, 11, true, Pitch::standard(), "data-000000.psd", true);
+  cfg.result_discount = 1e-300;
+  cfg.steps = 50;
+  cfg.log_interval = 25;
+  const ValueTrainResult tiny =
+      train_value_net(cfg, (end_dir / "data").string(), (end_dir / "t.vnet").string());
+  CHECK(std::isfinite(tiny.initial.holdout_mse));
+  CHECK(std::isfinite(tiny.final.holdout_mse));
+  CHECK(tiny.final.step == 50);
+  remove_tree(end_dir.string());
 }
 
 TEST_CASE("train-value: baselines of the held-out slice", "[train]") {
