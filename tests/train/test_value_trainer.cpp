@@ -60,11 +60,13 @@ void write_games(const std::string& dir, int games, uint64_t seed, bool random_o
 }
 
 // A fresh temporary directory `name`_<pid> with a data/ folder of write_games' games.
-fs::path games_dir(const std::string& name, int games, uint64_t seed, bool random_only = false) {
+fs::path games_dir(const std::string& name, int games, uint64_t seed, bool random_only = false,
+                   bool zero_turns_left = false) {
   const fs::path dir = fs::temp_directory_path() / (name + "_" + std::to_string(::getpid()));
   remove_tree(dir.string());
   fs::create_directories(dir / "data");
-  write_games((dir / "data").string(), games, seed, random_only);
+  write_games((dir / "data").string(), games, seed, random_only, Pitch::standard(), "data-000000.psd",
+              zero_turns_left);
   return dir;
 }
 
@@ -169,10 +171,7 @@ TEST_CASE("train-value: the depth heuristic discounts the result by the turns le
   remove_tree(dir.string());
   // Probe (session 35): a sample that says 0 turns left (a hand-made chunk) was labelled
   // result / D, infinite for a tiny D: every figure NaN, and the step-0 weights written.
-  const fs::path end_dir = fs::temp_directory_path() / ("ps_vdisc_end_" + std::to_string(::getpid()));
-  remove_tree(end_dir.string());
-  fs::create_directories(end_dir / "data");
-  write_games((end_dir / "data").string(), 30, 11, true, Pitch::standard(), "data-000000.psd", true);
+  const fs::path end_dir = games_dir("ps_vdisc_end", 30, 11, /*random_only=*/true, /*zero_turns_left=*/true);
   cfg.result_discount = 1e-300;
   cfg.steps = 50;
   cfg.log_interval = 25;
