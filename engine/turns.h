@@ -138,7 +138,8 @@ class TurnGenerator {
     uint64_t distinct = 0;  ///< distinct turns (end positions) found
     uint64_t chains = 0;    ///< kick chains (orderings), counted exactly via memoisation
                             ///< (a lower bound when !complete)
-    bool complete = true;   ///< false: the enumeration limit stopped it (turns are a subset)
+    bool complete = true;   ///< false: the enumeration limit or stop() ended it (turns are a subset)
+    bool stopped = false;   ///< fn called stop(): the turns reported are the first ones
   };
 
   /// Calls fn(const Position& end, const uint8_t* kicks, int num_kicks) once per distinct turn
@@ -150,6 +151,13 @@ class TurnGenerator {
   /// per kick made; the default limit (kDefaultEnumerationLimit) keeps one call under ~64 MB.
   template <class Fn>
   Stats for_each_turn(const Position& pos, Fn&& fn);
+  /// Called by fn during for_each_turn: no further turn is reported and for_each_turn returns
+  /// at once (Stats::stopped and !Stats::complete). A caller that needs only one turn of a
+  /// kind (alpha-beta's cut at the frontier) skips the enumeration of the rest.
+  void stop() {
+    enum_complete_ = false;
+    stopped_ = true;
+  }
 
   /// Counts distinct turns and chains.
   Stats count(const Position& pos) {
@@ -218,6 +226,7 @@ class TurnGenerator {
   int64_t limit_ = kDefaultEnumerationLimit;
   bool complete_ = true;
   bool enum_complete_ = true;
+  bool stopped_ = false;
 };
 
 /// A random complete turn in O(chain length) time and no memory beyond the chain: from `pos`
@@ -359,6 +368,7 @@ template <class Fn>
 TurnGenerator::Stats TurnGenerator::for_each_turn(const Position& start, Fn&& fn) {
   Stats st;
   enum_complete_ = true;
+  stopped_ = false;
   if (start.game_over()) return st;
   memo_.clear();
   finals_.clear();
@@ -368,6 +378,7 @@ TurnGenerator::Stats TurnGenerator::for_each_turn(const Position& start, Fn&& fn
   st.chains = dfs(pos, fn);
   st.distinct = finals_.size();
   st.complete = enum_complete_;
+  st.stopped = stopped_;
   return st;
 }
 

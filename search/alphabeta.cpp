@@ -115,22 +115,30 @@ void AlphaBetaPlayer::generate(const Position& pos, int ply, uint64_t tt_best, b
     c.winner = int8_t(end.winner());
     c.hash = end.hash();
     c.eval = 0;
+    bool cut_here = false;
     if (end.game_over()) {
       c.order = end.winner() == me ? kInf : -kInf;
-    } else if (p.cut_candidate >= 0) {
-      c.order = 0;  // a cut is in hand: evaluate_rest() if its win check fails
     } else {
       c.eval = std::clamp(eval_->evaluate_child(pos, k, n, end), -kEvalCap, kEvalCap);
       c.order = -c.eval;
-      if (-c.eval >= cut) p.cut_candidate = int(p.children.size());
+      // A cut: the child reaches `cut` and the opponent cannot win at once from it (the
+      // frontier's score of a child; a child that fails the check stays an ordinary one).
+      if (-c.eval >= cut) {
+        if ((++info_.nodes & 15) == 0) check_time();
+        cut_here = !win_.find_winning_turn(end, nullptr);
+      }
     }
     if (c.hash == tt_best && tt_best != 0) c.order = kInf + 1;
     p.kicks.insert(p.kicks.end(), k, k + n);
     p.children.push_back(c);
+    if (cut_here) {
+      p.cut_candidate = int(p.children.size()) - 1;
+      gen_.stop();  // the rest of the turns are neither needed nor enumerated
+    }
   };
   const TurnGenerator::Stats st = gen_.for_each_turn(pos, add);
-  p.complete = st.complete;
-  if (!st.complete) {
+  p.complete = st.complete || st.stopped;
+  if (!st.complete && !st.stopped) {
     // Over the enumeration limit the turns found are the lexicographically first ones: add
     // random chains so that the children cover the whole position.
     std::unordered_set<uint64_t> seen;
@@ -161,20 +169,6 @@ void AlphaBetaPlayer::generate(const Position& pos, int ply, uint64_t tt_best, b
                      [](const Child& a, const Child& b) { return a.order > b.order; });
 }
 
-void AlphaBetaPlayer::evaluate_rest(const Position& pos, int ply) {
-  // The children generate() left unevaluated: those after the cut candidate that do not end
-  // the game. The TT move keeps the order generate() gave it.
-  Ply& p = plies_[size_t(ply)];
-  for (size_t i = size_t(p.cut_candidate) + 1; i < p.children.size(); ++i) {
-    Child& c = p.children[i];
-    if (c.winner >= 0) continue;
-    const Position child = child_position(pos, p, c);
-    c.eval = std::clamp(eval_->evaluate_child(pos, p.kicks.data() + c.kicks_at, c.num_kicks, child),
-                        -kEvalCap, kEvalCap);
-    if (c.order != kInf + 1) c.order = -c.eval;
-  }
-}
-
 int AlphaBetaPlayer::search_frontier(const Position& pos, int alpha, int beta, int ply, uint64_t tt_best) {
   // One turn above the leaves the score is the best child's static score, lowered to a loss
   // for a child whose side to move can win at once. Unless a cut comes first (below), every
@@ -194,13 +188,9 @@ int AlphaBetaPlayer::search_frontier(const Position& pos, int alpha, int beta, i
   Ply& p = plies_[size_t(ply)];
   if (p.cut_candidate >= 0) {
     const Child& c = p.children[size_t(p.cut_candidate)];
-    if ((++info_.nodes & 15) == 0) check_time();
-    if (!win_.find_winning_turn(child_position(pos, p, c), nullptr)) {
-      ++info_.leaves;
-      tt_store(pos.hash(), 1, -c.eval, 2, c.hash, ply);
-      return -c.eval;
-    }
-    evaluate_rest(pos, ply);
+    ++info_.leaves;
+    tt_store(pos.hash(), 1, -c.eval, 2, c.hash, ply);
+    return -c.eval;
   }
   const int me = pos.side_to_move();
   const int alpha0 = alpha;

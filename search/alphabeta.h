@@ -174,7 +174,7 @@ class AlphaBetaPlayer final : public Player {
     std::vector<Child> children;
     std::vector<uint8_t> kicks;
     bool complete = true;  // every distinct turn listed (within kEnumerationLimit)
-    int cut_candidate = -1;  // generate() with a cut: the child that reached it, else -1
+    int cut_candidate = -1;  // generate() with a cut: the child that made it, else -1
   };
   struct TTEntry {
     uint64_t key = 0;
@@ -193,14 +193,12 @@ class AlphaBetaPlayer final : public Player {
   static constexpr int kNoEval = INT32_MIN;
   /// The children of pos into plies_[ply], evaluated; sorted by their ordering key (TT move,
   /// winning turns, then the evaluation; losing turns last) unless sort is false. With `cut`
-  /// (search_frontier's beta), evaluation stops at the first child (in generation order) whose
-  /// score for pos's side reaches it: that child's index goes to the ply's cut_candidate and the
-  /// children after it that do not end the game are listed unevaluated (eval 0, order 0 or the
-  /// TT move's), for evaluate_rest().
+  /// (search_frontier's beta), the first child (in generation order) whose score for pos's side
+  /// reaches it and from which the opponent cannot win at once ends the generation: its index
+  /// goes to the ply's cut_candidate, and the turns after it are never enumerated (in a late
+  /// position the enumeration is a third of the search's time).
   void generate(const Position& pos, int ply, uint64_t tt_best, bool sort = true, int cut = kNoCut);
   static constexpr int kNoCut = INT32_MAX;
-  /// Evaluates the children generate() left unevaluated (after a cut candidate that failed).
-  void evaluate_rest(const Position& pos, int ply);
   /// search() at depth 1 below the root: the best child's static score, by selection.
   int search_frontier(const Position& pos, int alpha, int beta, int ply, uint64_t tt_best);
   /// Late-move reduction (turns) of the index-th child of a node of this depth; 0 without lmr.

@@ -383,6 +383,38 @@ TEST_CASE("enumeration limit: a position over it stops early, holds at most the 
   CHECK(small.distinct == 8);
 }
 
+TEST_CASE("stop(): the enumeration ends at the turn that asked, and the next one is whole again") {
+  // Alpha-beta's frontier cut asks for no more turns once one reaches beta (session 36).
+  const Game g = parse_kicks(Pitch::standard(), Variant::kStandard, kHeavy433648);
+  TurnGenerator gen;
+  gen.set_enumeration_limit(int64_t(1) << 26);
+  const uint64_t k0 = gen.kicks_made();
+  const auto all = gen.count(g.position());
+  REQUIRE(all.complete);
+  const uint64_t full_kicks = gen.kicks_made() - k0;
+  std::vector<std::string> seen;
+  const uint64_t k1 = gen.kicks_made();
+  const auto st = gen.for_each_turn(g.position(), [&](const Position&, const uint8_t* k, int n) {
+    seen.emplace_back(k, k + n);
+    if (seen.size() == 3) gen.stop();
+  });
+  CHECK(st.stopped);
+  CHECK_FALSE(st.complete);
+  CHECK(st.distinct == 3);
+  CHECK(seen.size() == 3);
+  CHECK(gen.kicks_made() - k1 < full_kicks / 100);
+  // The first three turns of a whole enumeration, in the same order.
+  std::vector<std::string> first;
+  gen.for_each_turn(g.position(), [&](const Position&, const uint8_t* k, int n) {
+    if (first.size() < 3) first.emplace_back(k, k + n);
+  });
+  CHECK(first == seen);
+  const auto again = gen.count(g.position());
+  CHECK(again.complete);
+  CHECK_FALSE(again.stopped);
+  CHECK(again.distinct == all.distinct);
+}
+
 TEST_CASE("perft: exact under the state limit, StateLimitError over it (never unbounded)") {
   const Position start(Pitch::standard(), Variant::kStandard);
   CHECK(perft(start, 3, nullptr, 1000) == 512);
