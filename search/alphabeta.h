@@ -175,6 +175,7 @@ class AlphaBetaPlayer final : public Player {
     std::vector<uint8_t> kicks;
     bool complete = true;  // every distinct turn listed (within kEnumerationLimit)
     int cut_candidate = -1;  // generate() with a cut: the child that made it, else -1
+    std::vector<uint8_t> tt_kicks;  // tt_first(): the TT move's kicks
   };
   struct TTEntry {
     uint64_t key = 0;
@@ -199,6 +200,10 @@ class AlphaBetaPlayer final : public Player {
   /// position the enumeration is a third of the search's time).
   void generate(const Position& pos, int ply, uint64_t tt_best, bool sort = true, int cut = kNoCut);
   static constexpr int kNoCut = INT32_MAX;
+  /// Enumerates pos's turns up to the one whose end has hash tt_best (the TT move) and puts its
+  /// kicks into plies_[ply].tt_kicks; false when no such turn (the table's entry may come from
+  /// a node over the enumeration limit) or when it ends the game.
+  bool tt_first(const Position& pos, int ply, uint64_t tt_best);
   /// search() at depth 1 below the root: the best child's static score, by selection.
   int search_frontier(const Position& pos, int alpha, int beta, int ply, uint64_t tt_best);
   /// Late-move reduction (turns) of the index-th child of a node of this depth; 0 without lmr.
