@@ -196,10 +196,11 @@ int AlphaBetaPlayer::search_frontier(const Position& pos, int alpha, int beta, i
   // score. So a node pays its evaluations, one selection scan per child taken (usually one or
   // two) and their win checks, where it sorted all its children and win-checked each.
   //
-  // A cut node pays less: generate() stops evaluating at the first child (generation order)
-  // whose static score reaches beta; when the opponent cannot win at once from it, that score
-  // is the node's (a lower bound, as the best child's was) and the other children are never
-  // evaluated. Else they are evaluated and the node proceeds as an all-node.
+  // A cut node pays less: generate() ends the enumeration at the first child (generation
+  // order) whose static score reaches beta and from which the opponent cannot win at once; that
+  // score is the node's (a lower bound, as the best child's was) and the later turns are never
+  // enumerated. A child that reaches beta but fails the win check stays an ordinary child;
+  // without a cut the node proceeds as an all-node.
   generate(pos, ply, tt_best, /*sort=*/false, beta);
   check_time();
   Ply& p = plies_[size_t(ply)];

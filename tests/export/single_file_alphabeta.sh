@@ -11,8 +11,8 @@
 #     `analyse --alphabeta-nodes` (the project's AlphaBetaPlayer with the same net and seed) on
 #     every position, so the file's search and inference are the project's; the quantised file
 #     agrees with it on at least 75% (the same turn, or one whose search score at the same depth
-#     is within 25 of the float file's: a near tie), and its value net's outputs (--raw-eval) differ from the
-#     float file's by at most 0.02;
+#     is within 25 of the float file's: a near tie), and its value net's outputs (--raw-eval)
+#     differ from the float file's by at most 0.02;
 #  5. input lines over 1 MiB and bad flags are refused as `bot` refuses them.
 set -eu
 ps=$1
@@ -61,6 +61,10 @@ positions_of "$dir/out/games.tsv" "$positions" > "$dir/positions.txt"
 "$ps" export --single-file "$dir/float.cpp" --bits 32 --max-chars 1000000 "$vnet" > /dev/null
 g++ -O2 -std=c++17 -o "$dir/float" "$dir/float.cpp"
 
+# search_field N FILE: field N (1 depth, 2 score) of the first search line a bot wrote to FILE.
+search_field() {
+  sed -n 's/^bot: depth \([0-9]*\), score \(-\{0,1\}[0-9]*\),.*/\1 \2/p' "$2" | head -n 1 | cut -d ' ' -f "$1"
+}
 same=0
 near=0
 same_float=0
@@ -72,19 +76,18 @@ while IFS= read -r rec; do
   input=$(printf '%s\n%s\n%s\n' "$id" "${#kicks}" "$kicks")
   a=$(printf '%s\n' "$input" | "$dir/bot" --visits 20000 --first-ms 100000 --turn-ms 100000 2> "$dir/bot.err" | head -n 1)
   c=$(printf '%s\n' "$input" | "$dir/float" --visits 20000 --first-ms 100000 --turn-ms 100000 2> "$dir/float.err" | head -n 1)
-  # The searches' scores ("bot: depth D, score S, N nodes in T ms"), for near ties below.
-  # Depth and score as "D S"; a near tie is only one at the same completed depth (scores of two
-  # depths can differ by hundreds).
-  sa=$(sed -n 's/^bot: depth \([0-9]*\), score \(-\{0,1\}[0-9]*\),.*/\1 \2/p' "$dir/bot.err" | head -n 1)
-  sc=$(sed -n 's/^bot: depth \([0-9]*\), score \(-\{0,1\}[0-9]*\),.*/\1 \2/p' "$dir/float.err" | head -n 1)
-  da=${sa%% *}; dc=${sc%% *}; sa=${sa#* }; sc=${sc#* }
+  # Each search's completed depth and score ("bot: depth D, score S, N nodes in T ms"), for the
+  # near ties below.
+  da=$(search_field 1 "$dir/bot.err"); sa=$(search_field 2 "$dir/bot.err")
+  dc=$(search_field 1 "$dir/float.err"); sc=$(search_field 2 "$dir/float.err")
   b=$("$ps" analyse --record "$rec" --no-model --alphabeta-nodes 20000 --value-net "$vnet" |
       sed -n 's/.*best turn \([0-7]*\),.*/\1/p')
   total=$((total + 1))
   # The quantised file agrees when it answers the same turn, or another whose search score at
-  # the same completed depth is within 25 (0.025 of a value) of the float file's: its values differ by up to 0.002, and at
-  # a near tie that picks another turn of the same worth (session 36: 8 of 12 positions the
-  # same turn, the other 4 within 6 points).
+  # the same completed depth (scores of two depths can differ by hundreds) is within 25 (0.025
+  # of a value) of the float file's: its values differ by up to 0.002, and at a near tie that
+  # picks another turn of the same worth (session 36: 8 of 12 positions the same turn, the
+  # other 4 within 6 points).
   if [ "$a" = "$c" ]; then
     same=$((same + 1))
   elif [ -n "$sa" ] && [ -n "$sc" ] && [ "$da" = "$dc" ] && [ $(( sa > sc ? sa - sc : sc - sa )) -le 25 ]; then
