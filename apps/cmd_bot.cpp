@@ -92,7 +92,7 @@ void run_bot(BotArgs a) {
   SearchParams sp;
   sp.temperature = 0;
   sp.root_noise = false;
-  sp.endgame_from_turn = MctsPlayer::kPlayEndgameFromTurn;  // the net's search, then alpha-beta
+  sp.endgame_from_turn = MctsPlayer::kPlayEndgameFromTurn;  // alpha-beta on every timed turn
   // ... evaluating with the small value net: --value-net, else the shipped one of these rules.
   // (none: the random evaluation, hand: the hand evaluation, as analyse --value-net.)
   const std::optional<LeafEvalSpec> eval = endgame_eval_or_shipped(a.value_net, pitch, parse_variant(v));

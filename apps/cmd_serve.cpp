@@ -30,9 +30,9 @@ void run_serve(const serve::ServeOptions& o) {
   const sigset_t stop = block_stop_signals();
   serve::Server server(o);
   server.start();
-  const std::string endgame = "; the mcts opponent: the net's search, then alpha-beta from turn " +
-                              std::to_string(MctsPlayer::kPlayEndgameFromTurn) + " (evaluation: " +
-                              describe_leaf_eval(o.endgame_eval.value_or(leaf_eval_from_name("none"))) + ")";
+  const std::string endgame =
+      "; the mcts opponent: alpha-beta from turn " + std::to_string(MctsPlayer::kPlayEndgameFromTurn) +
+      " (evaluation: " + describe_leaf_eval(o.endgame_eval.value_or(leaf_eval_from_name("none"))) + ")";
   std::cout << "papersoccer serve: open " << server.url() << " in a browser (Ctrl-C stops)"
             << (o.model.empty() ? std::string("; no --model: mcts and analysis are off") : endgame)
             << std::endl;
