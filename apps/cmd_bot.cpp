@@ -1,5 +1,7 @@
 // `papersoccer bot MODEL`: plays the CodinGame Paper Soccer protocol on stdin/stdout with a
-// network model (from `export` or a checkpoint) and the PUCT search, within a time budget.
+// network model (from `export` or a checkpoint) within a time budget: alpha-beta over the small
+// value net answers every turn (MctsPlayer::kPlayEndgameFromTurn), the net's PUCT search the
+// turns before search.endgame_from_turn when a --config sets one.
 #include <time.h>
 #include <unistd.h>
 
@@ -220,7 +222,8 @@ void register_bot_command(CLI::App& app) {
       ->check(CLI::Range(int64_t(0), kMaxAnswerMs));
   bot->add_option("--visits", a->visits,
                   "also cap the net's search at this many visits per turn (>= 1; -1: no cap); "
-                  "alpha-beta's endgame turns use the time")
+                  "alpha-beta's turns (every turn unless --config sets search.endgame_from_turn) "
+                  "use the time")
       ->check(integer_at_least(1, true));
   bot->add_option("--value-net", a->value_net,
                   "the small value net of alpha-beta's endgame (.vnet; default: the shipped "

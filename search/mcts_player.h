@@ -106,9 +106,9 @@ class MctsPlayer final : public Player {
   /// 0, alpha-beta with the value net answers every timed turn (PUCT answers turns given
   /// visits). With the random evaluation turn 20 measured best (of 10, 15, 20, 25, 35); with
   /// the first value net turn 10 lost fewer games to the net's PUCT falling into traps (against
-  /// uct 96-97% instead of 84%); with the window value net turn 0 scored 76.0% against
-  /// alphabeta-nnue where turn 10 had scored 69.5%, at 200 ms per turn (docs/STRENGTH.md,
-  /// "A value net from alphabeta's games" and "Alpha-beta from the first turn").
+  /// uct 96-97% instead of 84%); with the window value net turn 0 scored 449/600 = 74.8%
+  /// against alphabeta-nnue where turn 10 had scored 278/400 = 69.5%, at 200 ms per turn
+  /// (docs/STRENGTH.md, "A value net from alphabeta's games" and "Alpha-beta from the first turn").
   static constexpr int kPlayEndgameFromTurn = 0;
   /// The smallest proof step run (ms of the turn's search time times proof_fraction).
   static constexpr int64_t kMinProofMs = 45;

@@ -193,7 +193,10 @@ std::string model_search_text(const LadderSpec& spec) {
   eval.eval = s["endgame_eval"] ? s["endgame_eval"].as<std::string>() : "noise";
   if (s["endgame_value_net"]) eval.value_net = s["endgame_value_net"].as<std::string>();
   if (s["endgame_eval_noise"]) eval.eval_noise = s["endgame_eval_noise"].as<int>();
-  std::string text = algorithm + ", then alpha-beta from turn " + std::to_string(from) +
+  // From turn 0 every ladder turn (all timed) is alpha-beta's: naming the network's search would
+  // say it plays a turn it never does (session-37 probe).
+  std::string text = (from == 0 ? std::string("alpha-beta from the first turn")
+                                : algorithm + ", then alpha-beta from turn " + std::to_string(from)) +
                      " (evaluation: " + describe_leaf_eval(eval);
   // The late endgame's evaluation (search.endgame_late_*), which the header left out (session-28 probe).
   const int late = s["endgame_late_from_turn"] ? s["endgame_late_from_turn"].as<int>() : -1;

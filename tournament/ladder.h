@@ -79,8 +79,9 @@ std::string nnue_yardstick_net(const LadderSpec& spec);
 /// The ladder table: opponent, games, wins, score [95% interval], Elo [95% interval], forfeits;
 /// its header names the yardstick's value net when it is not the model's.
 std::string format_ladder(const std::vector<LadderRow>& rows, const LadderSpec& spec);
-/// What the model plays, from its options as the ladder gives them (use_bot_endgame): "puct,
-/// then alpha-beta from turn N (evaluation: value net F)" (F + noise R with
+/// What the model plays, from its options as the ladder gives them (use_bot_endgame): "alpha-beta
+/// from the first turn (evaluation: value net F)" (the default), "puct, then alpha-beta from turn
+/// N (evaluation: value net F)" (F + noise R with
 /// search.endgame_eval_noise), "puct all game", or its type.
 std::string model_search_text(const LadderSpec& spec);
 

@@ -71,15 +71,15 @@ TEST_CASE("ladder: rows count the model's wins from both seats", "[tournament]")
   CHECK(table.find("75.0%") != std::string::npos);
   // The header says what the model plays (bot's search unless its options say otherwise).
   CHECK_THAT(table,
-             Catch::Contains("; the model plays puct, then alpha-beta from turn 0 (evaluation: random)\n"));
+             Catch::Contains("; the model plays alpha-beta from the first turn (evaluation: random)\n"));
   LadderSpec with_net = spec_of("m.model");
   with_net.endgame_eval = net_eval("v.vnet");
-  CHECK(model_search_text(with_net) == "puct, then alpha-beta from turn 0 (evaluation: value net v.vnet)");
+  CHECK(model_search_text(with_net) == "alpha-beta from the first turn (evaluation: value net v.vnet)");
   LadderSpec noisy = spec_of("m.model");  // the model's own options add noise to the net
   noisy.endgame_eval = net_eval("v.vnet");
   noisy.model_options = YAML::Load("{search: {endgame_eval_noise: 150}}");
   CHECK(model_search_text(noisy) ==
-        "puct, then alpha-beta from turn 0 (evaluation: value net v.vnet + noise 150)");
+        "alpha-beta from the first turn (evaluation: value net v.vnet + noise 150)");
   // The header names the yardstick's own net only when it is not the model's and it played.
   auto nnue_rows = rows;
   nnue_rows[1].opponent = "alphabeta-nnue";
@@ -92,11 +92,15 @@ TEST_CASE("ladder: rows count the model's wins from both seats", "[tournament]")
   LadderSpec all_game = spec_of("m.model");
   all_game.model_options = YAML::Load("{search: {endgame_from_turn: -1}}");
   CHECK(model_search_text(all_game) == "puct all game");
+  // A later switch names the network's search before it.
+  LadderSpec from10 = with_net;
+  from10.model_options = YAML::Load("{search: {endgame_from_turn: 10}}");
+  CHECK(model_search_text(from10) == "puct, then alpha-beta from turn 10 (evaluation: value net v.vnet)");
   // The late endgame's evaluation is named too (session-28 probe: the header left it out).
   LadderSpec late = with_net;
   late.model_options = YAML::Load("{search: {endgame_late_from_turn: 30, endgame_late_eval: hand}}");
   CHECK(model_search_text(late) ==
-        "puct, then alpha-beta from turn 0 (evaluation: value net v.vnet; from turn 30: hand)");
+        "alpha-beta from the first turn (evaluation: value net v.vnet; from turn 30: hand)");
   // Regression: "alphabeta-noise" overflowed the 12-character first column, so its row's
   // figures stood 3 characters right of the header's. Every line now has its games column at
   // the same place.
