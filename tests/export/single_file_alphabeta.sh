@@ -61,9 +61,9 @@ positions_of "$dir/out/games.tsv" "$positions" > "$dir/positions.txt"
 "$ps" export --single-file "$dir/float.cpp" --bits 32 --max-chars 1000000 "$vnet" > /dev/null
 g++ -O2 -std=c++17 -o "$dir/float" "$dir/float.cpp"
 
-# search_field N FILE: field N (1 depth, 2 score) of the first search line a bot wrote to FILE.
-search_field() {
-  sed -n 's/^bot: depth \([0-9]*\), score \(-\{0,1\}[0-9]*\),.*/\1 \2/p' "$2" | head -n 1 | cut -d ' ' -f "$1"
+# search_line FILE: "DEPTH SCORE" of the first search line a bot wrote to FILE (empty if none).
+search_line() {
+  sed -n 's/^bot: depth \([0-9]*\), score \(-\{0,1\}[0-9]*\),.*/\1 \2/p' "$1" | head -n 1
 }
 same=0
 near=0
@@ -78,8 +78,12 @@ while IFS= read -r rec; do
   c=$(printf '%s\n' "$input" | "$dir/float" --visits 20000 --first-ms 100000 --turn-ms 100000 2> "$dir/float.err" | head -n 1)
   # Each search's completed depth and score ("bot: depth D, score S, N nodes in T ms"), for the
   # near ties below.
-  da=$(search_field 1 "$dir/bot.err"); sa=$(search_field 2 "$dir/bot.err")
-  dc=$(search_field 1 "$dir/float.err"); sc=$(search_field 2 "$dir/float.err")
+  read -r da sa <<EOF
+$(search_line "$dir/bot.err")
+EOF
+  read -r dc sc <<EOF
+$(search_line "$dir/float.err")
+EOF
   b=$("$ps" analyse --record "$rec" --no-model --alphabeta-nodes 20000 --value-net "$vnet" |
       sed -n 's/.*best turn \([0-7]*\),.*/\1/p')
   total=$((total + 1))
