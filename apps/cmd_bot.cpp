@@ -1,7 +1,7 @@
 // `papersoccer bot MODEL`: plays the CodinGame Paper Soccer protocol on stdin/stdout with a
 // network model (from `export` or a checkpoint) within a time budget: alpha-beta over the small
-// value net answers every turn (MctsPlayer::kPlayEndgameFromTurn), the net's PUCT search the
-// turns before search.endgame_from_turn when a --config sets one.
+// value net answers every turn (MctsPlayer::kPlayEndgameFromTurn), the net's PUCT search every
+// turn with --visits, and the turns before search.endgame_from_turn when a --config sets one.
 #include <time.h>
 #include <unistd.h>
 
@@ -170,18 +170,8 @@ void run_bot(BotArgs a) {
   o.first_turn_clock_start = process_start(std::chrono::steady_clock::now());
   std::cerr << "bot: " << a.model << " (" << meta.net.summary() << ", step " << meta.training_step << ") on "
             << pitch.name() << " " << v << ", " << a.turn_ms << " ms per turn, "
-            << (sp.endgame_from_turn >= 0
-                    ? "alpha-beta from turn " + std::to_string(sp.endgame_from_turn) + " (evaluation: " +
-                          describe_leaf_eval(
-                              {sp.endgame_eval, 0, sp.endgame_value_net, sp.endgame_eval_noise}) +
-                          (sp.endgame_late_from_turn >= 0  // the late endgame's evaluation (session-28 probe)
-                               ? "; from turn " + std::to_string(sp.endgame_late_from_turn) + ": " +
-                                     describe_leaf_eval(
-                                         {sp.endgame_late_eval, 0,
-                                          sp.endgame_late_eval == "nnue" ? sp.endgame_value_net : "", 0})
-                               : std::string()) +
-                          ")"
-                    : std::string("the net's search all game"))
+            << describe_play_search(sp, a.visits > 0)
+            << (a.visits > 0 ? ", at most " + std::to_string(a.visits) + " visits per turn" : std::string())
             << "\n";
   tour::ProtocolBot runner(*player, o);
   runner.run(std::cin, std::cout, &std::cerr);
@@ -221,9 +211,9 @@ void register_bot_command(CLI::App& app) {
       ->check(integer_at_least(0))
       ->check(CLI::Range(int64_t(0), kMaxAnswerMs));
   bot->add_option("--visits", a->visits,
-                  "also cap the net's search at this many visits per turn (>= 1; -1: no cap); "
-                  "alpha-beta's turns (every turn unless --config sets search.endgame_from_turn) "
-                  "use the time")
+                  "play the net's PUCT with at most this many visits per turn, within the time "
+                  "(>= 1; -1: none, and alpha-beta answers every turn with the time unless "
+                  "--config sets search.endgame_from_turn)")
       ->check(integer_at_least(1, true));
   bot->add_option("--value-net", a->value_net,
                   "the small value net of alpha-beta's endgame (.vnet; default: the shipped "

@@ -30,9 +30,14 @@ void run_serve(const serve::ServeOptions& o) {
   const sigset_t stop = block_stop_signals();
   serve::Server server(o);
   server.start();
-  const std::string endgame =
-      "; the mcts opponent: alpha-beta from turn " + std::to_string(MctsPlayer::kPlayEndgameFromTurn) +
-      " (evaluation: " + describe_leaf_eval(o.endgame_eval.value_or(leaf_eval_from_name("none"))) + ")";
+  SearchParams sp;  // the mcts opponent's play-time search (make_bot, serve/api_games.cpp)
+  sp.endgame_from_turn = MctsPlayer::kPlayEndgameFromTurn;
+  const LeafEvalSpec eval = o.endgame_eval.value_or(leaf_eval_from_name("none"));
+  sp.endgame_eval = eval.eval;
+  sp.endgame_value_net = eval.value_net;
+  sp.endgame_eval_noise = eval.eval_noise;
+  const std::string endgame = "; the mcts opponent: " + describe_play_search(sp) + ", " +
+                              describe_play_search(sp, true) + " in a game given visits";
   std::cout << "papersoccer serve: open " << server.url() << " in a browser (Ctrl-C stops)"
             << (o.model.empty() ? std::string("; no --model: mcts and analysis are off") : endgame)
             << std::endl;

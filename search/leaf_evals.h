@@ -15,6 +15,7 @@
 #include <string>
 
 #include "search/leaf_eval.h"
+#include "search/params.h"
 #include "search/value_net.h"
 
 namespace ps {
@@ -60,6 +61,32 @@ inline std::string describe_leaf_eval(const LeafEvalSpec& spec) {
   if (spec.eval_hand > 0) s += " + hand " + std::to_string(spec.eval_hand) + "%";
   if (spec.eval_noise > 0) s += " + noise " + std::to_string(spec.eval_noise);
   return s;
+}
+
+/// How an MctsPlayer (search/mcts_player.h) with `sp` answers timed turns, in the words of
+/// `bot`'s and `serve`'s start lines and the ladder's header (one wording for the three; session
+/// 38): "alpha-beta from the first turn (evaluation: E[; from turn L: E'])", "<algorithm>, then
+/// alpha-beta from turn N (...)", or "<algorithm> all game" (endgame_from_turn -1, or
+/// `visit_budget`: a turn given visits is the net's search). Inline, as describe_leaf_eval.
+inline std::string describe_play_search(const SearchParams& sp, bool visit_budget = false) {
+  if (sp.endgame_from_turn < 0 || visit_budget) return sp.algorithm + " all game";
+  // From turn 0 every timed turn is alpha-beta's: naming the network's search would say it
+  // plays a turn it never does (session-37 probe).
+  std::string text = sp.endgame_from_turn == 0 ? std::string("alpha-beta from the first turn")
+                                               : sp.algorithm + ", then alpha-beta from turn " +
+                                                     std::to_string(sp.endgame_from_turn);
+  LeafEvalSpec eval;
+  eval.eval = sp.endgame_eval;
+  eval.value_net = sp.endgame_value_net;
+  eval.eval_noise = sp.endgame_eval_noise;
+  text += " (evaluation: " + describe_leaf_eval(eval);
+  if (sp.endgame_late_from_turn >= 0) {  // the late endgame's evaluation (session-28 probe)
+    LeafEvalSpec late;                   // the endgame's value net, no noise (MctsPlayer)
+    late.eval = sp.endgame_late_eval;
+    if (late.eval == "nnue") late.value_net = sp.endgame_value_net;
+    text += "; from turn " + std::to_string(sp.endgame_late_from_turn) + ": " + describe_leaf_eval(late);
+  }
+  return text + ")";
 }
 
 /// The evaluation a command's `--value-net NAME` names (`bot`, `ladder`, `serve`, `analyse`):

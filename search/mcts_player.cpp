@@ -168,7 +168,11 @@ std::string MctsPlayer::endgame_turn(const Game& game, const TurnBudget& budget)
 }
 
 std::string MctsPlayer::choose_turn(const Game& game, const TurnBudget& budget) {
-  if (endgame_ && budget.time_ms >= 0 && game.num_complete_turns() >= search_.params().endgame_from_turn)
+  // A visit budget asks for the net's search (self-play, `--visits`, a serve game's "visits"):
+  // alpha-beta has no visits, and given the time alone it would spend all of it (a serve game
+  // with "time_ms": -1 and "visits": 50 gets the server's 30-s maximum as its time).
+  if (endgame_ && budget.time_ms >= 0 && budget.visits < 0 &&
+      game.num_complete_turns() >= search_.params().endgame_from_turn)
     return endgame_turn(game, budget);
   SearchLimits limits;
   limits.visits = budget.visits;

@@ -14,7 +14,7 @@
 // A share under kMinProofMs skips the step: listing a heavy position's turns is not
 // interrupted by the deadline, so a small share overran its turn (a probe's gauntlet at 20 ms
 // per turn and proof_fraction 0.9: 159 ms turns; at 100 ms per turn none was late).
-// Endgame search (SearchParams::endgame_from_turn >= 0, timed turns only): from that many
+// Endgame search (SearchParams::endgame_from_turn >= 0, turns timed and without visits): from that many
 // complete turns on, the player answers with alpha-beta over complete turns (search/alphabeta.h,
 // leaf evaluation SearchParams::endgame_eval) and the whole turn's budget instead of this search:
 // the net's search for the opening and middle game, alpha-beta for the endgame, the oldest
@@ -122,8 +122,9 @@ class MctsPlayer final : public Player {
   /// Budget: visits and/or time_ms (the search stops at 90% of time_ms to leave a margin; the
   /// proof step, when on, takes its share of those 90% first); neither given -> SearchParams
   /// visits/time_ms. From SearchParams::endgame_from_turn complete turns on, a turn with a
-  /// time_ms is searched by alpha-beta instead (AlphaBetaPlayer with endgame_eval, the whole
-  /// time_ms; last_result() then holds the turn played, its principal variation and a proven
+  /// time_ms and no visits is searched by alpha-beta instead (AlphaBetaPlayer with endgame_eval,
+  /// the whole time_ms; a budget that names visits gets this search, capped by its time too;
+  /// last_result() then holds the turn played, its principal variation and a proven
   /// result when alpha-beta found one). Throws std::invalid_argument when the game is over or mid-turn; evaluator
   /// errors propagate.
   std::string choose_turn(const Game& game, const TurnBudget& budget) override;

@@ -186,27 +186,17 @@ std::string model_search_text(const LadderSpec& spec) {
                                     spec.model_source, spec.endgame_eval);
   if (m.type != "mcts") return "player type " + m.type;
   const YAML::Node s = m.options["search"];
-  const std::string algorithm = s["algorithm"] ? s["algorithm"].as<std::string>() : "puct";
-  const int from = s["endgame_from_turn"] ? s["endgame_from_turn"].as<int>() : -1;
-  if (from < 0) return algorithm + " all game";
-  LeafEvalSpec eval;
-  eval.eval = s["endgame_eval"] ? s["endgame_eval"].as<std::string>() : "noise";
-  if (s["endgame_value_net"]) eval.value_net = s["endgame_value_net"].as<std::string>();
-  if (s["endgame_eval_noise"]) eval.eval_noise = s["endgame_eval_noise"].as<int>();
-  // From turn 0 every ladder turn (all timed) is alpha-beta's: naming the network's search would
-  // say it plays a turn it never does (session-37 probe).
-  std::string text = (from == 0 ? std::string("alpha-beta from the first turn")
-                                : algorithm + ", then alpha-beta from turn " + std::to_string(from)) +
-                     " (evaluation: " + describe_leaf_eval(eval);
-  // The late endgame's evaluation (search.endgame_late_*), which the header left out (session-28 probe).
-  const int late = s["endgame_late_from_turn"] ? s["endgame_late_from_turn"].as<int>() : -1;
-  if (late >= 0) {
-    LeafEvalSpec l;
-    l.eval = s["endgame_late_eval"] ? s["endgame_late_eval"].as<std::string>() : "noise";
-    if (l.eval == "nnue") l.value_net = eval.value_net;
-    text += "; from turn " + std::to_string(late) + ": " + describe_leaf_eval(l);
-  }
-  return text + ")";
+  // The keys that name the play-time search, read as the player reads them (defaults:
+  // SearchParams'), worded as `bot` and `serve` word them.
+  SearchParams sp;
+  if (s["algorithm"]) sp.algorithm = s["algorithm"].as<std::string>();
+  sp.endgame_from_turn = s["endgame_from_turn"] ? s["endgame_from_turn"].as<int>() : -1;
+  if (s["endgame_eval"]) sp.endgame_eval = s["endgame_eval"].as<std::string>();
+  if (s["endgame_value_net"]) sp.endgame_value_net = s["endgame_value_net"].as<std::string>();
+  if (s["endgame_eval_noise"]) sp.endgame_eval_noise = s["endgame_eval_noise"].as<int>();
+  if (s["endgame_late_from_turn"]) sp.endgame_late_from_turn = s["endgame_late_from_turn"].as<int>();
+  if (s["endgame_late_eval"]) sp.endgame_late_eval = s["endgame_late_eval"].as<std::string>();
+  return describe_play_search(sp);
 }
 
 std::string format_ladder(const std::vector<LadderRow>& rows, const LadderSpec& spec) {

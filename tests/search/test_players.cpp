@@ -1,5 +1,6 @@
 // Baseline players and the MCTS player on the Player interface.
 #include <catch2/catch.hpp>
+#include <chrono>
 
 #include <cmath>
 #include <map>
@@ -374,7 +375,7 @@ TEST_CASE("players: an mcts player hands timed turns to alpha-beta from endgame_
     sp.endgame_eval = eval;
     MctsPlayer p(net, sp, 5);
     int net_turns = 0, endgame_turns = 0;
-    const Game g = play_timed_against_random(p, [&](const Game&, int before, const std::string& t) {
+    play_timed_against_random(p, [&](const Game&, int before, const std::string& t) {
       CHECK(p.last_result().best_turn == t);
       if (before < 4) {
         ++net_turns;
@@ -392,12 +393,25 @@ TEST_CASE("players: an mcts player hands timed turns to alpha-beta from endgame_
     CHECK(p.totals().endgame_nodes > 0);  // (an immediate win is answered at depth 0)
     CHECK(p.totals().summary().find("; alpha-beta endgame: " + std::to_string(endgame_turns) +
                                     " turns, per turn: depth ") != std::string::npos);
-    // A visit budget (self-play) never switches.
-    Game late = g;
-    if (!late.position().game_over()) {
+    // A visit budget (self-play) never switches. (The game above ends before turn 16: the
+    // position is one of random turns past endgame_from_turn.)
+    Game late(Pitch::standard(), Variant::kStandard);
+    std::mt19937_64 rng(7);
+    while (late.num_complete_turns() < 6 && !late.position().game_over())
+      late.play_turn(random_turn(late.position(), rng));
+    REQUIRE(late.num_complete_turns() >= 4);
+    {
       p.choose_turn(late, {-1, 8});
       CHECK(p.totals().endgame_turns == endgame_turns);
       CHECK(p.totals().searches == net_turns + 1);
+      // Nor does a budget of time and visits (session 38): serve gave a game created with
+      // "time_ms": -1, "visits": 50 its 30-s maximum, and alpha-beta spent all of it every turn.
+      const auto start = std::chrono::steady_clock::now();
+      p.choose_turn(late, {30000, 8});
+      CHECK(p.totals().endgame_turns == endgame_turns);
+      CHECK(p.totals().searches == net_turns + 2);
+      CHECK(p.last_result().new_visits > 0);
+      CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(10));
     }
     p.new_game(Pitch::standard(), Variant::kStandard);
     CHECK(p.totals().endgame_turns == 0);
