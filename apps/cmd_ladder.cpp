@@ -45,6 +45,7 @@ struct LadderArgs {
   std::string opponents = "random,greedy,uct,alphabeta";
   std::string pitch, variant, config;
   std::string value_net;  // --value-net as typed: a .vnet file, none or hand ("" = not given)
+  std::string previous_value_net;  // --previous-value-net as typed ("" = not given)
   bool quiet = false;
   bool opponents_given = false;  // --opponents on the command line
 };
@@ -53,6 +54,9 @@ struct LadderArgs {
 void run_ladder(LadderArgs& a) {
   tour::LadderSpec& spec = a.spec;
   spec.opponents = split_list(a.opponents);
+  // --previous-value-net alone: the previous bot is this model with that evaluation (the model's
+  // network plays no timed turn of alpha-beta's).
+  if (!a.previous_value_net.empty() && spec.previous.empty()) spec.previous = spec.model;
   if (!spec.previous.empty() &&
       std::find(spec.opponents.begin(), spec.opponents.end(), "previous") == spec.opponents.end())
     spec.opponents.push_back("previous");
@@ -78,6 +82,15 @@ void run_ladder(LadderArgs& a) {
     }
     check_model_rules("ladder --previous", spec.previous, previous.pitches, previous.variants,
                       Pitch::get(ps.width, ps.length, ps.goal).name(), variant_name(spec.variant));
+  }
+  if (!a.previous_value_net.empty()) {
+    spec.previous_eval = leaf_eval_from_name(a.previous_value_net);
+    if (spec.previous_eval->eval == "nnue") try {
+        check_value_net_rules(spec.previous_eval->value_net, Pitch::get(ps.width, ps.length, ps.goal),
+                              spec.variant);
+      } catch (const std::exception& e) {
+        throw std::runtime_error(std::string("ladder --previous-value-net: ") + e.what());
+      }
   }
   const bool nnue_asked =
       std::find(spec.opponents.begin(), spec.opponents.end(), "alphabeta-nnue") != spec.opponents.end();
@@ -202,6 +215,11 @@ void register_ladder_command(CLI::App& app) {
       ->check(non_empty_name(".vnet file"));
   c->add_option("--previous", a->spec.previous, "an earlier model: the 'previous' yardstick "
                                                 "(added to the opponents when given)");
+  c->add_option("--previous-value-net", a->previous_value_net,
+                "the 'previous' yardstick's evaluation (.vnet, none or hand; default: the model's): "
+                "the previously shipped bot's value net; without --previous the previous bot is "
+                "MODEL with it")
+      ->check(non_empty_name(".vnet file, none or hand"));
   c->add_option("--openings", a->spec.openings, "distinct balanced openings")
       ->capture_default_str()
       ->check(integer_at_least(1));

@@ -95,7 +95,8 @@ std::vector<PlayerSpec> ladder_players(const LadderSpec& spec) {
       if (spec.previous.empty())
         throw std::invalid_argument("ladder: opponent 'previous' needs a previous model (--previous)");
       players.push_back(model_player("previous", spec.model_type, spec.previous, spec.model_options,
-                                     spec.model_source, spec.endgame_eval));
+                                     spec.model_source,
+                                     spec.previous_eval ? spec.previous_eval : spec.endgame_eval));
       continue;
     }
     if (o != "random" && o != "greedy" && o != "uct" && o != "alphabeta" && o != "alphabeta-nnue" &&
@@ -220,6 +221,10 @@ std::string format_ladder(const std::vector<LadderRow>& rows, const LadderSpec& 
   // is named unless the model's text above already names it.
   if (nnue_row && model_text.find("(evaluation: value net " + nnue_yardstick_net(spec)) == std::string::npos)
     out << "; alphabeta-nnue evaluates with " << nnue_yardstick_net(spec);
+  const bool previous_row =
+      std::any_of(rows.begin(), rows.end(), [](const LadderRow& r) { return r.opponent == "previous"; });
+  if (previous_row && spec.previous_eval)  // which previous bot it was (model and evaluation)
+    out << "; previous is " << spec.previous << " with " << describe_leaf_eval(*spec.previous_eval);
   out << "\n";
   // The first column as wide as the longest opponent name ("alphabeta-noise" overflowed 12).
   int width = 12;

@@ -36,13 +36,17 @@ struct LadderSpec {
   /// .vnet); nullopt: the mcts player's own default (the random evaluation). Its value net is
   /// also the alphabeta-nnue yardstick's unless yardstick_value_net is given.
   std::optional<LeafEvalSpec> endgame_eval;
+  /// The "previous" yardstick's evaluation when it is not endgame_eval (`--previous-value-net`):
+  /// the previously shipped bot is a model and a value net, and since alpha-beta answers every
+  /// timed turn two models over one value net play the same turns (session 38).
+  std::optional<LeafEvalSpec> previous_eval;
   /// .vnet of the alphabeta-nnue yardstick when it differs from the model's: a fixed yardstick
   /// across shipped value nets ("" = endgame_eval's value net).
   std::string yardstick_value_net;
   /// Yardsticks by name: random, greedy, uct, alphabeta (hand evaluation), alphabeta-noise
   /// (random evaluation), alphabeta-nnue
   /// (alphabeta with the small learned value net `yardstick_value_net`, else `value_net`),
-  /// previous (needs `previous`).
+  /// previous (needs `previous`; evaluates with previous_eval when set).
   std::vector<std::string> opponents = {"random", "greedy", "uct", "alphabeta"};
   int64_t time_ms = 200;             ///< per turn, every player
   int games = 20;                    ///< per opponent (even: colours swapped)

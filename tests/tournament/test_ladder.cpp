@@ -170,6 +170,16 @@ TEST_CASE("ladder: players and spec errors", "[tournament]") {
   CHECK(ab[2].type == "alphabeta");
   CHECK(ab[2].options["eval"].as<std::string>() == "nnue");
   CHECK(ab[2].options["value_net"].as<std::string>() == "v.vnet");
+  // The previous bot: its own value net when given (session 38), else the model's.
+  s.opponents = {"previous"};
+  CHECK(ladder_players(s)[1].options["search"]["endgame_value_net"].as<std::string>() == "v.vnet");
+  s.previous_eval = net_eval("old.vnet");
+  const auto prev = ladder_players(s);
+  CHECK(prev[0].options["search"]["endgame_value_net"].as<std::string>() == "v.vnet");
+  CHECK(prev[1].options["search"]["endgame_value_net"].as<std::string>() == "old.vnet");
+  CHECK(prev[1].options["checkpoint"].as<std::string>() == "old.model");
+  s.previous_eval.reset();
+  s.opponents = {"alphabeta", "alphabeta-nnue"};
   // A fixed yardstick net: alphabeta-nnue evaluates with it, the model's endgame keeps v.vnet.
   s.yardstick_value_net = "v1.vnet";
   const auto fixed = ladder_players(s);
