@@ -135,6 +135,10 @@ void run_bot(BotArgs a) {
     sp = parse_search_params(*search, sp);  // keys not given keep the bot's defaults above
     top->finish();
   }
+  if (!a.value_net.empty() && a.visits > 0)  // every turn is the net's PUCT (session-38 probe)
+    throw std::invalid_argument("bot: --value-net " + a.value_net +
+                                " chooses alpha-beta's evaluation, and --visits " + std::to_string(a.visits) +
+                                " gives every turn to the net's PUCT search: give one of them");
   if (!a.value_net.empty() && sp.endgame_from_turn < 0)  // it would be read and forgotten
     throw std::invalid_argument("bot: --value-net " + a.value_net +
                                 " chooses the alpha-beta endgame's evaluation, and " +

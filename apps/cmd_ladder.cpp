@@ -145,6 +145,11 @@ void run_ladder(LadderArgs& a) {
       throw std::invalid_argument("ladder: --value-net " + value_net_given + " and " + a.config +
                                   "'s model.search.endgame_eval / endgame_value_net both choose the model's "
                                   "endgame evaluation: give one of them");
+    if (!a.previous_value_net.empty() && (search.has("endgame_eval") || search.has("endgame_value_net")))
+      throw std::invalid_argument("ladder: --previous-value-net " + a.previous_value_net + " and " +
+                                  a.config +
+                                  "'s model.search.endgame_eval / endgame_value_net both choose the previous "
+                                  "bot's evaluation: give one of them");
     top.finish();
   }
   // --value-net none / hand choose only the model's endgame: with the endgame turned off they
@@ -155,6 +160,11 @@ void run_ladder(LadderArgs& a) {
     throw std::invalid_argument("ladder: --value-net " + value_net_given +
                                 " chooses the model's alpha-beta endgame, and " + a.config +
                                 "'s model.search.endgame_from_turn: -1 turns it off");
+  if (!a.previous_value_net.empty() && model_options && model_options.IsMap() &&
+      tour::endgame_turned_off(model_options["search"]))
+    throw std::invalid_argument("ladder: --previous-value-net " + a.previous_value_net +
+                                " chooses the previous bot's alpha-beta evaluation, and " + a.config +
+                                "'s model.search.endgame_from_turn: -1 turns alpha-beta off");
   const std::vector<tour::PlayerSpec> players = tour::ladder_players(spec);
   // The model's options (its --config, its endgame's value net) are tried once now, with their
   // file and line: a bad one made the model forfeit every game (session-28 probe).
@@ -217,8 +227,8 @@ void register_ladder_command(CLI::App& app) {
                                                 "(added to the opponents when given)");
   c->add_option("--previous-value-net", a->previous_value_net,
                 "the 'previous' yardstick's evaluation (.vnet, none or hand; default: the model's): "
-                "the previously shipped bot's value net; without --previous the previous bot is "
-                "MODEL with it")
+                "the previously shipped bot's value net (adds 'previous' to the opponents); "
+                "without --previous the previous bot is MODEL with it")
       ->check(non_empty_name(".vnet file, none or hand"));
   c->add_option("--openings", a->spec.openings, "distinct balanced openings")
       ->capture_default_str()

@@ -250,7 +250,9 @@ void register_play_command(CLI::App& app) {
   c->add_option("--time-ms", a->time_ms, "opponent's time per turn, ms (-1: no limit)")
       ->capture_default_str()
       ->check(integer_at_least(1, true));
-  c->add_option("--visits", a->visits, "opponent's visits per turn (-1: no limit)")
+  c->add_option("--visits", a->visits,
+                "opponent's visits per turn (-1: no limit); with visits the mcts opponent plays the "
+                "net's PUCT instead of alpha-beta")
       ->capture_default_str()
       ->check(integer_at_least(1, true));
   c->add_option("--seed", a->seed, "seed for the opponent")

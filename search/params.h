@@ -131,8 +131,9 @@ struct SearchParams {
   /// searches a timed turn with alpha-beta over complete turns (search/alphabeta.h, the whole
   /// turn's budget) instead of this search: the net's search plays the opening and middle game,
   /// alpha-beta the endgame, where the pitch fills and the games are decided by deep tactics
-  /// (docs/STRENGTH.md, "The net's search, then alpha-beta"). -1 = never. Searches with a visit
-  /// budget only (self-play) never switch. >= -1.
+  /// (docs/STRENGTH.md, "The net's search, then alpha-beta"). -1 = never. A turn given a visit
+  /// budget, with or without a time (self-play, `bot --visits`, a tournament player's visits),
+  /// never switches. >= -1.
   int endgame_from_turn = -1;
   /// endgame_eval: alpha-beta's leaf evaluation in the endgame (search/leaf_evals.h): noise (a
   /// random evaluation, NoiseEvaluator, which measured stronger than the hand one), hand, or

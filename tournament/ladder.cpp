@@ -56,7 +56,8 @@ double clamped_elo(double p) {
 
 PlayerSpec model_player(const std::string& name, const std::string& type, const std::string& path,
                         const YAML::Node& extra, const std::string& source,
-                        const std::optional<LeafEvalSpec>& endgame_eval) {
+                        const std::optional<LeafEvalSpec>& endgame_eval,
+                        const YAML::Node& own_search = YAML::Node()) {
   PlayerSpec p;
   p.name = name;
   p.type = type;
@@ -64,6 +65,7 @@ PlayerSpec model_player(const std::string& name, const std::string& type, const 
   if (extra && extra.IsMap())
     // The nodes themselves, not clones: they keep their lines for the factory's error messages.
     for (auto it = extra.begin(); it != extra.end(); ++it) p.options[it->first] = it->second;
+  if (own_search.IsMap()) p.options["search"] = own_search;
   p.options["checkpoint"] = path;
   // One core per player: one inference worker, one intra-op thread (search threads: the
   // search map's num_threads, default 1), and no batch wait, as `bot`: a search of one thread
@@ -88,15 +90,24 @@ std::vector<PlayerSpec> ladder_players(const LadderSpec& spec) {
                                 "swapped), not " + std::to_string(spec.games));
   if (spec.opponents.empty()) throw std::invalid_argument("ladder: no opponents");
   std::vector<PlayerSpec> players;
+  // "previous" gets its own copy of the config's search map, taken before the model's
+  // use_bot_endgame writes the model's evaluation into the shared node (which previous then kept:
+  // session-38 probe). The copy has no YAML line marks; the model, with the same map, is tried
+  // first with them.
+  YAML::Node previous_search;
+  if (spec.model_options && spec.model_options.IsMap() && spec.model_options["search"] &&
+      spec.model_options["search"].IsMap())
+    previous_search = YAML::Clone(spec.model_options["search"]);
   players.push_back(model_player("model", spec.model_type, spec.model, spec.model_options, spec.model_source,
                                  spec.endgame_eval));
   for (const std::string& o : spec.opponents) {
     if (o == "previous") {
       if (spec.previous.empty())
-        throw std::invalid_argument("ladder: opponent 'previous' needs a previous model (--previous)");
-      players.push_back(model_player("previous", spec.model_type, spec.previous, spec.model_options,
-                                     spec.model_source,
-                                     spec.previous_eval ? spec.previous_eval : spec.endgame_eval));
+        throw std::invalid_argument(
+            "ladder: opponent 'previous' needs a previous model (--previous, or --previous-value-net)");
+      players.push_back(
+          model_player("previous", spec.model_type, spec.previous, spec.model_options, spec.model_source,
+                       spec.previous_eval ? spec.previous_eval : spec.endgame_eval, previous_search));
       continue;
     }
     if (o != "random" && o != "greedy" && o != "uct" && o != "alphabeta" && o != "alphabeta-nnue" &&

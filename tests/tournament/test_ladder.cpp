@@ -178,6 +178,14 @@ TEST_CASE("ladder: players and spec errors", "[tournament]") {
   CHECK(prev[0].options["search"]["endgame_value_net"].as<std::string>() == "v.vnet");
   CHECK(prev[1].options["search"]["endgame_value_net"].as<std::string>() == "old.vnet");
   CHECK(prev[1].options["checkpoint"].as<std::string>() == "old.model");
+  // With a --config search map (session-38 probe): the model and previous shared the map, the
+  // model's evaluation was written into it first and previous played it.
+  s.model_options = YAML::Load("{search: {num_threads: 1}}");
+  const auto shared = ladder_players(s);
+  CHECK(shared[0].options["search"]["endgame_value_net"].as<std::string>() == "v.vnet");
+  CHECK(shared[1].options["search"]["endgame_value_net"].as<std::string>() == "old.vnet");
+  CHECK(shared[1].options["search"]["num_threads"].as<int>() == 1);
+  s.model_options = YAML::Node();
   s.previous_eval.reset();
   s.opponents = {"alphabeta", "alphabeta-nnue"};
   // A fixed yardstick net: alphabeta-nnue evaluates with it, the model's endgame keeps v.vnet.
