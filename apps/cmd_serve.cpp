@@ -32,10 +32,7 @@ void run_serve(const serve::ServeOptions& o) {
   server.start();
   SearchParams sp;  // the mcts opponent's play-time search (make_bot, serve/api_games.cpp)
   sp.endgame_from_turn = MctsPlayer::kPlayEndgameFromTurn;
-  const LeafEvalSpec eval = o.endgame_eval.value_or(leaf_eval_from_name("none"));
-  sp.endgame_eval = eval.eval;
-  sp.endgame_value_net = eval.value_net;
-  sp.endgame_eval_noise = eval.eval_noise;
+  set_endgame_leaf_eval(sp, o.endgame_eval.value_or(leaf_eval_from_name("none")));
   const std::string endgame = "; the mcts opponent: " + describe_play_search(sp) + ", " +
                               describe_play_search(sp, true) + " in a game given visits";
   std::cout << "papersoccer serve: open " << server.url() << " in a browser (Ctrl-C stops)"

@@ -63,6 +63,38 @@ inline std::string describe_leaf_eval(const LeafEvalSpec& spec) {
   return s;
 }
 
+/// The alpha-beta endgame's evaluation in `sp` (endgame_eval, endgame_value_net,
+/// endgame_eval_noise): what MctsPlayer plays and describe_play_search names. Inline, as
+/// describe_leaf_eval.
+inline LeafEvalSpec endgame_leaf_eval(const SearchParams& sp) {
+  LeafEvalSpec spec;
+  spec.eval = sp.endgame_eval;
+  spec.value_net = sp.endgame_value_net;
+  spec.eval_noise = sp.endgame_eval_noise;
+  return spec;
+}
+
+/// The late endgame's evaluation (SearchParams::endgame_late_eval): the endgame's value net, no
+/// noise.
+inline LeafEvalSpec late_endgame_leaf_eval(const SearchParams& sp) {
+  LeafEvalSpec spec;
+  spec.eval = sp.endgame_late_eval;
+  if (spec.eval == "nnue") spec.value_net = sp.endgame_value_net;
+  return spec;
+}
+
+/// Sets the alpha-beta endgame's evaluation of `sp` to `spec` (the inverse of
+/// endgame_leaf_eval; eval_hand has no SearchParams field and must be 0). Throws
+/// std::invalid_argument for an eval_hand above 0.
+inline void set_endgame_leaf_eval(SearchParams& sp, const LeafEvalSpec& spec) {
+  if (spec.eval_hand > 0)
+    throw std::invalid_argument("the alpha-beta endgame takes no hand share (eval_hand " +
+                                std::to_string(spec.eval_hand) + ")");
+  sp.endgame_eval = spec.eval;
+  sp.endgame_value_net = spec.value_net;
+  sp.endgame_eval_noise = spec.eval_noise;
+}
+
 /// How an MctsPlayer (search/mcts_player.h) with `sp` answers timed turns, in the words of
 /// `bot`'s and `serve`'s start lines and the ladder's header (one wording for the three; session
 /// 38): "alpha-beta from the first turn (evaluation: E[; from turn L: E'])", "<algorithm>, then
@@ -75,17 +107,10 @@ inline std::string describe_play_search(const SearchParams& sp, bool visit_budge
   std::string text = sp.endgame_from_turn == 0 ? std::string("alpha-beta from the first turn")
                                                : sp.algorithm + ", then alpha-beta from turn " +
                                                      std::to_string(sp.endgame_from_turn);
-  LeafEvalSpec eval;
-  eval.eval = sp.endgame_eval;
-  eval.value_net = sp.endgame_value_net;
-  eval.eval_noise = sp.endgame_eval_noise;
-  text += " (evaluation: " + describe_leaf_eval(eval);
-  if (sp.endgame_late_from_turn >= 0) {  // the late endgame's evaluation (session-28 probe)
-    LeafEvalSpec late;                   // the endgame's value net, no noise (MctsPlayer)
-    late.eval = sp.endgame_late_eval;
-    if (late.eval == "nnue") late.value_net = sp.endgame_value_net;
-    text += "; from turn " + std::to_string(sp.endgame_late_from_turn) + ": " + describe_leaf_eval(late);
-  }
+  text += " (evaluation: " + describe_leaf_eval(endgame_leaf_eval(sp));
+  if (sp.endgame_late_from_turn >= 0)  // the late endgame's evaluation (session-28 probe)
+    text += "; from turn " + std::to_string(sp.endgame_late_from_turn) + ": " +
+            describe_leaf_eval(late_endgame_leaf_eval(sp));
   return text + ")";
 }
 

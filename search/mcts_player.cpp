@@ -82,22 +82,6 @@ std::unique_ptr<LeafEvaluator> endgame_evaluator(const LeafEvalSpec& spec, uint6
   }
 }
 
-LeafEvalSpec endgame_spec(const SearchParams& params) {
-  LeafEvalSpec spec;
-  spec.eval = params.endgame_eval;
-  spec.value_net = params.endgame_value_net;
-  spec.eval_noise = params.endgame_eval_noise;
-  return spec;
-}
-
-// The late endgame's evaluation (SearchParams::endgame_late_eval: the endgame's value net, no noise).
-LeafEvalSpec late_spec(const SearchParams& params) {
-  LeafEvalSpec spec;
-  spec.eval = params.endgame_late_eval;
-  if (spec.eval == "nnue") spec.value_net = params.endgame_value_net;
-  return spec;
-}
-
 }  // namespace
 
 MctsPlayer::MctsPlayer(Evaluator& evaluator, const SearchParams& params, uint64_t seed, std::string name,
@@ -106,13 +90,13 @@ MctsPlayer::MctsPlayer(Evaluator& evaluator, const SearchParams& params, uint64_
       search_(ablated_ ? *ablated_ : evaluator, params, seed),
       prover_(params.proof_fraction > 0 ? std::make_unique<AlphaBetaPlayer>(seed) : nullptr),
       endgame_(params.endgame_from_turn >= 0
-                   ? std::make_unique<AlphaBetaPlayer>(AlphaBetaPlayer::Options{},
-                                                       endgame_evaluator(endgame_spec(params), seed), seed)
+                   ? std::make_unique<AlphaBetaPlayer>(
+                         AlphaBetaPlayer::Options{}, endgame_evaluator(endgame_leaf_eval(params), seed), seed)
                    : nullptr),
       late_(params.endgame_from_turn >= 0 && params.endgame_late_from_turn >= 0
                 ? std::make_unique<AlphaBetaPlayer>(
                       AlphaBetaPlayer::Options{},
-                      endgame_evaluator(late_spec(params), seed, "endgame_late_eval"), seed)
+                      endgame_evaluator(late_endgame_leaf_eval(params), seed, "endgame_late_eval"), seed)
                 : nullptr),
       name_(name.empty() ? "mcts(" + (ablated_ ? ablated_->name() : evaluator.name()) + ")"
                          : std::move(name)) {}

@@ -562,6 +562,38 @@ TEST_CASE("leaf_eval_from_name: the names of --value-net", "[search]") {
   CHECK_THROWS_WITH(leaf_eval_from_name(""), "an empty name: give a .vnet file, none or hand");
 }
 
+TEST_CASE("the endgame's evaluation in SearchParams: one mapping both ways, and its description",
+          "[search]") {
+  SearchParams sp;
+  sp.endgame_from_turn = 0;
+  LeafEvalSpec net = leaf_eval_from_name("v.vnet");
+  net.eval_noise = 150;
+  set_endgame_leaf_eval(sp, net);
+  CHECK(sp.endgame_eval == "nnue");
+  CHECK(sp.endgame_value_net == "v.vnet");
+  CHECK(sp.endgame_eval_noise == 150);
+  const LeafEvalSpec back = endgame_leaf_eval(sp);
+  CHECK(back.eval == net.eval);
+  CHECK(back.value_net == net.value_net);
+  CHECK(back.eval_noise == net.eval_noise);
+  CHECK(describe_play_search(sp) ==
+        "alpha-beta from the first turn (evaluation: value net v.vnet + noise 150)");
+  // The late endgame plays the endgame's value net without noise.
+  sp.endgame_late_from_turn = 40;
+  sp.endgame_late_eval = "nnue";
+  CHECK(late_endgame_leaf_eval(sp).value_net == "v.vnet");
+  CHECK(late_endgame_leaf_eval(sp).eval_noise == 0);
+  CHECK(
+      describe_play_search(sp) ==
+      "alpha-beta from the first turn (evaluation: value net v.vnet + noise 150; from turn 40: value net v.vnet)");
+  sp.endgame_late_eval = "hand";
+  CHECK(late_endgame_leaf_eval(sp).value_net.empty());
+  CHECK(describe_play_search(sp, true) == sp.algorithm + " all game");
+  LeafEvalSpec mixed = net;
+  mixed.eval_hand = 50;
+  CHECK_THROWS_WITH(set_endgame_leaf_eval(sp, mixed), Catch::Contains("no hand share"));
+}
+
 // Plays 12 random turns and checks that `added` scores each turn start (evaluate_current) and a
 // child through the incremental path (evaluate_child) as `plain` plus term(position). Returns the
 // number of turn starts where the term was not 0.
