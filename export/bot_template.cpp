@@ -374,14 +374,14 @@ class Bot {
   }
   // The search's turn; *stats: a line for the log (written by the main thread only: the
   // worker never touches the standard streams).
-  std::string think(const ps::Position& pos, int turns, long long time_ms, std::string* stats) {
+  std::string think(const ps::Position& pos, int, long long time_ms, std::string* stats) {
     ps::SearchLimits lim;
     lim.visits = visits_;
     lim.time_ms = std::max<long long>(1, time_ms * 9 / 10);
     const ps::SearchResult r = search_.run(pos, lim);
     *stats = "bot: " + std::to_string(r.new_visits) + " visits, " + std::to_string(r.evaluations) +
              " evaluations in " + std::to_string(int(r.elapsed_ms)) + " ms\n";
-    return ps::sample_turn(r, search_.params().temperature_at(turns), search_.rng());
+    return r.best_turn;  // temperature 0 (params()): sample_turn's choice
   }
   // single-file: only puct end
   // single-file: only alphabeta begin

@@ -5,7 +5,7 @@
 // How the file is made (one place, no second copy of the rules or the search):
 //   1. At build time export/embed_sources.cmake stores the project's own std-only sources that
 //      the bot needs (core/text.h, engine pitch/position/turns, nn evaluator/encoder, search
-//      params/mcts; for the alpha-beta bot search player/leaf_eval/value_net/nnue_eval/
+//      params and mcts (mcts.h, mcts_node.h, mcts_impl.h, mcts*.cpp); for the alpha-beta bot search player/leaf_eval/value_net/nnue_eval/
 //      alphabeta instead of the net's) and the template export/bot_template.cpp as string
 //      literals (embedded_sources(), embedded_alphabeta_sources()), in dependency order.
 //   2. assemble() strips each of them (strip_source: comments, `#include "..."` lines,
