@@ -123,10 +123,8 @@ void run_bot(BotArgs a) {
   // A config that turns the endgame off gets no evaluation for it (the search's check refuses
   // an endgame key then, and --value-net is refused below).
   const bool endgame_off = search && tour::endgame_turned_off(search->node());
-  if (eval && !config_sets_eval && !endgame_off) {  // the one place the evaluation is set
-    sp.endgame_eval = eval->eval;
-    sp.endgame_value_net = eval->value_net;
-  }
+  if (eval && !config_sets_eval && !endgame_off)  // the one place the evaluation is set
+    set_endgame_leaf_eval(sp, *eval);
   // A config that names only the endgame's value net means that net (the bot's endgame is
   // nnue; it was refused as "only read with endgame_eval: nnue"; session-28 probe).
   if (search && search->has("endgame_value_net") && !search->has("endgame_eval") && !endgame_off)
@@ -139,6 +137,14 @@ void run_bot(BotArgs a) {
     throw std::invalid_argument("bot: --value-net " + a.value_net +
                                 " chooses alpha-beta's evaluation, and --visits " + std::to_string(a.visits) +
                                 " gives every turn to the net's PUCT search: give one of them");
+  if (a.visits > 0 && search) {  // alpha-beta's keys would be read and forgotten (session-39 probe)
+    for (const char* key : {"endgame_from_turn", "endgame_eval", "endgame_value_net", "endgame_eval_noise",
+                            "endgame_late_from_turn", "endgame_late_eval"})
+      if (search->has(key) && !(std::string(key) == "endgame_from_turn" && sp.endgame_from_turn < 0))
+        throw std::invalid_argument("bot: --visits " + std::to_string(a.visits) +
+                                    " gives every turn to the net's PUCT search, and " + search->where(key) +
+                                    " chooses alpha-beta's: give one of them");
+  }
   if (!a.value_net.empty() && sp.endgame_from_turn < 0)  // it would be read and forgotten
     throw std::invalid_argument("bot: --value-net " + a.value_net +
                                 " chooses the alpha-beta endgame's evaluation, and " +

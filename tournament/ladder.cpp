@@ -17,9 +17,17 @@ namespace ps::tour {
 void use_bot_endgame(YAML::Node& options, const std::optional<LeafEvalSpec>& eval) {
   if (!options || options.IsNull()) options = YAML::Node(YAML::NodeType::Map);
   if (!options.IsMap()) return;  // the factory names the error
-  if (!options["search"]) options["search"] = YAML::Node(YAML::NodeType::Map);
-  YAML::Node search = options["search"];
-  if (!search.IsMap()) return;
+  const YAML::Node given = options["search"];
+  if (given && !given.IsNull() && !given.IsMap()) return;  // the factory names the error
+  // This player's own map: the given keys' nodes themselves (they keep their lines for the
+  // factory's errors) and the evaluation written into it, never into a map another player shares
+  // (the ladder's model and previous shared one, and previous played the model's evaluation:
+  // session-38 probe). An empty `search:` (null) is an empty map, as in `bot --config` (it had
+  // turned alpha-beta off without a word: session-39 probe).
+  YAML::Node search(YAML::NodeType::Map);
+  if (given && given.IsMap())
+    for (auto it = given.begin(); it != given.end(); ++it) search[it->first] = it->second;
+  options["search"] = search;
   if (!search["endgame_from_turn"]) search["endgame_from_turn"] = MctsPlayer::kPlayEndgameFromTurn;
   // An endgame turned off gets no evaluation (the search's check refuses one given then).
   if (endgame_turned_off(search)) return;
@@ -56,8 +64,7 @@ double clamped_elo(double p) {
 
 PlayerSpec model_player(const std::string& name, const std::string& type, const std::string& path,
                         const YAML::Node& extra, const std::string& source,
-                        const std::optional<LeafEvalSpec>& endgame_eval,
-                        const YAML::Node& own_search = YAML::Node()) {
+                        const std::optional<LeafEvalSpec>& endgame_eval) {
   PlayerSpec p;
   p.name = name;
   p.type = type;
@@ -65,7 +72,6 @@ PlayerSpec model_player(const std::string& name, const std::string& type, const 
   if (extra && extra.IsMap())
     // The nodes themselves, not clones: they keep their lines for the factory's error messages.
     for (auto it = extra.begin(); it != extra.end(); ++it) p.options[it->first] = it->second;
-  if (own_search.IsMap()) p.options["search"] = own_search;
   p.options["checkpoint"] = path;
   // One core per player: one inference worker, one intra-op thread (search threads: the
   // search map's num_threads, default 1), and no batch wait, as `bot`: a search of one thread
@@ -90,14 +96,6 @@ std::vector<PlayerSpec> ladder_players(const LadderSpec& spec) {
                                 "swapped), not " + std::to_string(spec.games));
   if (spec.opponents.empty()) throw std::invalid_argument("ladder: no opponents");
   std::vector<PlayerSpec> players;
-  // "previous" gets its own copy of the config's search map, taken before the model's
-  // use_bot_endgame writes the model's evaluation into the shared node (which previous then kept:
-  // session-38 probe). The copy has no YAML line marks; the model, with the same map, is tried
-  // first with them.
-  YAML::Node previous_search;
-  if (spec.model_options && spec.model_options.IsMap() && spec.model_options["search"] &&
-      spec.model_options["search"].IsMap())
-    previous_search = YAML::Clone(spec.model_options["search"]);
   players.push_back(model_player("model", spec.model_type, spec.model, spec.model_options, spec.model_source,
                                  spec.endgame_eval));
   for (const std::string& o : spec.opponents) {
@@ -105,9 +103,9 @@ std::vector<PlayerSpec> ladder_players(const LadderSpec& spec) {
       if (spec.previous.empty())
         throw std::invalid_argument(
             "ladder: opponent 'previous' needs a previous model (--previous, or --previous-value-net)");
-      players.push_back(
-          model_player("previous", spec.model_type, spec.previous, spec.model_options, spec.model_source,
-                       spec.previous_eval ? spec.previous_eval : spec.endgame_eval, previous_search));
+      players.push_back(model_player("previous", spec.model_type, spec.previous, spec.model_options,
+                                     spec.model_source,
+                                     spec.previous_eval ? spec.previous_eval : spec.endgame_eval));
       continue;
     }
     if (o != "random" && o != "greedy" && o != "uct" && o != "alphabeta" && o != "alphabeta-nnue" &&
@@ -193,13 +191,14 @@ std::vector<LadderRow> ladder_rows(const TournamentResult& result) {
   return rows;
 }
 
-std::string model_search_text(const LadderSpec& spec) {
-  const PlayerSpec m = model_player("model", spec.model_type, spec.model, spec.model_options,
-                                    spec.model_source, spec.endgame_eval);
+namespace {
+
+// What an mcts player with these options plays (`bot`'s and `serve`'s words).
+std::string player_search_text(const PlayerSpec& m) {
   if (m.type != "mcts") return "player type " + m.type;
   const YAML::Node s = m.options["search"];
   // The keys that name the play-time search, read as the player reads them (defaults:
-  // SearchParams'), worded as `bot` and `serve` word them.
+  // SearchParams').
   SearchParams sp;
   if (s["algorithm"]) sp.algorithm = s["algorithm"].as<std::string>();
   sp.endgame_from_turn = s["endgame_from_turn"] ? s["endgame_from_turn"].as<int>() : -1;
@@ -209,6 +208,19 @@ std::string model_search_text(const LadderSpec& spec) {
   if (s["endgame_late_from_turn"]) sp.endgame_late_from_turn = s["endgame_late_from_turn"].as<int>();
   if (s["endgame_late_eval"]) sp.endgame_late_eval = s["endgame_late_eval"].as<std::string>();
   return describe_play_search(sp);
+}
+
+}  // namespace
+
+std::string model_search_text(const LadderSpec& spec) {
+  return player_search_text(model_player("model", spec.model_type, spec.model, spec.model_options,
+                                         spec.model_source, spec.endgame_eval));
+}
+
+std::string previous_search_text(const LadderSpec& spec) {
+  return player_search_text(model_player("previous", spec.model_type, spec.previous, spec.model_options,
+                                         spec.model_source,
+                                         spec.previous_eval ? spec.previous_eval : spec.endgame_eval));
 }
 
 std::string format_ladder(const std::vector<LadderRow>& rows, const LadderSpec& spec) {
@@ -234,8 +246,15 @@ std::string format_ladder(const std::vector<LadderRow>& rows, const LadderSpec& 
     out << "; alphabeta-nnue evaluates with " << nnue_yardstick_net(spec);
   const bool previous_row =
       std::any_of(rows.begin(), rows.end(), [](const LadderRow& r) { return r.opponent == "previous"; });
-  if (previous_row && spec.previous_eval)  // which previous bot it was (model and evaluation)
-    out << "; previous is " << spec.previous << " with " << describe_leaf_eval(*spec.previous_eval);
+  if (previous_row && spec.previous_eval) {  // which previous bot it was (model and its search)
+    // All it plays: a config's noise or late evaluation too (session-39 probe).
+    std::string text = " with " + describe_leaf_eval(*spec.previous_eval);
+    try {
+      text = ", which plays " + previous_search_text(spec);
+    } catch (const std::exception&) {  // a search map with values of the wrong type
+    }
+    out << "; previous is " << spec.previous << text;
+  }
   out << "\n";
   // The first column as wide as the longest opponent name ("alphabeta-noise" overflowed 12).
   int width = 12;

@@ -88,6 +88,9 @@ std::string format_ladder(const std::vector<LadderRow>& rows, const LadderSpec& 
 /// N (evaluation: value net F)" (F + noise R with
 /// search.endgame_eval_noise), "puct all game", or its type.
 std::string model_search_text(const LadderSpec& spec);
+/// The same for the previous bot (its model, spec.previous_eval or else the model's evaluation,
+/// and the model's options).
+std::string previous_search_text(const LadderSpec& spec);
 
 /// Gives the options of an `mcts` player the search `bot` plays (apps/cmd_bot.cpp): alpha-beta
 /// from MctsPlayer::kPlayEndgameFromTurn complete turns on (timed turns only), unless its

@@ -96,6 +96,23 @@ TEST_CASE("ladder: rows count the model's wins from both seats", "[tournament]")
   LadderSpec from10 = with_net;
   from10.model_options = YAML::Load("{search: {endgame_from_turn: 10}}");
   CHECK(model_search_text(from10) == "puct, then alpha-beta from turn 10 (evaluation: value net v.vnet)");
+  // The previous bot is named with all it plays: its evaluation and the config's noise and late
+  // evaluation (session-39 probe: the header named its evaluation only).
+  LadderSpec with_prev = noisy;
+  with_prev.previous = "old.model";
+  LeafEvalSpec hand;
+  hand.eval = "hand";
+  with_prev.previous_eval = hand;
+  with_prev.model_options =
+      YAML::Load("{search: {endgame_eval_noise: 5, endgame_late_from_turn: 30, endgame_late_eval: hand}}");
+  CHECK(previous_search_text(with_prev) ==
+        "alpha-beta from the first turn (evaluation: hand + noise 5; from turn 30: hand)");
+  auto prev_rows = rows;
+  prev_rows[1].opponent = "previous";
+  CHECK_THAT(
+      format_ladder(prev_rows, with_prev),
+      Catch::Contains(
+          "; previous is old.model, which plays alpha-beta from the first turn (evaluation: hand + noise 5; from turn 30: hand)\n"));
   // The late endgame's evaluation is named too (session-28 probe: the header left it out).
   LadderSpec late = with_net;
   late.model_options = YAML::Load("{search: {endgame_late_from_turn: 30, endgame_late_eval: hand}}");
@@ -185,6 +202,20 @@ TEST_CASE("ladder: players and spec errors", "[tournament]") {
   CHECK(shared[0].options["search"]["endgame_value_net"].as<std::string>() == "v.vnet");
   CHECK(shared[1].options["search"]["endgame_value_net"].as<std::string>() == "old.vnet");
   CHECK(shared[1].options["search"]["num_threads"].as<int>() == 1);
+  // The spec's map is not written into (session-39 probe: a second call gave previous the
+  // model's net again, from the map the first call had changed).
+  CHECK_FALSE(s.model_options["search"]["endgame_value_net"]);
+  CHECK_FALSE(s.model_options["search"]["endgame_from_turn"]);
+  const auto again = ladder_players(s);
+  CHECK(again[1].options["search"]["endgame_value_net"].as<std::string>() == "old.vnet");
+  // An empty `search:` (null) is an empty map: alpha-beta with the evaluation (it had turned
+  // alpha-beta off without a word: session-39 probe).
+  s.model_options = YAML::Load("search:");
+  REQUIRE(s.model_options["search"].IsNull());
+  const auto null_search = ladder_players(s);
+  CHECK(null_search[0].options["search"]["endgame_from_turn"].as<int>() == MctsPlayer::kPlayEndgameFromTurn);
+  CHECK(null_search[0].options["search"]["endgame_value_net"].as<std::string>() == "v.vnet");
+  CHECK(null_search[1].options["search"]["endgame_value_net"].as<std::string>() == "old.vnet");
   s.model_options = YAML::Node();
   s.previous_eval.reset();
   s.opponents = {"alphabeta", "alphabeta-nnue"};
