@@ -143,7 +143,7 @@ struct Search::Impl {
   bool should_stop();
   void work(Worker& w);
   void run_workers(Node* rt);
-  // The result and tree reuse (mcts_result.cpp).
+  // The result, tree reuse, root noise and excluded root turns (mcts_result.cpp).
   void prepare_root(const Position& pos);
   void promote(Node* target);
   // single-file: omit begin

@@ -6,17 +6,22 @@
 //   - A node's statistics (visits, in_flight, value_sum) and flags (proven, complete,
 //     exhausted, capped, checked) are atomics that any thread updates.
 //   - state goes kUnexpanded -> kExpanding -> kExpanded. Only the thread whose compare-exchange
-//     moves it to kExpanding expands the node; it stores kExpanded with release once the node's
-//     first children are published, and readers load it with acquire.
+//     moves it to kExpanding expands the node; it stores kExpanded with release once the node is
+//     decided or its first children are published (a leaf where every turn of the side to move
+//     loses gets none), and readers load it with acquire. A child proven at its creation
+//     (a finished game, or the root's eager win checks) is kExpanded from the start.
 //   - Children are appended one block at a time (ChildBlock) by one thread: the one expanding
 //     the node, or the one holding its `widening` flag. The block is written in full before
 //     num_children grows (release); readers load num_children (acquire) and walk no further
-//     (for_each_child), so a reader never sees a child being written. A published block is
-//     immutable except for its nodes' atomics.
+//     (for_each_child), so a reader never sees a child being written. A published block's
+//     edge data (prior, kicks, hash, winner) never changes; its nodes' atomics do, and so do a
+//     child's own logits and turn_state, under that child's expansion or widening.
 //   - logits and turn_state are touched only by the thread that holds the node's expansion or
 //     its widening flag.
-//   - Nodes are freed only between searches (Search::Impl::clear, promote), when no descent
-//     runs.
+//   - Before the descents start and after they end, one thread owns the whole tree: the root's
+//     preparation (tree reuse, the root's turn list and win checks, excluded root turns) writes
+//     node state without the compare-exchange or the widening flag, and nodes are freed only
+//     then (Search::Impl::clear, promote).
 #pragma once
 
 #include <atomic>

@@ -1,5 +1,6 @@
 // The PUCT search's result (root children, best turn, principal variation), tree reuse between
-// searches, and the root's Dirichlet noise (Search::Impl, search/mcts_impl.h); sample_turn.
+// searches, the root's Dirichlet noise and its excluded turns (Search::Impl, search/mcts_impl.h);
+// SearchResult::best_index and sample_turn.
 #include "search/mcts_impl.h"
 
 #include <algorithm>
