@@ -100,7 +100,9 @@ std::string previous_search_text(const LadderSpec& spec);
 /// or endgame_value_net (its endgame_eval_noise, if any, stays; endgame_value_net alone gets
 /// endgame_eval: nnue, as in `bot --config`); nullopt leaves the player's
 /// default (the random evaluation). The ladder's model, `play`'s and `serve`'s bots use it. A
-/// null node becomes a map; a node that is not a map is left for the factory to refuse.
+/// null node becomes a map; a node that is not a map is left for the factory to refuse. The
+/// player's search map is made its own (a new map of the given keys' nodes, which keep their
+/// lines; a null one is empty): nothing is written into a map `options` shares with another.
 void use_bot_endgame(YAML::Node& options, const std::optional<LeafEvalSpec>& eval = std::nullopt);
 /// Whether a search map turns the alpha-beta endgame off: its endgame_from_turn is an integer
 /// below 0 (-1, also written -01). Not a map, no such key, or not an integer: false (the search's
