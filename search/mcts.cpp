@@ -52,10 +52,8 @@ SearchResult Search::Impl::run(const Position& pos, const SearchLimits& limits) 
   try {
     prepare_root(pos);
     ensure_root_children(root.get());
-    // single-file: omit begin (the exported bot has no proof step)
+    // single-file: omit begin (the exported bot has no proof step and plays without root noise)
     exclude_root_children();
-    // single-file: omit end
-    // single-file: omit begin (the exported bot plays without root noise)
     if (limits.root_noise) {
       add_root_noise();
     } else {

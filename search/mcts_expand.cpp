@@ -58,14 +58,12 @@ void Search::Impl::release_logits_if_done(Node* n) {
   }
 }
 
-// single-file: omit begin
+// single-file: omit begin (the exported bot lists a node's turns afresh at each widening)
 void Search::Impl::drop_turn_state(Node* n) {
   turn_state_bytes.fetch_sub(int64_t(n->turn_state.bytes()), std::memory_order_relaxed);
   n->turn_state.clear();
 }
-// single-file: omit end
 
-// single-file: omit begin
 // Lists n's turns into res by continuing n's saved generation (best_first_turns with a
 // BestFirstState: the same turns and priors as listing them afresh, from res.first_turn on)
 // when the logits are the ones n keeps, or will keep (n is being expanded: store_logits

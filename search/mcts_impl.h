@@ -110,8 +110,6 @@ struct Search::Impl {
   void release_logits_if_done(Node* n);
   // single-file: omit begin
   void drop_turn_state(Node* n);
-  // single-file: omit end
-  // single-file: omit begin
   bool resume_turns(Node* n, const Position& pos, const float* logits, const BestFirstOptions& opt,
                     BestFirstResult& res);
   // single-file: omit end
@@ -136,8 +134,6 @@ struct Search::Impl {
   bool simulate(Worker& w);
   // single-file: omit begin
   void work_gathered(Worker& w);
-  // single-file: omit end
-  // single-file: omit begin
   void evaluate_leaves(Worker& w, size_t n);
   // single-file: omit end
   bool should_stop();
@@ -152,8 +148,6 @@ struct Search::Impl {
   SearchResult make_result() const;
   // single-file: omit begin
   std::vector<std::string> variation(const std::string& first_turn, int max_turns) const;
-  // single-file: omit end
-  // single-file: omit begin
   void exclude_root_children();
   // single-file: omit end
 };

@@ -164,7 +164,7 @@ SearchResult Search::Impl::make_result() const {
   return r;
 }
 
-// single-file: omit begin
+// single-file: omit begin (the exported bot shows no variations, has no proof step, plays best_turn)
 std::vector<std::string> Search::Impl::variation(const std::string& first_turn, int max_turns) const {
   std::vector<std::string> pv;
   const Node* first = nullptr;
@@ -178,9 +178,7 @@ std::vector<std::string> Search::Impl::variation(const std::string& first_turn, 
   }
   return pv;
 }
-// single-file: omit end
 
-// single-file: omit begin
 // Marks the root's children listed in excluded_root_turns proven lost for the root's side to
 // move (the MCTS-solver's mark: never selected, never played while a turn not proven lost
 // exists; when every listed child is lost the solver widens the root).
@@ -195,17 +193,13 @@ void Search::Impl::exclude_root_children() {
   });
   excluded_root_turns.clear();
 }
-// single-file: omit end
 
-// single-file: omit begin (the exported bot shows no variations)
 int SearchResult::best_index() const {
   for (size_t i = 0; i < children.size(); ++i)
     if (children[i].kicks == best_turn) return int(i);
   return -1;
 }
-// single-file: omit end
 
-// single-file: omit begin (the exported bot plays the most visited turn: temperature 0)
 std::string sample_turn(const SearchResult& result, double temperature, std::mt19937_64& rng) {
   if (result.children.empty()) throw std::invalid_argument("sample_turn: the search result has no turns");
   if (!(temperature > 0) || result.root_proven != 0) return result.best_turn;

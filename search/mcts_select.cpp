@@ -189,7 +189,7 @@ bool Search::Impl::simulate(Worker& w) {
   return true;
 }
 
-// single-file: omit begin
+// single-file: omit begin (the exported bot evaluates one leaf at a time: leaf_batch 1)
 // The gather step (SearchParams::leaf_batch > 1; Leela Chess Zero's minibatch gathering):
 // up to leaf_batch descents under virtual loss, each leaf that needs the network kept
 // waiting, then one evaluate_many call for all of them, then each is expanded and backed up.
@@ -225,9 +225,7 @@ void Search::Impl::work_gathered(Worker& w) {
     }
   }
 }
-// single-file: omit end
 
-// single-file: omit begin
 // Evaluates the first n gathered leaves in one call, then expands and backs up each.
 void Search::Impl::evaluate_leaves(Worker& w, size_t n) {
   w.leaf_positions.resize(n);
