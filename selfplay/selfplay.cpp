@@ -8,6 +8,7 @@
 #include <iostream>
 #include <mutex>
 #include <random>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -309,11 +310,14 @@ class ChunkSink {
       }
       if (!games) return;
       stored_ += int64_t(games->size());
+      for (const GameData& g : *games) stored_ids_.insert(g.game_id);
       repair_records(chunk, *games);
     });
   }
   /// Games in the chunks that were there when the sink was opened.
   int64_t stored() const { return stored_; }
+  /// Whether a game of that id was in them.
+  bool stored_id(uint64_t id) const { return stored_ids_.count(id) > 0; }
   /// game and its compress_game frame.
   void add(GameData game, CompressedGame compressed) {
     open_.push_back(std::move(game));
@@ -345,6 +349,7 @@ class ChunkSink {
   int per_chunk_;
   int next_index_ = 0;
   int64_t stored_ = 0;
+  std::set<uint64_t> stored_ids_;
   std::vector<GameData> open_;
   std::vector<CompressedGame> open_frames_;  // open_'s games as compressed
 };
@@ -359,6 +364,13 @@ SelfplayStats run_games(int64_t games, int concurrent_games, int games_per_chunk
   const int64_t todo = std::max<int64_t>(0, games - stored);
   SelfplayStats stats;
   if (todo == 0) return stats;
+  // The ids still to play, lowest first. Games finish out of order, so the stored ones need not
+  // be 0..stored-1: a run killed with ids 0-9, 11 and 14 stored plays 10, 12, 13, 15, ... next
+  // (`stored + k` had played 14 twice and 10 never).
+  std::vector<uint64_t> ids;
+  ids.reserve(size_t(todo));
+  for (uint64_t id = 0; int64_t(ids.size()) < todo; ++id)
+    if (!sink.stored_id(id)) ids.push_back(id);
   std::mutex mu;
   std::atomic<int64_t> next{0};
   std::atomic<bool> failed{false};
@@ -369,7 +381,7 @@ SelfplayStats run_games(int64_t games, int concurrent_games, int games_per_chunk
     while (!failed.load() && !(cancel && cancel->load())) {
       const int64_t k = next.fetch_add(1);
       if (k >= todo) break;
-      const uint64_t game_id = uint64_t(stored + k);
+      const uint64_t game_id = ids[size_t(k)];
       try {
         SelfplayStats local;
         GameData g = play(mix(std::hash<std::string>{}(prefix), game_id), &local);

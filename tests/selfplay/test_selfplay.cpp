@@ -156,3 +156,35 @@ TEST_CASE("self-play refuses a proof_fraction: its turns have visit budgets, the
   c.search.proof_fraction = 0.25;
   CHECK_THROWS_WITH(c.validate(), Catch::Contains("selfplay.search.proof_fraction: must be 0"));
 }
+
+TEST_CASE("run_games resumed after a kill stores every game id once") {
+  // A run killed with games 0-9, 11 and 14 stored (concurrent games finish out of order): the
+  // next call played `stored + k` (ids 12..39), storing 14 twice and 10 never.
+  fs::path dir = fs::temp_directory_path() / ("ps_games_ids_" + std::to_string(::getpid()));
+  ps::remove_tree(fs::path(dir).string());
+  UniformEvaluator eval;
+  SelfplayConfig cfg = small_config();
+  cfg.pitches = {parse_pitch_spec("6x8")};
+  cfg.variants = {Variant::kStandard};
+  cfg.visits = 4;
+  cfg.cheap_visits = 2;
+  auto play = [&](uint64_t seed, SelfplayStats* st) {
+    return play_selfplay_game(cfg, eval, seed, "uniform", st);
+  };
+  std::vector<GameData> killed;
+  for (uint64_t id : {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 14}) {
+    GameData g = play(id, nullptr);
+    g.game_id = id;
+    killed.push_back(g);
+  }
+  ensure_directory(dir.string(), "test");
+  write_chunk((dir / "g-000000.psd").string(), killed);
+  run_games(40, 8, 2, dir.string(), "g", play);
+  std::multiset<uint64_t> ids;
+  for (auto& entry : fs::directory_iterator(dir))
+    if (entry.path().extension() == ".psd")
+      for (const GameData& g : read_chunk(entry.path().string())) ids.insert(g.game_id);
+  CHECK(ids.size() == 40);
+  for (uint64_t id = 0; id < 40; ++id) CHECK(ids.count(id) == 1);
+  ps::remove_tree(fs::path(dir).string());
+}
