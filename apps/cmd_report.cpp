@@ -7,6 +7,7 @@
 #include "apps/commands.h"
 #include "core/plural.h"
 #include "report/report.h"
+#include "report/value_net_report.h"
 
 namespace ps::cmd {
 
@@ -19,6 +20,10 @@ struct ReportArgs {
 // Writes the page; what could not be read goes to stderr, as `train` reports a chunk it skips
 // (one warning line each, then the count of data left out of the self-play figures).
 void run_report(const ReportArgs& a) {
+  if (report::is_value_net_run(a.run_dir)) {  // the value-net learner's run (loop/value_net_run.h)
+    std::cout << "Wrote " << report::write_value_net_report(a.run_dir, a.out) << "\n";
+    return;
+  }
   report::RunData run;
   const std::string path = report::write_report(a.run_dir, a.out, &run);
   for (const std::string& note : run.notes) std::cerr << "warning: " << note << "\n";

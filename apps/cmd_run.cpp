@@ -24,6 +24,7 @@
 #include "loop/roles.h"
 #include "loop/run.h"
 #include "loop/run_dir.h"
+#include "loop/value_net_run.h"
 #include "nn/checkpoint.h"
 
 namespace ps::cmd {
@@ -102,6 +103,23 @@ struct RunArgs {
 
 // The main job over the run directory (the built-in quickstart config without a.config).
 void run_main_job(const RunArgs& a) {
+  if (!a.config.empty()) {
+    std::string text;
+    try {
+      text = read_file(a.config, 1 << 20);
+    } catch (const std::exception&) {
+      throw ConfigError(a.config + ": cannot open config file");
+    }
+    if (is_value_net_run_config(text)) {  // run.learner: value-net (loop/value_net_run.h)
+      VnetRunConfig vc = parse_vnet_run_config(text, a.config);
+      if (!a.dir.empty()) vc.dir = a.dir;
+      if (a.generations > 0) vc.generations = a.generations;
+      install_signal_handlers();
+      run_value_net_loop(vc, &g_cancel);
+      exit_if_stopped();
+      return;
+    }
+  }
   RunConfig cfg = a.config.empty() ? parse_run_config(quickstart_config_text(), "<built-in quickstart>")
                                    : load_run_config(a.config);
   if (!a.dir.empty()) cfg.dir = a.dir;
@@ -114,7 +132,9 @@ void run_main_job(const RunArgs& a) {
 void register_run(CLI::App& app) {
   auto a = std::make_shared<RunArgs>();
   auto* run = app.add_subcommand(
-      "run", "Self-play -> train -> evaluate loop; resumable (without CONFIG: built-in quickstart)");
+      "run",
+      "The learning loop, resumable: run.learner resnet (self-play -> train -> evaluate, AlphaZero) or value-net "
+      "(teacher games -> train -> gate -> promote, the alpha-beta bot's net); without CONFIG the built-in quickstart");
   run->add_option("config", a->config, "YAML config (see configs/quickstart.yaml)");
   run->add_option("--dir", a->dir, "run directory (overrides run.dir)");
   run->add_option("--generations", a->generations, "number of generations (overrides run.generations; >= 1)")

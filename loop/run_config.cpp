@@ -78,6 +78,12 @@ RunConfig parse_run_config(const std::string& text, const std::string& source) {
     ConfigReader r = top.child("run");
     c.name = r.get<std::string>("name", c.name);
     c.dir = r.get<std::string>("dir", "");
+    // The value-net learner has its own parser (loop/value_net_run.h), chosen before this one.
+    const std::string learner = r.get<std::string>("learner", "resnet");
+    if (learner != "resnet")
+      r.fail_key("learner",
+                 "must be resnet (the AlphaZero loop) or value-net (`run` only: the roles of a "
+                 "shared run directory play resnet runs)");
     c.init = r.get<std::string>("init", "");
     if (r.has("init")) c.init_where = r.where("init");
     c.generations = r.get<int>("generations", c.generations);
@@ -136,14 +142,11 @@ RunConfig parse_run_config(const std::string& text, const std::string& source) {
   return c;
 }
 
-namespace {
-
-// key.path -> value (YAML flow text) for every scalar or sequence of a config.
-void flatten_yaml(const YAML::Node& n, const std::string& prefix, std::map<std::string, std::string>& out) {
+void flatten_config(const YAML::Node& n, const std::string& prefix, std::map<std::string, std::string>& out) {
   if (n.IsMap()) {
     for (auto it = n.begin(); it != n.end(); ++it) {
       const std::string key = it->first.as<std::string>();
-      flatten_yaml(it->second, prefix.empty() ? key : prefix + "." + key, out);
+      flatten_config(it->second, prefix.empty() ? key : prefix + "." + key, out);
     }
     return;
   }
@@ -153,6 +156,8 @@ void flatten_yaml(const YAML::Node& n, const std::string& prefix, std::map<std::
   e << n;
   out[prefix] = e.c_str();
 }
+
+namespace {
 
 std::string pitch_list_text(const std::vector<PitchChoice>& v) {
   std::string s;
@@ -194,8 +199,8 @@ std::vector<ConfigChange> compare_run_configs(const std::string& old_text, const
                       "for the old ones). Put them back, or start a new run (another run.name or --dir)");
   }
   std::map<std::string, std::string> x, y;
-  flatten_yaml(YAML::Load(old_text), "", x);
-  flatten_yaml(YAML::Load(new_text), "", y);
+  flatten_config(YAML::Load(old_text), "", x);
+  flatten_config(YAML::Load(new_text), "", y);
   std::vector<ConfigChange> changes;
   for (const auto& [k, v] : x) {
     auto it = y.find(k);

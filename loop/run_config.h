@@ -11,6 +11,7 @@
 // every later generation descends from the generation 0 the run started with.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -77,6 +78,10 @@ struct ConfigChange {
 /// written (a key set to its default counts as changed).
 std::vector<ConfigChange> compare_run_configs(const std::string& old_text, const std::string& new_text,
                                               const std::string& old_source);
+
+/// key.path -> value (YAML flow text) for every scalar or sequence of a config: the keys that
+/// compare_run_configs reports.
+void flatten_config(const YAML::Node& n, const std::string& prefix, std::map<std::string, std::string>& out);
 
 /// Opponents of generation `generation`'s network in its evaluation gauntlet, in order, given
 /// the best network so far: "gen-NNNN" networks, "random", "greedy". With gating the best is

@@ -44,6 +44,17 @@ void ValueTrainConfig::validate() const {
         "must be in (0, 1]");
 }
 
+ValueTrainConfig parse_value_train_config(ConfigReader& r, ValueTrainConfig c) {
+  r.read(field("hidden", c.hidden), field("target", c.target), field("steps", c.steps),
+         field("batch", c.batch_size), field("lr", c.lr), field("weight_decay", c.weight_decay),
+         field("seed", c.seed), field("holdout", c.holdout), field("max_samples", c.max_samples),
+         field("mirror", c.mirror), field("log_interval", c.log_interval),
+         field("value_scale", c.value_scale), field("threads", c.threads), field("window", c.window),
+         field("window_points", c.window_points), field("result_within", c.result_within),
+         field("result_discount", c.result_discount));
+  return r.finish_validated(c);
+}
+
 namespace {
 
 // One training row: active features of the position and of its mirror image, result, root value.

@@ -24,6 +24,8 @@
 // seeded generator, the initial weights from torch::manual_seed).
 #pragma once
 
+#include "core/config.h"
+
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -79,6 +81,14 @@ struct ValueTrainConfig {
   /// Throws std::invalid_argument naming the bad field.
   void validate() const;
 };
+
+/// Reads ValueTrainConfig's keys from a YAML map (the value-net learner's `train:` map,
+/// loop/value_net_run.h), each keeping `defaults`' value when absent: hidden (list), target,
+/// steps, batch, lr, weight_decay, seed, holdout, max_samples, mirror, log_interval,
+/// value_scale, threads, window, window_points, result_within, result_discount. `init` is not a
+/// key (the learner names the net to start from). Unknown keys and bad values are ConfigErrors
+/// naming file, key and line.
+ValueTrainConfig parse_value_train_config(ConfigReader& r, ValueTrainConfig defaults = {});
 
 /// Held-out figures (and the training loss of the interval before).
 struct ValueTrainMetrics {

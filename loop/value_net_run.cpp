@@ -1,0 +1,755 @@
+#include "loop/value_net_run.h"
+
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <map>
+
+#include <nlohmann/json.hpp>
+
+#include "core/field_check.h"
+#include "core/fileutil.h"
+#include "core/plural.h"
+#include "core/progress.h"
+#include "core/stats.h"
+#include "engine/record.h"
+#include "export/single_file.h"
+#include "loop/players.h"
+#include "loop/role_claim.h"
+#include "loop/run_dir.h"
+#include "report/value_net_report.h"
+#include "search/leaf_evals.h"
+#include "search/value_net_file.h"
+#include "tournament/ratings.h"
+#include "tournament/tournament.h"
+
+namespace ps {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+void VnetGatingConfig::validate() const {
+  const FieldCheck check("gating.");
+  check(games >= 2 && games % 2 == 0 && games <= 100000, "games", "must be even and in [2, 100000]");
+  check(time_ms >= 1 && time_ms <= 600000, "time_ms", "must be in [1, 600000]");
+  check(openings >= 1 && openings <= 100000, "openings", "must be in [1, 100000]");
+  check(opening_turns >= 0 && opening_turns <= 100, "opening_turns", "must be in [0, 100]");
+  check(concurrency >= 1 && concurrency <= 256, "concurrency", "must be in [1, 256]");
+  check(rule == "sprt" || rule == "score", "rule", "must be sprt or score, not '" + rule + "'");
+  check(std::isfinite(elo0) && std::isfinite(elo1) && elo1 > elo0 && std::abs(elo0) <= 1000 &&
+            std::abs(elo1) <= 1000,
+        "elo1", "must be above elo0, both in [-1000, 1000]");
+  check(alpha > 0 && alpha < 0.5, "alpha", "must be in (0, 0.5)");
+  check(beta > 0 && beta < 0.5, "beta", "must be in (0, 0.5)");
+  check(threshold > 0 && threshold < 1, "threshold", "must be in (0, 1)");
+}
+
+void VnetLadderConfig::validate() const {
+  const FieldCheck check("ladder.");
+  for (const std::string& o : opponents)
+    check(o == "alphabeta" || o == "greedy" || o == "uct" || o == "random" || o == "alphabeta-nnue",
+          "opponents", "'" + o + "' is not a yardstick (alphabeta, alphabeta-nnue, greedy, uct, random)");
+  const bool nnue = std::find(opponents.begin(), opponents.end(), "alphabeta-nnue") != opponents.end();
+  check(!nnue || !value_net.empty(), "value_net", "alphabeta-nnue needs its .vnet file");
+  check(nnue || value_net.empty(), "value_net", "is only read with alphabeta-nnue among the opponents");
+  check(games >= 2 && games % 2 == 0 && games <= 100000, "games", "must be even and in [2, 100000]");
+  check(time_ms >= 1 && time_ms <= 600000, "time_ms", "must be in [1, 600000]");
+  check(openings >= 1 && openings <= 100000, "openings", "must be in [1, 100000]");
+  check(opening_turns >= 0 && opening_turns <= 100, "opening_turns", "must be in [0, 100]");
+  check(concurrency >= 1 && concurrency <= 256, "concurrency", "must be in [1, 256]");
+}
+
+bool is_value_net_run_config(const std::string& yaml_text) {
+  try {
+    const YAML::Node n = YAML::Load(yaml_text);
+    return n.IsMap() && n["run"] && n["run"].IsMap() && n["run"]["learner"] &&
+           n["run"]["learner"].IsScalar() && n["run"]["learner"].Scalar() == "value-net";
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+VnetRunConfig parse_vnet_run_config(const std::string& text, const std::string& source) {
+  ConfigReader top = ConfigReader::from_string(text, source);
+  VnetRunConfig c;
+  c.source = text;
+  {
+    ConfigReader r = top.child("run");
+    std::string learner, pitch = "8x10", variant = "standard";
+    r.read(field("learner", learner), field("name", c.name), field("dir", c.dir), field("init", c.init),
+           field("generations", c.generations), field("pitch", pitch), field("variant", variant));
+    r.finish();
+    if (learner != "value-net") r.fail_key("learner", "must be value-net here");
+    try {
+      const PitchChoice p = parse_pitch_spec(pitch);
+      c.width = p.width;
+      c.length = p.length;
+      c.goal = p.goal;
+    } catch (const std::invalid_argument& e) {
+      r.fail_key("pitch", e.what());
+    }
+    try {
+      c.variant = parse_variant(variant);
+    } catch (const std::invalid_argument& e) {
+      r.fail_key("variant", e.what());
+    }
+    if (c.generations < 1 || c.generations > 10000) r.fail_key("generations", "must be in [1, 10000]");
+    if (c.name.empty() || c.name.size() > 200 || c.name.find('/') != std::string::npos ||
+        c.name.find_first_of("\\:*?\"<>|") != std::string::npos ||
+        std::any_of(c.name.begin(), c.name.end(),
+                    [](char ch) { return (unsigned char)ch < 32 || (unsigned char)ch > 126; }))
+      r.fail_key("name", "must be 1 to 200 printable ASCII characters without / \\ : * ? \" < > |");
+    if (r.has("init") && c.init.empty()) r.fail_key("init", "must be a .vnet file (or leave the key out)");
+    if (!c.init.empty()) try {
+        check_value_net_rules(c.init, Pitch::get(c.width, c.length, c.goal), c.variant);
+      } catch (const std::exception& e) {
+        r.fail_key("init", e.what());
+      }
+  }
+  {
+    ConfigReader r = top.child("selfplay");
+    c.first_games = r.get<int64_t>("first_games", c.first_games);
+    if (r.has("first_games") && (c.first_games < 1 || c.first_games > 10000000))
+      r.fail_key("first_games", "must be in [1, 10000000]");
+    {
+      ConfigReader t = r.child("teacher");
+      for (const char* key : {"eval", "value_net", "player"})
+        if (t.has(key))
+          t.fail_key(key,
+                     "is the loop's: the teacher is alpha-beta with the best net so far (the random "
+                     "evaluation before the first)");
+      c.teacher = parse_teacher_options(t);
+    }
+    c.selfplay = parse_selfplay_config(r);
+    if (c.selfplay.games < 1) r.fail_key("games", "must be >= 1 in a run (every generation plays new games)");
+    if (c.selfplay.concurrent_games > 256) r.fail_key("concurrent_games", "must be <= 256");
+    c.selfplay.pitches = {PitchChoice{c.width, c.length, c.goal}};
+    c.selfplay.variants = {c.variant};
+  }
+  {
+    ConfigReader r = top.child("relabel");
+    r.read(field("enabled", c.relabel), field("nodes", c.relabel_options.nodes),
+           field("from_turn", c.relabel_options.from_turn), field("every", c.relabel_options.every),
+           field("threads", c.relabel_options.threads), field("tt_mb", c.relabel_options.tt_mb));
+    c.relabel_options.value_net = "<the best net>";
+    c.relabel_options = r.finish_validated(c.relabel_options);
+  }
+  {
+    ConfigReader r = top.child("train");
+    c.train = parse_value_train_config(r);
+    if (c.train.steps < 1) r.fail_key("steps", "must be >= 1 in a run");
+    ConfigReader f = top.child("train_first");
+    c.train_first = parse_value_train_config(f, c.train);
+    if (c.train_first.steps < 1) f.fail_key("steps", "must be >= 1 in a run");
+    // The threads of one training are LibTorch's intra-op threads: beyond the cores they only wait.
+    for (ConfigReader* x : {&r, &f})
+      if (x->has("threads") && (x == &r ? c.train : c.train_first).threads > 256)
+        x->fail_key("threads", "must be in [0, 256]");
+  }
+  {
+    ConfigReader r = top.child("gating");
+    r.read(field("games", c.gating.games), field("time_ms", c.gating.time_ms),
+           field("openings", c.gating.openings), field("opening_turns", c.gating.opening_turns),
+           field("concurrency", c.gating.concurrency), field("rule", c.gating.rule),
+           field("elo0", c.gating.elo0), field("elo1", c.gating.elo1), field("alpha", c.gating.alpha),
+           field("beta", c.gating.beta), field("threshold", c.gating.threshold));
+    c.gating = r.finish_validated(c.gating);
+  }
+  {
+    ConfigReader r = top.child("ladder");
+    r.read(field("opponents", c.ladder.opponents), field("value_net", c.ladder.value_net),
+           field("games", c.ladder.games), field("time_ms", c.ladder.time_ms),
+           field("openings", c.ladder.openings), field("opening_turns", c.ladder.opening_turns),
+           field("concurrency", c.ladder.concurrency));
+    c.ladder = r.finish_validated(c.ladder);
+    if (!c.ladder.value_net.empty()) try {
+        check_value_net_rules(c.ladder.value_net, Pitch::get(c.width, c.length, c.goal), c.variant);
+      } catch (const std::exception& e) {
+        r.fail_key("value_net", e.what());
+      }
+  }
+  {
+    ConfigReader r = top.child("export");
+    r.read(field("single_file", c.export_single_file), field("compile_check", c.compile_check));
+    r.finish();
+  }
+  top.finish();
+  if (c.first_games < 0) c.first_games = c.selfplay.games;
+  if (c.dir.empty()) c.dir = "runs/" + c.name;
+  return c;
+}
+
+double sprt_llr(double wins, double losses, double elo0, double elo1) {
+  const double p0 = 1 / (1 + std::pow(10.0, -elo0 / 400)), p1 = 1 / (1 + std::pow(10.0, -elo1 / 400));
+  return wins * std::log(p1 / p0) + losses * std::log((1 - p1) / (1 - p0));
+}
+
+int sprt_decision(double llr, double alpha, double beta) {
+  if (llr <= std::log(beta / (1 - alpha))) return -1;
+  if (llr >= std::log((1 - beta) / alpha)) return 1;
+  return 0;
+}
+
+namespace {
+
+// The run directory's paths.
+struct VnetPaths {
+  std::string root, state, config, nets, logs, best;
+  explicit VnetPaths(const std::string& dir)
+      : root(dir),
+        state(dir + "/state.json"),
+        config(dir + "/config.yaml"),
+        nets(dir + "/nets"),
+        logs(dir + "/logs"),
+        best(dir + "/best.vnet") {}
+  std::string net(const std::string& gen) const { return nets + "/" + gen + ".vnet"; }
+  std::string teacher_data(const std::string& best_gen) const { return root + "/data/teacher-" + best_gen; }
+  std::string relabelled(const std::string& best_gen) const { return root + "/relabel/teacher-" + best_gen; }
+  std::string gating(int g) const { return root + "/gating/" + gen_name(g); }
+  std::string ladder(int g) const { return root + "/ladder/" + gen_name(g); }
+  std::string single_file(int g) const { return root + "/export/" + gen_name(g) + ".cpp"; }
+};
+
+// state.json of a value-net run: the last finished generation, the best net and the Elo chain.
+struct VnetState {
+  int generation = 0;
+  std::string best = "gen-0000";
+  std::map<std::string, std::pair<double, double>> elo;  // network -> (Elo, 95% half-width)
+  std::string started, phase;
+  double seconds = 0;
+};
+
+VnetState read_state(const VnetPaths& p) {
+  VnetState s;
+  s.elo["gen-0000"] = {0, 0};
+  if (!fs::exists(p.state)) return s;
+  const json j = read_json_file(p.state);
+  const std::string where = p.state + ": ";
+  try {
+    if (j.value("learner", std::string()) != "value-net")
+      throw std::runtime_error(where +
+                               "not a value-net run's state (\"learner\" is not \"value-net\"): "
+                               "give another run.dir");
+    s.generation = j.at("generation").get<int>();
+    s.best = j.at("best").get<std::string>();
+    s.started = j.value("started", std::string());
+    s.seconds = j.value("seconds", 0.0);
+    for (auto& [net, v] : j.at("elo").items()) s.elo[net] = {v.at(0).get<double>(), v.at(1).get<double>()};
+  } catch (const json::exception& e) {
+    throw std::runtime_error(where + "unreadable state (" + e.what() + ")");
+  }
+  // Only names this loop writes: the state names files inside the run directory.
+  auto gen_of = [](const std::string& name) {
+    if (name.size() != 8 || name.rfind("gen-", 0) != 0 ||
+        !std::all_of(name.begin() + 4, name.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      return -1;
+    return std::stoi(name.substr(4));
+  };
+  if (s.generation < 0 || s.generation > 10000)
+    throw std::runtime_error(where + "\"generation\" " + std::to_string(s.generation) +
+                             " is not in [0, 10000]");
+  const int b = gen_of(s.best);
+  if (b < 0 || b > s.generation)
+    throw std::runtime_error(where + "\"best\" '" + s.best +
+                             "' is not a generation of this run (gen-0000 to " + gen_name(s.generation) +
+                             ")");
+  if (!s.elo.count(s.best)) throw std::runtime_error(where + "no Elo for the best net " + s.best);
+  return s;
+}
+
+void write_state(const VnetPaths& p, const VnetState& s) {
+  json elo = json::object();
+  for (auto& [net, v] : s.elo) elo[net] = {v.first, v.second};
+  const json j = {
+      {"learner", "value-net"}, {"generation", s.generation}, {"best", s.best},       {"elo", elo},
+      {"started", s.started},   {"phase", s.phase},           {"seconds", s.seconds}, {"updated", now_iso()}};
+  write_file_atomic(p.state, j.dump(1) + "\n");
+}
+
+// The options of a registry `alphabeta` player with the net of `best` (the random evaluation for
+// gen-0000 without run.init).
+YAML::Node bot_options(const VnetRunConfig& cfg, const VnetPaths& p, const std::string& net) {
+  YAML::Node o(YAML::NodeType::Map);
+  const std::string file = net == "gen-0000" && !cfg.init.empty() ? cfg.init : p.net(net);
+  if (net == "gen-0000" && cfg.init.empty()) {
+    o["eval"] = "noise";
+  } else {
+    o["eval"] = "nnue";
+    o["value_net"] = file;
+  }
+  return o;
+}
+
+std::string net_file(const VnetRunConfig& cfg, const VnetPaths& p, const std::string& net) {
+  if (net == "gen-0000") return cfg.init;  // "" for the random evaluation
+  return p.net(net);
+}
+
+class VnetLoop {
+ public:
+  VnetLoop(const VnetRunConfig& cfg, const std::atomic<bool>* cancel)
+      : cfg_(cfg), p_(cfg.dir), cancel_(cancel), t0_(std::chrono::steady_clock::now()) {}
+
+  void run() {
+    register_builtin_players();
+    RoleClaims claims;
+    for (const char* identity : {"trainer", "gatekeeper", "selfplay"})
+      if (!claims.add(cfg_.dir, identity, {}, cancel_)) return;
+    open_directory();
+    st_ = read_state(p_);
+    base_seconds_ = st_.seconds;
+    if (st_.started.empty()) st_.started = now_iso();
+    // A finished run's best net must still be there and readable.
+    if (st_.best != "gen-0000" || !cfg_.init.empty()) {
+      const std::string best = net_file(cfg_, p_, st_.best);
+      try {
+        (void)load_value_net(best, p_.state + ": the best net");
+      } catch (const std::exception& e) {
+        throw std::runtime_error(std::string(e.what()) +
+                                 " (the run cannot go on without it: restore the file, or start a new run)");
+      }
+    }
+    std::printf(
+        "run '%s' in %s: value-net learner, %s, %s %s; teacher %s x %s per turn, gating up to %s at %lld ms\n",
+        cfg_.name.c_str(), cfg_.dir.c_str(), counted(cfg_.generations, "generation").c_str(),
+        Pitch::get(cfg_.width, cfg_.length, cfg_.goal).name().c_str(), variant_name(cfg_.variant),
+        counted(cfg_.selfplay.games, "game").c_str(), counted(cfg_.teacher.nodes, "node").c_str(),
+        counted(cfg_.gating.games, "game").c_str(), (long long)cfg_.gating.time_ms);
+    if (st_.generation > 0)
+      std::printf("resuming after generation %d (best %s)\n", st_.generation, st_.best.c_str());
+    std::fflush(stdout);
+    for (int g = st_.generation + 1; g <= cfg_.generations && !stopped(); ++g)
+      if (!generation(g)) break;
+    const bool finished = st_.generation >= cfg_.generations;
+    save(stopped() ? "interrupted" : finished ? "finished" : "stopped");
+    write_report();
+    if (finished) {
+      if (st_.best != "gen-0000") std::printf("best value net: %s (%s)\n", p_.best.c_str(), st_.best.c_str());
+      else
+        std::printf("no generation beat generation 0 (%s)\n",
+                    cfg_.init.empty() ? "the random evaluation" : cfg_.init.c_str());
+    }
+  }
+
+ private:
+  bool stopped() const { return cancel_ && cancel_->load(); }
+  double elapsed() const { return base_seconds_ + seconds_since(t0_); }
+  void save(const std::string& phase) {
+    st_.phase = phase;
+    st_.seconds = elapsed();
+    write_state(p_, st_);
+  }
+
+  void open_directory() {
+    for (const std::string& d : {p_.root, p_.nets, p_.logs}) ensure_directory(d, "the run directory");
+    (void)remove_stale_temp_files(p_.root);
+    if (!fs::exists(p_.config)) {
+      write_file_atomic(p_.config, cfg_.source);
+      return;
+    }
+    const VnetRunConfig old = parse_vnet_run_config(read_file(p_.config), p_.config);
+    std::vector<std::string> refused;
+    auto same = [&](const char* key, const std::string& a, const std::string& b) {
+      if (a != b) refused.push_back(std::string(key) + " (" + a + " -> " + b + ")");
+    };
+    same("run.pitch", Pitch::get(old.width, old.length, old.goal).name(),
+         Pitch::get(cfg_.width, cfg_.length, cfg_.goal).name());
+    same("run.variant", variant_name(old.variant), variant_name(cfg_.variant));
+    same("run.init", old.init, cfg_.init);
+    if (!refused.empty()) {
+      std::string list;
+      for (const auto& r : refused) list += (list.empty() ? "" : ", ") + r;
+      throw ConfigError(p_.config + ": the run was started with another " + list +
+                        "; these cannot change within a run. Put them back, or start a new run (another "
+                        "run.name or --dir)");
+    }
+    if (old.source != cfg_.source) {
+      for (const ConfigChange& ch : changed_keys(old.source, cfg_.source)) {
+        std::printf("config change: %s: %s -> %s\n", ch.key.c_str(), ch.old_value.c_str(),
+                    ch.new_value.c_str());
+        append_line(p_.logs + "/config.jsonl",
+                    json({{"time", now_iso()}, {"key", ch.key}, {"old", ch.old_value}, {"new", ch.new_value}})
+                        .dump());
+      }
+      write_file_atomic(p_.config, cfg_.source);
+    }
+  }
+
+  // One generation; false when stopped.
+  bool generation(int g) {
+    const std::string best = st_.best, cand = gen_name(g);
+    const bool from_random = best == "gen-0000" && cfg_.init.empty();
+    char prefix[16];
+    std::snprintf(prefix, sizeof prefix, "g%04d", g);
+    // 1. Teacher games of the best bot.
+    const std::string data = p_.teacher_data(best);
+    {
+      SelfplayConfig sc = cfg_.selfplay;
+      sc.games = from_random ? cfg_.first_games : cfg_.selfplay.games;
+      sc.seed = cfg_.selfplay.seed * 1000003ULL + uint64_t(g);
+      TeacherOptions t = cfg_.teacher;
+      t.eval = from_random ? "noise" : "nnue";
+      t.value_net = net_file(cfg_, p_, best);
+      save("teacher games " + cand);
+      ProgressLine line;
+      const TeacherRunStats ts = run_teacher_selfplay(
+          sc, t, data, prefix,
+          [&](const SelfplayStats& s, int64_t target) {
+            const double rate = s.seconds > 0 ? double(s.games) / s.seconds : 0;
+            line.update("gen " + std::to_string(g) + " teacher (" + best + "): " + std::to_string(s.games) +
+                        "/" + std::to_string(target) + " games, " + format_rate(rate) + ", ETA " +
+                        (rate > 0 ? format_duration(double(target - s.games) / rate) : std::string("?")));
+          },
+          cancel_);
+      line.finish();
+      if (stopped()) return false;
+      games_played_ = ts.games.games;
+    }
+    // 2. Optional relabelling by a deeper search with the best net.
+    std::string train_data = data;
+    if (cfg_.relabel && !from_random) {
+      train_data = p_.relabelled(best);
+      std::vector<Game> games;
+      const Pitch& pitch = Pitch::get(cfg_.width, cfg_.length, cfg_.goal);
+      for (auto& entry : fs::directory_iterator(data)) {
+        const std::string name = entry.path().filename().string();
+        if (name.rfind(std::string(prefix) + "-", 0) != 0 || entry.path().extension() != ".psd") continue;
+        for (const GameData& gd : read_chunk(entry.path().string()))
+          if (gd.winner >= 0) games.push_back(parse_record(pitch, cfg_.variant, gd.record));
+      }
+      std::sort(games.begin(), games.end(), [](const Game& a, const Game& b) {
+        return a.record() < b.record();
+      });  // an order fixed by the games
+      RelabelOptions ro = cfg_.relabel_options;
+      ro.value_net = net_file(cfg_, p_, best);
+      save("relabel " + cand);
+      ProgressLine line;
+      (void)relabel_games(games, ro, train_data, prefix, [&](int64_t done, int64_t total) {
+        line.update("gen " + std::to_string(g) + " relabel: " + std::to_string(done) + "/" +
+                    std::to_string(total) + " games");
+      });
+      line.finish();
+      if (stopped()) return false;
+    }
+    // 3. The candidate from the best net (from random weights after the random evaluation).
+    const std::string cand_file = p_.net(cand);
+    json train_json;
+    if (!fs::exists(cand_file)) {
+      ValueTrainConfig tc = from_random ? cfg_.train_first : cfg_.train;
+      tc.init = from_random ? "" : net_file(cfg_, p_, best);
+      tc.seed = tc.seed * 1000003ULL + uint64_t(g);
+      save("train " + cand);
+      ProgressLine line;
+      const ValueTrainResult r = train_value_net(tc, train_data, cand_file, [&](const ValueTrainMetrics& m) {
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "gen %d train: step %lld/%lld, loss %.4f, held-out MSE %.4f", g,
+                      (long long)m.step, (long long)tc.steps, m.train_loss, m.holdout_mse);
+        line.update(buf);
+      });
+      line.finish();
+      train_json = {{"games", r.games},
+                    {"train_samples", r.train_samples},
+                    {"holdout_samples", r.holdout_samples},
+                    {"initial_holdout_mse", r.initial.holdout_mse},
+                    {"best_step", r.best.step},
+                    {"holdout_mse", r.best.holdout_mse},
+                    {"holdout_sign_accuracy", r.best.holdout_sign_accuracy},
+                    {"seconds", r.seconds}};
+      write_file_atomic(cand_file + ".json", train_json.dump(1) + "\n");
+    } else if (fs::exists(cand_file + ".json")) {
+      train_json = read_json_file(cand_file + ".json");
+    }
+    if (stopped()) return false;
+    // 4. Gating by play.
+    const std::string decision_path = p_.gating(g) + "/decision.json";
+    if (!fs::exists(decision_path)) {
+      save("gating " + cand);
+      if (!gate(g, cand, best, decision_path)) return false;
+    }
+    const json decision = read_json_file(decision_path);
+    const bool promoted = decision.at("promoted").get<bool>();
+    const int wins = decision.at("wins").get<int>(), games = decision.at("games").get<int>();
+    if (promoted) {
+      // Elo over the best so far, from the match's score, chained.
+      const double s = (wins + 0.5) / (games + 1.0);  // finite for 0 and all wins
+      auto [lo, hi] = wilson_interval(wins, games);
+      const double d = tour::elo_from_score(s);
+      const double half = (tour::elo_from_score(std::min(std::max(hi, 1e-3), 1 - 1e-3)) -
+                           tour::elo_from_score(std::min(std::max(lo, 1e-3), 1 - 1e-3))) /
+                          2;
+      const auto [base, base_ci] = st_.elo.at(best);
+      st_.elo[cand] = {base + d, std::sqrt(base_ci * base_ci + half * half)};
+      write_file_atomic(p_.best, read_file(cand_file));
+      st_.best = cand;
+    }
+    // 5. The promoted net's single file and ladder.
+    json single = nullptr, ladder = nullptr;
+    if (promoted) {
+      if (cfg_.export_single_file) single = export_single(g, cand_file);
+      if (!cfg_.ladder.opponents.empty()) {
+        save("ladder " + cand);
+        ladder = run_ladder(g, cand);
+        if (ladder.is_null()) return false;
+      }
+    }
+    // 6. The generation's line.
+    st_.generation = g;
+    char buf[256];
+    auto [lo, hi] = wilson_interval(wins, games);
+    std::string text = "gen " + std::to_string(g) + " | " + cand + " vs " + best + " " +
+                       std::to_string(wins) + "/" + std::to_string(games);
+    std::snprintf(buf, sizeof buf, " %.1f%% [%.1f, %.1f]", 100.0 * wins / std::max(games, 1), 100 * lo,
+                  100 * hi);
+    text += buf;
+    text += promoted ? " | promoted" : " | not promoted";
+    if (decision.contains("llr")) {
+      std::snprintf(buf, sizeof buf, " (LLR %.2f, %s)", decision.at("llr").get<double>(),
+                    decision.at("reason").get<std::string>().c_str());
+      text += buf;
+    }
+    const auto [elo, ci] = st_.elo.at(st_.best);
+    std::snprintf(buf, sizeof buf, " | best %s Elo %+.0f ± %.0f", st_.best.c_str(), elo, ci);
+    text += buf;
+    if (ladder.is_object())
+      for (auto& row : ladder.at("rows")) {
+        std::snprintf(buf, sizeof buf, " | vs %s %d/%d", row.at("opponent").get<std::string>().c_str(),
+                      row.at("wins").get<int>(), row.at("games").get<int>());
+        text += buf;
+      }
+    std::snprintf(buf, sizeof buf, " | %s | peak RSS %.0f MiB", format_duration(elapsed()).c_str(),
+                  peak_rss_mib());
+    text += buf;
+    std::printf("%s\n", text.c_str());
+    std::fflush(stdout);
+    json line = {{"generation", g},
+                 {"network", cand},
+                 {"teacher", best},
+                 {"teacher_games", count_stored_games(data, prefix)},
+                 {"train", train_json},
+                 {"gating", decision},
+                 {"promoted", promoted},
+                 {"best", st_.best},
+                 {"elo", elo},
+                 {"ci95", ci},
+                 {"single_file", single},
+                 {"ladder", ladder},
+                 {"seconds", elapsed()},
+                 {"peak_rss_mib", peak_rss_mib()}};
+    append_line(p_.logs + "/generations.jsonl", line.dump());
+    save("generation " + std::to_string(g) + " done");
+    write_report();
+    return true;
+  }
+
+  static std::string format_rate(double games_per_s) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f games/s", games_per_s);
+    return buf;
+  }
+
+  tour::PlayerSpec bot_spec(const std::string& name, const std::string& net) const {
+    tour::PlayerSpec s;
+    s.name = name;
+    s.type = "alphabeta";
+    s.options = bot_options(cfg_, p_, net);
+    s.source = p_.config;
+    return s;
+  }
+
+  // The gating match; writes decision.json. False when stopped.
+  bool gate(int g, const std::string& cand, const std::string& best, const std::string& decision_path) {
+    const VnetGatingConfig& gc = cfg_.gating;
+    tour::TournamentSpec spec;
+    spec.name = cfg_.name + " gating " + cand;
+    spec.width = cfg_.width;
+    spec.length = cfg_.length;
+    spec.goal = cfg_.goal;
+    spec.variant = cfg_.variant;
+    spec.format = tour::Format::kGauntlet;
+    spec.games_per_pairing = gc.games;
+    spec.openings = std::min(gc.openings, gc.games / 2);
+    spec.opening_turns = gc.opening_turns;
+    spec.seed = cfg_.selfplay.seed * 7919ULL + uint64_t(g);
+    spec.concurrency = gc.concurrency;
+    spec.budget.time_ms = gc.time_ms;
+    spec.out_dir = p_.gating(g);
+    ensure_directory(spec.out_dir, "the gating folder");
+    const std::vector<tour::PlayerSpec> players = {bot_spec(cand, cand), bot_spec(best, best)};
+    std::atomic<bool> stop{false};  // the SPRT's decision, or the run stopped
+    int wins = 0, games = 0, decided = 0;
+    double llr = 0;
+    ProgressLine line;
+    // Games running at the SPRT's decision still finish, and count.
+    const tour::TournamentResult res = tour::run_tournament(
+        spec, players,
+        [&](const tour::GameResult& game, int done, int total) {
+          games += 1;
+          wins += game.winner == 0;
+          llr = sprt_llr(wins, games - wins, gc.elo0, gc.elo1);
+          if (gc.rule == "sprt" && decided == 0) {
+            decided = sprt_decision(llr, gc.alpha, gc.beta);
+            if (decided != 0) stop = true;
+          }
+          if (stopped()) stop = true;
+          char buf[200];
+          std::snprintf(buf, sizeof buf, "gen %d gating: %d/%d games, %s %d/%d, LLR %.2f [%.2f, %.2f]", g,
+                        done, total, cand.c_str(), wins, games, llr, std::log(gc.beta / (1 - gc.alpha)),
+                        std::log((1 - gc.beta) / gc.alpha));
+          line.update(buf);
+        },
+        &stop);
+    line.finish();
+    if (stopped()) return false;
+    const double score = games ? double(wins) / games : 0;
+    bool promoted;
+    std::string reason;
+    if (gc.rule == "sprt" && decided != 0) {
+      promoted = decided > 0;
+      reason = promoted ? "H1 accepted" : "H0 accepted";
+    } else {
+      promoted = score >= gc.threshold;
+      reason = (gc.rule == "sprt" ? "no SPRT decision; score " : "score ") +
+               std::string(promoted ? ">= " : "< ") + std::to_string(gc.threshold).substr(0, 4);
+    }
+    auto [lo, hi] = wilson_interval(wins, games);
+    json d = {{"generation", g},      {"candidate", cand}, {"best", best},          {"wins", wins},
+              {"games", games},       {"score", score},    {"ci95", {lo, hi}},      {"llr", llr},
+              {"rule", gc.rule},      {"elo0", gc.elo0},   {"elo1", gc.elo1},       {"time_ms", gc.time_ms},
+              {"promoted", promoted}, {"reason", reason},  {"seconds", res.seconds}};
+    write_file_atomic(decision_path, d.dump(1) + "\n");
+    return true;
+  }
+
+  // The promoted net's single-file bot, compiled when asked. Its facts as JSON.
+  json export_single(int g, const std::string& vnet) {
+    const std::string out = p_.single_file(g);
+    ensure_directory(fs::path(out).parent_path().string(), "the export folder");
+    json j = {{"file", out}};
+    if (!fs::exists(out)) {
+      const ValueNet net = load_value_net(vnet, "the exported net");
+      single_file::ExportOptions o;
+      o.pitch = &Pitch::get(cfg_.width, cfg_.length, cfg_.goal);
+      o.variant = cfg_.variant;
+      o.model_name = cfg_.name + " " + gen_name(g);
+      const single_file::ExportResult r = single_file::assemble_alphabeta(net, o);
+      write_file_atomic(out, r.source);
+    }
+    j["chars"] = int64_t(fs::file_size(out));
+    if (cfg_.compile_check) {
+      const std::string bin = out + ".bin";
+      const std::string cmd = "g++ -O2 -std=c++17 -o '" + bin + "' '" + out + "' 2> '" + out + ".log'";
+      const int rc = std::system(cmd.c_str());
+      const bool ok = rc == 0 && fs::exists(bin);
+      j["compiles"] = ok;
+      std::error_code ec;
+      fs::remove(bin, ec);
+      if (ok) fs::remove(out + ".log", ec);
+      if (!ok)
+        std::cerr << "warning: " << out << " does not compile with g++ -O2 -std=c++17 (see " << out
+                  << ".log)\n";
+    }
+    return j;
+  }
+
+  // The promoted net's ladder against the fixed yardsticks; null when stopped.
+  json run_ladder(int g, const std::string& cand) {
+    const std::string dir = p_.ladder(g), summary = dir + "/ladder.json";
+    if (fs::exists(summary)) return read_json_file(summary);
+    const VnetLadderConfig& lc = cfg_.ladder;
+    tour::TournamentSpec spec;
+    spec.name = cfg_.name + " ladder " + cand;
+    spec.width = cfg_.width;
+    spec.length = cfg_.length;
+    spec.goal = cfg_.goal;
+    spec.variant = cfg_.variant;
+    spec.format = tour::Format::kGauntlet;
+    spec.games_per_pairing = lc.games;
+    spec.openings = std::min(lc.openings, lc.games / 2);
+    spec.opening_turns = lc.opening_turns;
+    spec.seed = 4242;  // the same openings for every generation
+    spec.concurrency = lc.concurrency;
+    spec.budget.time_ms = lc.time_ms;
+    spec.out_dir = dir;
+    ensure_directory(dir, "the ladder folder");
+    std::vector<tour::PlayerSpec> players = {bot_spec(cand, cand)};
+    for (const std::string& o : lc.opponents) {
+      tour::PlayerSpec s;
+      s.name = o;
+      s.type = o == "alphabeta-nnue" ? "alphabeta" : o;
+      if (o == "alphabeta-nnue") {
+        s.options = YAML::Node(YAML::NodeType::Map);
+        s.options["eval"] = "nnue";
+        s.options["value_net"] = lc.value_net;
+      }
+      players.push_back(s);
+    }
+    ProgressLine line;
+    const tour::TournamentResult res = tour::run_tournament(
+        spec, players,
+        [&](const tour::GameResult&, int done, int total) {
+          line.update("gen " + std::to_string(g) + " ladder: " + std::to_string(done) + "/" +
+                      std::to_string(total) + " games");
+        },
+        cancel_);
+    line.finish();
+    if (res.cancelled || stopped()) return nullptr;
+    json rows = json::array();
+    for (size_t i = 1; i < players.size(); ++i) {
+      const int w = res.cross.wins[0][i], n = res.cross.games(0, int(i));
+      auto [lo, hi] = wilson_interval(w, n);
+      const double s = (w + 0.5) / (n + 1.0);
+      rows.push_back({{"opponent", players[i].name},
+                      {"wins", w},
+                      {"games", n},
+                      {"ci95", {lo, hi}},
+                      {"elo", tour::elo_from_score(s)}});
+    }
+    json j = {{"generation", g}, {"network", cand}, {"time_ms", lc.time_ms}, {"rows", rows}};
+    write_file_atomic(summary, j.dump(1) + "\n");
+    return j;
+  }
+
+  void write_report() {
+    try {
+      report::write_value_net_report(cfg_.dir);
+    } catch (const std::exception& e) {
+      std::cerr << "warning: report not written: " << e.what() << "\n";
+    }
+  }
+
+  // Keys whose values differ between two config texts.
+  static std::vector<ConfigChange> changed_keys(const std::string& a, const std::string& b) {
+    std::map<std::string, std::string> x, y;
+    flatten_config(YAML::Load(a), "", x);
+    flatten_config(YAML::Load(b), "", y);
+    std::vector<ConfigChange> out;
+    for (const auto& [k, v] : x) {
+      auto it = y.find(k);
+      if (it == y.end()) out.push_back({k, v, "absent"});
+      else if (it->second != v) out.push_back({k, v, it->second});
+    }
+    for (const auto& [k, v] : y)
+      if (!x.count(k)) out.push_back({k, "absent", v});
+    return out;
+  }
+
+  const VnetRunConfig& cfg_;
+  VnetPaths p_;
+  const std::atomic<bool>* cancel_;
+  std::chrono::steady_clock::time_point t0_;
+  double base_seconds_ = 0;
+  VnetState st_;
+  int64_t games_played_ = 0;
+};
+
+}  // namespace
+
+void run_value_net_loop(const VnetRunConfig& cfg, const std::atomic<bool>* cancel) {
+  VnetLoop(cfg, cancel).run();
+}
+
+}  // namespace ps

@@ -1,0 +1,185 @@
+// The value-net learner of `run` (loop/value_net_run.h): its config, the SPRT of its gating, and
+// tiny runs end to end: two generations, a stop and resume, and a candidate that must lose.
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "core/fileutil.h"
+#include "loop/value_net_run.h"
+#include "report/value_net_report.h"
+#include "selfplay/data.h"
+
+using namespace ps;
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+namespace {
+
+std::string temp_dir(const std::string& name) {
+  const std::string p =
+      (fs::temp_directory_path() / ("ps_vnet_" + name + "_" + std::to_string(::getpid()))).string();
+  remove_tree(p);
+  return p;
+}
+
+// Two generations of seconds: a few cheap teacher games, a few training steps, a 4-game gating
+// match and a 2-game ladder at a few ms per turn.
+std::string tiny_config(const std::string& dir, const std::string& extra = "") {
+  return "run:\n  learner: value-net\n  name: tiny\n  dir: " + dir +
+         "\n  generations: 2\n"
+         "selfplay:\n  first_games: 6\n  games: 4\n  concurrent_games: 2\n  games_per_chunk: 2\n  seed: 3\n"
+         "  teacher: {nodes: 300, tt_mb: 1}\n"
+         "train: {hidden: [8], steps: 20, batch: 64, log_interval: 10, threads: 1}\n"
+         "train_first: {target: result, lr: 0.003}\n"
+         "gating: {rule: score, games: 4, openings: 2, time_ms: 5, threshold: 0.25}\n"
+         "ladder: {opponents: [greedy], games: 2, openings: 1, time_ms: 5}\n"
+         "export: {single_file: true, compile_check: false}\n" +
+         extra;
+}
+
+std::vector<json> generations(const std::string& dir) {
+  std::vector<json> out;
+  std::ifstream in(dir + "/logs/generations.jsonl");
+  std::string line;
+  while (std::getline(in, line))
+    if (!line.empty()) out.push_back(json::parse(line));
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("value-net run config: keys read, errors named by key and line") {
+  const VnetRunConfig c = parse_vnet_run_config(tiny_config("/tmp/x"), "t.yaml");
+  CHECK(c.first_games == 6);
+  CHECK(c.selfplay.games == 4);
+  CHECK(c.train.steps == 20);
+  CHECK(c.train_first.steps == 20);  // train_first starts from train's values
+  CHECK(c.train_first.target == "result");
+  CHECK(c.train.target == "result");  // the default
+  CHECK(c.gating.rule == "score");
+  CHECK(is_value_net_run_config(tiny_config("/tmp/x")));
+  CHECK_FALSE(is_value_net_run_config("run: {name: x}\n"));
+  CHECK_FALSE(is_value_net_run_config("run: [\n"));
+  auto error = [](const std::string& text) {
+    try {
+      parse_vnet_run_config(text, "t.yaml");
+    } catch (const std::exception& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  CHECK_THAT(error(tiny_config("/tmp/x", "relabel: {nodes: 0}\n")),
+             Catch::Contains("t.yaml: relabel.nodes (line"));
+  CHECK_THAT(error(tiny_config("/tmp/x") + "gating2: {}\n"), Catch::Contains("gating2"));
+  CHECK_THAT(error("run: {learner: value-net}\nselfplay: {teacher: {eval: hand}}\n"),
+             Catch::Contains("selfplay.teacher.eval (line 2): is the loop's"));
+  CHECK_THAT(error("run: {learner: value-net}\nladder: {opponents: [alphabeta-nnue]}\n"),
+             Catch::Contains("ladder.value_net"));
+  CHECK_THAT(error("run: {learner: value-net}\ngating: {elo0: 10, elo1: 5}\n"),
+             Catch::Contains("gating.elo1"));
+  CHECK_THAT(error("run: {learner: value-net}\ntrain: {threads: 1000000}\n"),
+             Catch::Contains("train.threads"));
+  CHECK_THAT(error("run: {learner: value-net, name: \"a\\xff\"}\n"), Catch::Contains("run.name"));
+}
+
+TEST_CASE("SPRT: the log-likelihood ratio and its bounds") {
+  // H0 elo 0 (p 0.5) against H1 elo 40 (p 0.5573): one win adds log(0.5573 / 0.5).
+  CHECK(sprt_llr(1, 0, 0, 40) == Approx(std::log(0.557312 / 0.5)).epsilon(1e-4));
+  CHECK(sprt_llr(0, 1, 0, 40) == Approx(std::log(0.442688 / 0.5)).epsilon(1e-4));
+  CHECK(sprt_llr(50, 50, 0, 40) < 0);          // an even score favours H0 (elo 0)
+  CHECK(sprt_decision(3.0, 0.05, 0.05) == 1);  // above log(19) = 2.94
+  CHECK(sprt_decision(-3.0, 0.05, 0.05) == -1);
+  CHECK(sprt_decision(0.5, 0.05, 0.05) == 0);
+  // 30 wins of 30 accept H1; 0 of 30 accept H0.
+  CHECK(sprt_decision(sprt_llr(30, 0, 0, 40), 0.05, 0.05) == 1);
+  CHECK(sprt_decision(sprt_llr(0, 30, 0, 40), 0.05, 0.05) == -1);
+}
+
+TEST_CASE("value-net run: two generations end to end, stopped and resumed, every game id once") {
+  const std::string dir = temp_dir("tiny");
+  const VnetRunConfig c = parse_vnet_run_config(tiny_config(dir), "tiny.yaml");
+  // Stop it while generation 1's teacher plays; then run it again to the end.
+  std::atomic<bool> cancel{false};
+  std::thread stopper([&] {
+    for (int i = 0; i < 2000 && count_stored_games(dir + "/data/teacher-gen-0000", "g0001") < 2; ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    cancel = true;
+  });
+  run_value_net_loop(c, &cancel);
+  stopper.join();
+  CHECK_FALSE(fs::exists(dir + "/gating/gen-0001/decision.json"));
+  run_value_net_loop(c);
+  const std::vector<json> gens = generations(dir);
+  REQUIRE(gens.size() == 2);
+  CHECK(gens[0].at("teacher") == "gen-0000");
+  CHECK(gens[0].at("teacher_games") == 6);
+  CHECK(gens[0].at("gating").at("games") == 4);
+  CHECK(fs::exists(dir + "/nets/gen-0001.vnet"));
+  CHECK(fs::exists(dir + "/nets/gen-0002.vnet"));
+  CHECK(fs::exists(dir + "/best.vnet"));
+  const json state = json::parse(read_file(dir + "/state.json"));
+  CHECK(state.at("generation") == 2);
+  CHECK(state.at("learner") == "value-net");
+  CHECK(state.at("phase") == "finished");
+  for (const json& g : gens)
+    if (g.at("promoted").get<bool>()) {
+      const int gen = g.at("generation").get<int>();
+      char name[16];
+      std::snprintf(name, sizeof name, "gen-%04d", gen);
+      CHECK(fs::exists(dir + "/export/" + name + ".cpp"));
+      CHECK(g.at("ladder").at("rows").size() == 1);
+      CHECK(fs::exists(dir + "/ladder/" + name + "/ladder.json"));
+    }
+  // The teacher's games: every id of generation 1 stored once, though it was stopped.
+  std::multiset<uint64_t> ids;
+  for (auto& e : fs::directory_iterator(dir + "/data/teacher-gen-0000"))
+    if (e.path().extension() == ".psd" && e.path().filename().string().rfind("g0001-", 0) == 0)
+      for (const GameData& g : read_chunk(e.path().string())) ids.insert(g.game_id);
+  CHECK(ids.size() == 6);
+  for (uint64_t id = 0; id < 6; ++id) CHECK(ids.count(id) == 1);
+  // The report names both generations.
+  const std::string html = read_file(report::write_value_net_report(dir));
+  CHECK_THAT(html, Catch::Contains("2 generations finished"));
+  // A finished run, run again: nothing to do; a deleted best net is an error naming it.
+  run_value_net_loop(c);
+  CHECK(generations(dir).size() == 2);
+  const std::string best = state.at("best").get<std::string>();
+  if (best != "gen-0000") {
+    fs::remove(dir + "/nets/" + best + ".vnet");
+    CHECK_THROWS_WITH(run_value_net_loop(c), Catch::Contains(best + ".vnet"));
+  }
+  remove_tree(dir);
+}
+
+TEST_CASE("value-net run: a candidate that must lose is not promoted") {
+  // Generation 0 is the shipped net; the candidate is it after 30 steps at a learning rate of 5,
+  // which wrecks it. It plays the shipped net at equal time and is not promoted.
+  const std::string dir = temp_dir("lose");
+  const std::string shipped = std::string(PS_CONFIGS_DIR) + "/../models/8x10-standard.vnet";
+  std::string text = tiny_config(dir);
+  auto swap = [&](const std::string& from, const std::string& to) {
+    REQUIRE(text.find(from) != std::string::npos);
+    text.replace(text.find(from), from.size(), to);
+  };
+  swap("  generations: 2\n", "  generations: 1\n  init: " + shipped + "\n");
+  swap("train: {hidden: [8], steps: 20,", "train: {steps: 30, lr: 5.0, holdout: 0,");
+  swap("gating: {rule: score, games: 4, openings: 2, time_ms: 5, threshold: 0.25}",
+       "gating: {rule: sprt, elo0: 0, elo1: 100, games: 12, openings: 6, time_ms: 20, threshold: 0.5}");
+  const VnetRunConfig c = parse_vnet_run_config(text, "lose.yaml");
+  run_value_net_loop(c);
+  const std::vector<json> gens = generations(dir);
+  REQUIRE(gens.size() == 1);
+  INFO(gens[0].dump());
+  CHECK_FALSE(gens[0].at("promoted").get<bool>());
+  CHECK(gens[0].at("best") == "gen-0000");
+  CHECK_FALSE(fs::exists(dir + "/best.vnet"));
+  remove_tree(dir);
+}
