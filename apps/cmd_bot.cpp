@@ -1,7 +1,9 @@
-// `papersoccer bot MODEL`: plays the CodinGame Paper Soccer protocol on stdin/stdout with a
-// network model (from `export` or a checkpoint) within a time budget: alpha-beta over the small
-// value net answers every turn (MctsPlayer::kPlayEndgameFromTurn), the net's PUCT search every
-// turn with --visits, and the turns before search.endgame_from_turn when a --config sets one.
+// `papersoccer bot [MODEL]`: plays the CodinGame Paper Soccer protocol on stdin/stdout within a
+// time budget. Without MODEL, --visits, --config or a device: alpha-beta over the small value net
+// and no network (apps/bot_alphabeta.h). With them the network model (from `export` or a
+// checkpoint) is loaded: alpha-beta over the value net still answers every timed turn
+// (MctsPlayer::kPlayEndgameFromTurn), the net's PUCT search every turn with --visits, and the
+// turns before search.endgame_from_turn when a --config sets one.
 #include <time.h>
 #include <unistd.h>
 
@@ -13,6 +15,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "apps/bot_alphabeta.h"
 #include "apps/commands.h"
 #include "loop/players.h"
 #include "nn/checkpoint.h"
@@ -26,51 +29,17 @@ namespace ps::cmd {
 
 namespace {
 
-// When this process started, on the steady clock: /proc/self/stat's start time (clock ticks
-// after boot) against CLOCK_BOOTTIME. Falls back to `fallback` when either is unavailable.
-std::chrono::steady_clock::time_point process_start(std::chrono::steady_clock::time_point fallback) {
-  std::ifstream f("/proc/self/stat");
-  std::string line;
-  if (!std::getline(f, line)) return fallback;
-  const size_t close = line.rfind(')');  // the command name may hold spaces
-  if (close == std::string::npos) return fallback;
-  std::istringstream rest(line.substr(close + 1));
-  std::string field;
-  // Fields after the name start at 3 (state); the start time is field 22.
-  for (int i = 3; i < 22; ++i) rest >> field;
-  long long ticks = 0;
-  const long hz = ::sysconf(_SC_CLK_TCK);
-  timespec now{};
-  if (!(rest >> ticks) || hz <= 0 || ::clock_gettime(CLOCK_BOOTTIME, &now) != 0) return fallback;
-  const double age_s = double(now.tv_sec) + 1e-9 * double(now.tv_nsec) - double(ticks) / double(hz);
-  if (age_s < 0 || age_s > 3600) return fallback;
-  return std::chrono::steady_clock::now() -
-         std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(age_s));
-}
-
-// The options of `bot`.
-struct BotArgs {
-  std::string model, device = "cpu", pitch_text, variant_text, config, value_net;
-  int64_t first_ms = tour::kProtocolFirstTurnMs, turn_ms = tour::kProtocolTurnMs, safety_ms = 40,
-          search_margin_ms = 10, visits = -1;
-};
-
-// The longest time limit of an answer, ms: a day.
-constexpr int64_t kMaxAnswerMs = 86400000;
-
 // Runs the protocol loop with the model of a (the shipped one when a.model is empty).
 void run_bot(BotArgs a) {
-  // With no time left after the safety margin every answer would be the fallback turn.
-  if (a.safety_ms >= std::min(a.first_ms, a.turn_ms))
-    throw std::invalid_argument("bot: --safety-ms " + std::to_string(a.safety_ms) +
-                                " must be below --first-ms (" + std::to_string(a.first_ms) +
-                                ") and --turn-ms (" + std::to_string(a.turn_ms) + ")");
-  // The search's budget is the limit less both margins: none left is a fallback turn every time.
-  if (a.safety_ms + a.search_margin_ms >= std::min(a.first_ms, a.turn_ms))
-    throw std::invalid_argument("bot: --safety-ms " + std::to_string(a.safety_ms) + " + --search-margin-ms " +
-                                std::to_string(a.search_margin_ms) + " must be below --first-ms (" +
-                                std::to_string(a.first_ms) + ") and --turn-ms (" + std::to_string(a.turn_ms) +
-                                "): the search would have no time");
+  if (!bot_needs_network(a)) {  // alpha-beta with the value net: no network to load
+    run_alphabeta_bot(a);
+    return;
+  }
+  check_bot_margins(a);
+  if (a.nodes > 0)
+    throw std::invalid_argument(
+        "bot: --nodes is the budget of alpha-beta without a network; with a MODEL, "
+        "--visits, --config or --device give --visits");
   if (a.model.empty()) {
     const PitchChoice c = parse_pitch_spec(a.pitch_text.empty() ? "8x10" : a.pitch_text);
     const Pitch& pt = Pitch::get(c.width, c.length, c.goal);
@@ -126,18 +95,18 @@ void run_bot(BotArgs a) {
   if (eval && !config_sets_eval && !endgame_off)  // the one place the evaluation is set
     set_endgame_leaf_eval(sp, *eval);
   // A config that names only the endgame's value net means that net (the bot's endgame is
-  // nnue; it was refused as "only read with endgame_eval: nnue"; session-28 probe).
+  // nnue; it used to be refused as "only read with endgame_eval: nnue").
   if (search && search->has("endgame_value_net") && !search->has("endgame_eval") && !endgame_off)
     sp.endgame_eval = "nnue";
   if (top) {
     sp = parse_search_params(*search, sp);  // keys not given keep the bot's defaults above
     top->finish();
   }
-  if (!a.value_net.empty() && a.visits > 0)  // every turn is the net's PUCT (session-38 probe)
+  if (!a.value_net.empty() && a.visits > 0)  // every turn is the net's PUCT: the net would be unused
     throw std::invalid_argument("bot: --value-net " + a.value_net +
                                 " chooses alpha-beta's evaluation, and --visits " + std::to_string(a.visits) +
                                 " gives every turn to the net's PUCT search: give one of them");
-  if (a.visits > 0 && search) {  // alpha-beta's keys would be read and forgotten (session-39 probe)
+  if (a.visits > 0 && search) {  // alpha-beta's keys would be read and forgotten
     for (const char* key : {"endgame_from_turn", "endgame_eval", "endgame_value_net", "endgame_eval_noise",
                             "endgame_late_from_turn", "endgame_late_eval"})
       if (search->has(key) && !(std::string(key) == "endgame_from_turn" && sp.endgame_from_turn < 0))
@@ -191,46 +160,9 @@ void run_bot(BotArgs a) {
 
 void register_bot_command(CLI::App& app) {
   auto a = std::make_shared<BotArgs>();
-  auto* bot = app.add_subcommand("bot", "Play the CodinGame protocol on stdin/stdout with a model");
-  bot->add_option("model", a->model,
-                  "model file (export) or checkpoint (default: the shipped "
-                  "models/<pitch>-<variant>.model)");
-  bot->add_option("--device", a->device, "cpu | cuda | cuda:N")->capture_default_str();
-  bot->add_option("--pitch", a->pitch_text, "pitch (default: the model's first pitch, else 8x10)");
-  bot->add_option("--variant", a->variant_text, "variant (default: the model's first variant)");
-  // At most a day: a deadline of ~9.2e12 ms overflowed the clock (an instant fallback turn,
-  // then a search that never ended).
-  bot->add_option("--first-ms", a->first_ms,
-                  "time limit of the first answer, ms (1 to 86,400,000), counted from the bot's start (the "
-                  "referee writes the first lines at once); never less than --turn-ms")
-      ->capture_default_str()
-      ->check(integer_at_least(1))
-      ->check(CLI::Range(int64_t(1), kMaxAnswerMs));
-  bot->add_option("--turn-ms", a->turn_ms, "time limit of later answers, ms (1 to 86,400,000)")
-      ->capture_default_str()
-      ->check(integer_at_least(1))
-      ->check(CLI::Range(int64_t(1), kMaxAnswerMs));
-  bot->add_option("--safety-ms", a->safety_ms,
-                  "answer this long before the limit, ms (>= 0, below --first-ms and --turn-ms)")
-      ->capture_default_str()
-      ->check(integer_at_least(0));
-  bot->add_option("--search-margin-ms", a->search_margin_ms,
-                  "the search stops this long before the safety deadline, ms (>= 0): its "
-                  "overshoot past its own budget")
-      ->capture_default_str()
-      ->check(integer_at_least(0))
-      ->check(CLI::Range(int64_t(0), kMaxAnswerMs));
-  bot->add_option("--visits", a->visits,
-                  "play the net's PUCT with at most this many visits per turn, within the time "
-                  "(>= 1; -1: none, and alpha-beta answers every turn with the time unless "
-                  "--config sets search.endgame_from_turn)")
-      ->check(integer_at_least(1, true));
-  bot->add_option("--value-net", a->value_net,
-                  "the small value net of alpha-beta's endgame (.vnet; default: the shipped "
-                  "models/<pitch>-<variant>.vnet when it exists, else the random evaluation; "
-                  "none: the random evaluation; hand: the hand evaluation)")
-      ->check(non_empty_name(".vnet file, none or hand"));
-  bot->add_option("--config", a->config, "YAML with a search: map (search/params.h)");
+  auto* bot =
+      app.add_subcommand("bot", "Play the CodinGame protocol on stdin/stdout: alpha-beta with the value net");
+  add_bot_options(bot, *a);
   bot->callback([a] { run_bot(*a); });
 }
 

@@ -111,6 +111,7 @@ void register_perft_command(CLI::App& app) {
   struct Args {
     int depth = -1;
     int64_t max_states = kDefaultPerftStates;
+    double max_seconds = 60;
   };
   auto a = std::make_shared<Args>();
   auto* perft_cmd =
@@ -123,6 +124,11 @@ void register_perft_command(CLI::App& app) {
                    "levels (about 50 bytes each; the default is about 1 GiB); a line over "
                    "it is an error")
       ->check(in_range(int64_t(1), int64_t(1) << 40));
+  perft_cmd
+      ->add_option("--max-seconds", a->max_seconds,
+                   "time limit of one line, s (a line over it is an error and the next is read; 0: none)")
+      ->capture_default_str()
+      ->check(in_range(0.0, 1e9));
   perft_cmd->callback([a] {
     for_each_tsv_line(std::cin, [&](const TsvRow& row, const Game& g) {
       int d = a->depth;
@@ -144,7 +150,7 @@ void register_perft_command(CLI::App& app) {
       if (d > kMaxPerftDepth)
         throw std::invalid_argument("depth " + std::to_string(d) + " is above the maximum " +
                                     std::to_string(kMaxPerftDepth));
-      std::cout << perft(g.position(), d, nullptr, a->max_states) << '\n';
+      std::cout << perft(g.position(), d, nullptr, a->max_states, a->max_seconds) << '\n';
     });
   });
 }

@@ -1,7 +1,9 @@
 #include "engine/turns.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <queue>
 
@@ -207,6 +209,13 @@ bool TurnGenerator::any_safe_turn(Position& pos, int mover) {
 
 namespace {
 
+// single-file: omit begin (the perft command's time limit: the exported bot's tests run none)
+// Thrown out of an enumeration when perft's time is up; the deadline of the perft call running
+// on this thread (null: none).
+struct PerftTimeUp {};
+thread_local const std::chrono::steady_clock::time_point* perft_deadline = nullptr;
+// single-file: omit end
+
 // Recursion inside the enumeration callback: level d's generator is paused in its callback
 // while level d - 1's enumerates, so no list of children is stored. `others` is the number of
 // states the shallower levels hold meanwhile; each level gets what is left of max_states.
@@ -219,6 +228,11 @@ uint64_t perft_rec(const Position& pos, int depth, std::vector<TurnGenerator>& g
   gen.set_enumeration_limit(left);
   uint64_t total = 0;
   TurnGenerator::Stats st = gen.for_each_turn(pos, [&](const Position& end, const uint8_t*, int) {
+    // single-file: omit begin
+    // The memoised enumeration reports each distinct turn end; between two it expands at most
+    // max_states states, so the clock is looked at often enough.
+    if (perft_deadline && std::chrono::steady_clock::now() >= *perft_deadline) throw PerftTimeUp{};
+    // single-file: omit end
     if (depth > 1) total += perft_rec(end, depth - 1, gens, max_states, others + gen.states_held());
   });
   if (!st.complete) throw StateLimitError("");
@@ -227,10 +241,19 @@ uint64_t perft_rec(const Position& pos, int depth, std::vector<TurnGenerator>& g
 
 }  // namespace
 
-uint64_t perft(const Position& pos, int depth, uint64_t* kicks_made, int64_t max_states) {
+uint64_t perft(const Position& pos, int depth, uint64_t* kicks_made, int64_t max_states, double max_seconds) {
   if (depth < 0) return 0;
   std::vector<TurnGenerator> gens(size_t(depth) + 1);
   uint64_t leaves = 0;
+  // single-file: omit begin
+  const auto deadline = std::chrono::steady_clock::now() +
+                        std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                            std::chrono::duration<double>(max_seconds > 0 ? max_seconds : 0));
+  perft_deadline = max_seconds > 0 ? &deadline : nullptr;
+  struct Clear {
+    ~Clear() { perft_deadline = nullptr; }
+  } clear;
+  // single-file: omit end
   try {
     leaves = perft_rec(pos, depth, gens, max_states, 0);
   } catch (const StateLimitError&) {
@@ -238,6 +261,14 @@ uint64_t perft(const Position& pos, int depth, uint64_t* kicks_made, int64_t max
                           " mid-turn positions and turn ends held at once (the state limit, "
                           "about 50 bytes each); no result");
   }
+  // single-file: omit begin
+  catch (const PerftTimeUp&) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%g", max_seconds);
+    throw StateLimitError(std::string("perft: not finished within ") + buf +
+                          " s (the time limit); no result");
+  }
+  // single-file: omit end
   if (kicks_made) {
     *kicks_made = 0;
     for (auto& g : gens) *kicks_made += g.kicks_made();
@@ -363,7 +394,7 @@ constexpr size_t words_for(size_t bytes) { return (bytes + sizeof(uint64_t) - 1)
 // lanes, folded at the end: each step is a bijection of the lane and of the word, so any
 // changed float changes the print. Computed at every generation step (1,000 floats on 8x10);
 // one FNV-1a chain over 32-bit words waited on its 1,000 dependent multiplies
-// (docs/BENCHMARKS.md, speed5).
+// (docs/experiments/selfplay-throughput.md).
 uint64_t logits_print(const float* logits, size_t n) {
   constexpr uint64_t kPrime = 0x100000001b3ULL;
   uint64_t lane[4] = {0xcbf29ce484222325ULL, 0x84222325cbf29ce4ULL, 0x9E3779B97F4A7C15ULL,

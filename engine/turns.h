@@ -260,10 +260,11 @@ bool attacked_goal_reachable(const Position& pos);
 /// is a leaf and is not expanded (RULES.md). kicks_made, when given, receives the number of
 /// kicks made during the enumeration. Exact or nothing: throws StateLimitError when the
 /// enumeration tables of all levels together would hold more than max_states states (about 50
-/// bytes each: the default, kDefaultPerftStates, is about 1 GiB).
+/// bytes each: the default, kDefaultPerftStates, is about 1 GiB), or when max_seconds (> 0) of
+/// wall time pass before it ends (memory is bounded by the states; time grows with the depth).
 constexpr int64_t kDefaultPerftStates = int64_t(20) << 20;
 uint64_t perft(const Position& pos, int depth, uint64_t* kicks_made = nullptr,
-               int64_t max_states = kDefaultPerftStates);
+               int64_t max_states = kDefaultPerftStates, double max_seconds = 0);
 
 /// Options of best_first_turns.
 struct BestFirstOptions {

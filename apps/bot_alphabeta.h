@@ -1,0 +1,46 @@
+// The `bot` command's options, and its play without a network: alpha-beta over the small value
+// net (search/alphabeta.h, search/nnue_eval.h), the same search the single file of a .vnet
+// (`export --single-file`) plays. This part needs no LibTorch, so the `papersoccer` front
+// (apps/front.cpp) answers `bot` without loading it: the first answer comes within milliseconds
+// of the process start instead of after LibTorch's ~0.5 s. `bot` with a MODEL, --visits, --config
+// or a device other than cpu loads the network (apps/cmd_bot.cpp, in papersoccer-torch).
+#pragma once
+
+#include <chrono>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "tournament/protocol.h"
+
+namespace ps::cmd {
+
+struct BotArgs {
+  std::string model, device = "cpu", pitch_text, variant_text, config, value_net;
+  int64_t first_ms = tour::kProtocolFirstTurnMs, turn_ms = tour::kProtocolTurnMs, safety_ms = 40,
+          search_margin_ms = 10, visits = -1, nodes = -1;
+};
+
+/// Adds every option of `bot` to its subcommand, writing into a (which must outlive the app).
+void add_bot_options(CLI::App* bot, BotArgs& a);
+
+/// Whether these options need the network: a MODEL, --visits, --config or a device other than
+/// cpu. Without them `bot` plays alpha-beta with the value net (run_alphabeta_bot).
+bool bot_needs_network(const BotArgs& a);
+
+/// Throws std::invalid_argument when --safety-ms (with --search-margin-ms) leaves the search no
+/// time within --first-ms or --turn-ms.
+void check_bot_margins(const BotArgs& a);
+
+/// When this process started, on the steady clock (/proc/self/stat's start time against
+/// CLOCK_BOOTTIME); `fallback` where either is unavailable. The referee's clock for the first
+/// answer may start with the process.
+std::chrono::steady_clock::time_point process_start(std::chrono::steady_clock::time_point fallback);
+
+/// Plays the protocol on stdin/stdout with alpha-beta over --value-net (default: the shipped
+/// models/<pitch>-<variant>.vnet; none: the random evaluation; hand: the hand evaluation).
+/// Throws std::invalid_argument for bad options or a value net of other rules (naming the flag
+/// or the shipped file), ValueNetError for a file that cannot be read, ProtocolError for bad input.
+void run_alphabeta_bot(const BotArgs& a);
+
+}  // namespace ps::cmd
