@@ -5,8 +5,11 @@
 #include <iostream>
 
 #include "core/plural.h"
+#include "loop/export_model.h"
 #include "loop/phases.h"
 #include "loop/players.h"
+#include "loop/run_ratings.h"
+#include "nn/checkpoint.h"
 #include "report/report.h"
 
 namespace ps {
@@ -24,6 +27,21 @@ void print_run_header(const RunContext& ctx) {
   if (ctx.state.generation > 0)
     std::printf("resuming after generation %d (best %s)\n", ctx.state.generation, ctx.state.best.c_str());
   std::fflush(stdout);
+}
+
+// A finished run's best.model must load: one deleted or cut short (it is a copy, for `bot`)
+// is written again from the best network's checkpoint, whose own damage is an error naming it.
+void ensure_best_model(RunContext& ctx) {
+  try {
+    (void)nn::load_checkpoint(ctx.paths.best_model);
+    return;
+  } catch (const std::exception& e) {
+    std::printf("best.model does not load (%s): writing it again from %s\n", e.what(),
+                ctx.paths.checkpoint_of(ctx.state.best).c_str());
+  }
+  const auto [elo, ci] = rate_all(load_outcomes(ctx.paths.eval)).elo(ctx.state.best);
+  export_run_model(ctx.paths.checkpoint_of(ctx.state.best), ctx.paths.best_model, ctx.cfg, elo, ci);
+  (void)nn::load_checkpoint(ctx.paths.best_model);
 }
 
 }  // namespace
@@ -58,6 +76,7 @@ void run_training_loop(const RunConfig& cfg, const std::atomic<bool>* cancel) {
   }
   const bool finished = ctx.state.generation >= cfg.generations;
   ctx.save_state(ctx.stopped() ? "interrupted" : (finished ? "finished" : "stopped"));
+  if (finished) ensure_best_model(ctx);
   if (finished) {
     try {
       std::printf("report: %s\nbest model: %s\n", report::write_report(cfg.dir).c_str(),

@@ -4,6 +4,8 @@
 #include <map>
 #include <stdexcept>
 
+#include <nlohmann/json.hpp>
+
 #include "core/fileutil.h"
 #include "loop/run_dir.h"
 
@@ -103,10 +105,20 @@ RunConfig parse_run_config(const std::string& text, const std::string& source) {
     } catch (const std::invalid_argument& e) {
       r.fail_key("variant", e.what());
     }
-    if (c.generations < 1) r.fail_key("generations", "must be >= 1");
+    if (c.generations < 1 || c.generations > kMaxGenerations)
+      r.fail_key("generations", "must be in [1, " + std::to_string(kMaxGenerations) + "]");
     if (r.has("init") && c.init.empty()) r.fail_key("init", "must be a file name (or leave the key out)");
     if (c.name.empty() || c.name.find('/') != std::string::npos)
       throw ConfigError(source + ": run.name must be a non-empty name without '/'");
+    // state.json and the report carry the name as JSON text, which must be UTF-8: a name that is
+    // not made the run directory and then failed every resume.
+    try {
+      (void)nlohmann::json(c.name).dump();
+    } catch (const nlohmann::json::exception&) {
+      r.fail_key("name", "must be UTF-8 text");
+    }
+    if (std::any_of(c.name.begin(), c.name.end(), [](char ch) { return (unsigned char)ch < 32; }))
+      r.fail_key("name", "must not hold control characters");
   }
   {
     ConfigReader r = top.child("service");

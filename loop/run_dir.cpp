@@ -1,5 +1,8 @@
 #include "loop/run_dir.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
@@ -61,11 +64,27 @@ RunState read_run_state(const std::string& path) {
   RunState s;
   if (!fs::exists(path)) return s;
   json j = read_json_file(path);
-  s.generation = j.value("generation", 0);
-  s.best = j.value("best", s.best);
-  s.started = j.value("started", std::string());
-  s.seconds = j.value("seconds", 0.0);
-  s.phase = j.value("phase", std::string());
+  try {
+    s.generation = j.value("generation", 0);
+    s.best = j.value("best", s.best);
+    s.started = j.value("started", std::string());
+    s.seconds = j.value("seconds", 0.0);
+    s.phase = j.value("phase", std::string());
+  } catch (const json::exception& e) {
+    throw std::runtime_error(path + ": a field of the wrong type (" + e.what() + ")");
+  }
+  // The state names files inside the run directory: only the names this loop writes.
+  if (s.generation < 0 || s.generation > kMaxGenerations)
+    throw std::runtime_error(path + ": \"generation\" " + std::to_string(s.generation) + " is not in [0, " +
+                             std::to_string(kMaxGenerations) + "]");
+  const bool digits =
+      s.best.size() >= 8 && s.best.size() <= 10 && s.best.rfind("gen-", 0) == 0 &&
+      std::all_of(s.best.begin() + 4, s.best.end(), [](char c) { return c >= '0' && c <= '9'; });
+  if (!digits || std::stoi(s.best.substr(4)) > s.generation ||
+      gen_name(std::stoi(s.best.substr(4))) != s.best)
+    throw std::runtime_error(path + ": \"best\" '" + s.best.substr(0, 80) +
+                             "' is not a network of this run (gen-0000 to " + gen_name(s.generation) + ")");
+  if (!std::isfinite(s.seconds) || s.seconds < 0) s.seconds = 0;
   return s;
 }
 

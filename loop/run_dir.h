@@ -44,7 +44,12 @@ struct RunPaths {
   std::string model(int generation) const;                    ///< models/gen-NNNN.model
 };
 
-/// state.json. An absent file reads as generation 0 with best gen-0000.
+/// The most generations a run directory may hold (run.generations is bounded by it too).
+constexpr int kMaxGenerations = 100000;
+
+/// state.json. An absent file reads as generation 0 with best gen-0000. read_run_state throws
+/// std::runtime_error naming the file for a field of the wrong type, a generation outside
+/// [0, kMaxGenerations], or a best that is not gen-NNNN of a generation already reached.
 struct RunState {
   int generation = 0;             ///< last finished generation (evaluated, promoted or not)
   std::string best = "gen-0000";  ///< the network self-play uses

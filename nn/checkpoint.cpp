@@ -160,6 +160,8 @@ CheckpointMeta CheckpointMeta::from_json(const std::string& text, const std::str
   try {
     m.net.validate();
     for (const auto& v : m.variants) parse_variant(v);
+    // A pitch the rules do not allow (9x10: odd width; 0x00; 1000000x1000000) was exported.
+    for (const auto& p : m.pitches) (void)parse_pitch_spec(p);
   } catch (const std::exception& e) {
     throw CheckpointError(where + ": bad metadata: " + e.what());
   }
@@ -227,6 +229,14 @@ LoadedCheckpoint load_checkpoint_bytes(const std::string& path, const std::strin
   torch::serialize::InputArchive ar;
   LoadedCheckpoint out;
   open_archive(path, payload, ar, &out.meta);
+  // The net is built from the metadata before its stored tensors are read: metadata that asks
+  // for more parameters than the file can hold (at 2 bytes each) would allocate gigabytes
+  // first (an 83 KB file saying channels 4096 took 2.5 GB).
+  const int64_t min_params = out.meta.net.min_parameters();
+  if (min_params > int64_t(payload.size()) / 2)
+    throw CheckpointError("checkpoint " + path + ": its metadata's net (" + out.meta.net.summary() +
+                          ") has at least " + std::to_string(min_params) + " parameters, more than its " +
+                          std::to_string(payload.size()) + " bytes can hold");
   out.net = PolicyValueNet(out.meta.net);
   // Expected shapes from the freshly built net; Module::load replaces tensors without checking.
   std::vector<std::pair<std::string, std::vector<int64_t>>> shapes;
@@ -256,6 +266,18 @@ LoadedCheckpoint load_checkpoint_bytes(const std::string& path, const std::strin
   };
   for (const auto& item : out.net->named_parameters()) check(item.key(), item.value());
   for (const auto& item : out.net->named_buffers()) check(item.key(), item.value());
+  // Checksum-valid garbage: a NaN or infinite weight, or a negative batch-norm variance, gave
+  // non-finite evaluations (a fallback turn every turn, with exit status 0).
+  auto finite = [&](const std::string& key, const torch::Tensor& t) {
+    if (!t.is_floating_point()) return;
+    if (!torch::isfinite(t).all().item<bool>())
+      throw CheckpointError("checkpoint " + path + ": tensor '" + key + "' holds a value that is not finite");
+    if (key.size() >= 11 && key.compare(key.size() - 11, 11, "running_var") == 0 &&
+        (t < 0).any().item<bool>())
+      throw CheckpointError("checkpoint " + path + ": tensor '" + key + "' holds a negative variance");
+  };
+  for (const auto& item : out.net->named_parameters()) finite(item.key(), item.value());
+  for (const auto& item : out.net->named_buffers()) finite(item.key(), item.value());
   torch::serialize::InputArchive opt;
   out.has_optimizer = ar.try_read("optimizer", opt);
   out.net->to(dev);

@@ -44,9 +44,20 @@ void NetConfig::validate() const {
         "must be >= 0, not " + std::to_string(global_pool_every));
   check(global_pool_every == 0 || (global_pool_channels >= 1 && global_pool_channels < channels),
         "global_pool_channels", "must be in 1..channels-1, not " + std::to_string(global_pool_channels));
-  check(policy_channels >= 1, "policy_channels", "must be >= 1, not " + std::to_string(policy_channels));
-  check(value_channels >= 1, "value_channels", "must be >= 1, not " + std::to_string(value_channels));
-  check(value_hidden >= 1, "value_hidden", "must be >= 1, not " + std::to_string(value_hidden));
+  check(policy_channels >= 1 && policy_channels <= 4096, "policy_channels",
+        "must be in 1..4096, not " + std::to_string(policy_channels));
+  check(value_channels >= 1 && value_channels <= 4096, "value_channels",
+        "must be in 1..4096, not " + std::to_string(value_channels));
+  check(value_hidden >= 1 && value_hidden <= 65536, "value_hidden",
+        "must be in 1..65536, not " + std::to_string(value_hidden));
+}
+
+int64_t NetConfig::min_parameters() const {
+  const int64_t c = channels;
+  // The stem's 3x3 convolution over the input planes, two 3x3 convolutions per block, the
+  // heads' 1x1 convolutions and the value head's output layer: a lower bound on the count.
+  return 9 * 18 * c + int64_t(blocks) * 2 * 9 * c * c + c * policy_channels + c * value_channels +
+         value_hidden;
 }
 
 std::string NetConfig::summary() const {

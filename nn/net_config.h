@@ -18,6 +18,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <string>
 #include <utility>
 
@@ -38,6 +39,10 @@ struct NetConfig {
   /// The int fields above by their YAML and checkpoint-JSON key, in this order; the one bool,
   /// moves_left_head, comes after them. One list for parsing, comparing and storing a NetConfig.
   static const std::array<std::pair<const char*, int NetConfig::*>, 7> kIntFields;
+
+  /// A lower bound on the net's parameter count (the convolutions and the value output), so a
+  /// file's size can be checked against its metadata before the net is built.
+  int64_t min_parameters() const;
 
   /// 2 blocks x 16 channels: for CPU tests.
   static NetConfig tiny();

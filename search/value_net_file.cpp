@@ -1,5 +1,7 @@
 #include "search/value_net_file.h"
 
+#include <cmath>
+#include <cstdio>
 #include <cstring>
 
 #include "core/byte_io.h"
@@ -89,6 +91,8 @@ ValueNet parse_value_net(const std::string& name, const std::string& bytes) {
     net.window_points = version >= 3;
   }
   net.value_scale = r.get<float>("value_scale");
+  if (!std::isfinite(net.value_scale) || net.value_scale <= 0 || net.value_scale > 99999)
+    r.fail("value_scale " + std::to_string(net.value_scale) + " is not in (0, 99999]");
   if (w > 1000 || l > 1000 || g > 1000) r.fail("impossible pitch size");
   net.width = int(w);
   net.length = int(l);
@@ -111,11 +115,25 @@ ValueNet parse_value_net(const std::string& name, const std::string& bytes) {
   if (floats * 4 != r.left())
     r.fail(floats * 4 > r.left() ? "truncated (the weights are shorter than the layer sizes say)"
                                  : "trailing bytes after the weights");
-  for (auto& layer : net.layers) {
+  // A checksum-valid file of NaN, infinite or huge weights (3e38 loaded) would be played: every
+  // evaluation garbage. A trained net's weights are far below the bound.
+  constexpr float kMaxWeight = 1e6f;
+  auto weight = [&](const char* what, size_t layer_index) {
+    const float x = r.get<float>(what);
+    if (!std::isfinite(x) || std::abs(x) > kMaxWeight) {
+      char value[32];
+      std::snprintf(value, sizeof value, "%g", double(x));
+      r.fail("layer " + std::to_string(layer_index) + ": " + what + " holds " + value +
+             ": not finite, or above 1e6 in magnitude");
+    }
+    return x;
+  };
+  for (size_t i = 0; i < net.layers.size(); ++i) {
+    auto& layer = net.layers[i];
     layer.weight.resize(size_t(layer.in) * size_t(layer.out));
-    for (float& x : layer.weight) x = r.get<float>("weights");
+    for (float& x : layer.weight) x = weight("weights", i);
     layer.bias.resize(size_t(layer.out));
-    for (float& x : layer.bias) x = r.get<float>("biases");
+    for (float& x : layer.bias) x = weight("biases", i);
   }
   try {
     net.validate();

@@ -34,15 +34,17 @@ int64_t TrainConfig::Window::size(int64_t total) const {
 void TrainConfig::validate() const {
   const FieldCheck check("train.");
   check.part("net", net);
-  check(threads >= 0, "threads", "must be >= 0");
-  check(batch_size >= 1, "batch_size", "must be >= 1");
+  // LibTorch intra-op threads beyond the cores only wait (1,000,000 started 3,600 threads and
+  // no training); a batch of 2e9 samples asked for gigabytes before the first step.
+  check(threads >= 0 && threads <= 256, "threads", "must be in [0, 256]");
+  check(batch_size >= 1 && batch_size <= 65536, "batch_size", "must be in [1, 65536]");
   check(steps >= 0, "steps", "must be >= 0");
   check(rows_per_sample >= 0 && rows_per_sample <= 1000, "rows_per_sample",
         "must be a number in [0, 1000] (0: off)");
   check(optimizer.type == "sgd" || optimizer.type == "adamw", "optimizer.type",
         "must be sgd or adamw, not '" + optimizer.type + "'");
   // Finite and at most 10: an infinite rate trained a NaN network that the loop then promoted,
-  // and 1e308 failed late converting to float (both from a new-user probe).
+  // and 1e308 failed late converting to float.
   check(optimizer.lr > 0 && optimizer.lr <= 10, "optimizer.lr", "must be > 0 and <= 10");
   check(optimizer.weight_decay >= 0 && std::isfinite(optimizer.weight_decay), "optimizer.weight_decay",
         "must be a finite number >= 0");

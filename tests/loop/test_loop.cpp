@@ -76,7 +76,7 @@ TEST_CASE("run config errors name the key") {
                     Catch::StartsWith("r.yaml: run.variant (line 3): ") && Catch::Contains("triple"));
   CHECK_THROWS_WITH(parse_run_config("evaluate:\n  gating: {threshold: 2}\n", "r.yaml"),
                     "r.yaml: evaluate.gating.threshold (line 2): must be in (0, 1)");
-  // Regression: a probe's exact input said "expected an integer".
+  // Regression: this exact input said "expected an integer".
   CHECK_THROWS_WITH(parse_run_config("selfplay: {games_per_chunk: 4294967296}\n", "r.yaml"),
                     "r.yaml: selfplay.games_per_chunk (line 1): out of range: '4294967296' is not in "
                     "[-2147483648, 2147483647]");
@@ -216,7 +216,7 @@ TEST_CASE("the bestfirst player searches with the value net and names a bad valu
                         "bestfirst", YAML::Load("{value_net: " + vnet + ", search: {ubfm_exploration: -1}}"),
                         ctx, "t.yaml"),
                     Catch::Contains("ubfm_exploration"));
-  // No alpha-beta endgame and no PUCT: said with the key and its line (session-25 probe: an
+  // No alpha-beta endgame and no PUCT: said with the key and its line (before: an
   // endgame_value_net of another pitch failed every game; algorithm puct played silently).
   CHECK_THROWS_WITH(
       tour::create_player(
@@ -233,7 +233,7 @@ TEST_CASE("the bestfirst player searches with the value net and names a bad valu
 }
 
 TEST_CASE("the mcts player's listed keys are the keys its parser reads") {
-  // Probe finding: `tournament --list-types` listed no keys for mcts. The list is taken from the
+  // Regression: `tournament --list-types` listed no keys for mcts. The list is taken from the
   // parser; each listed key, given, is read (not an unknown key), and a key not listed is refused.
   const std::vector<std::string> keys = mcts_player_keys();
   for (const char* k :
@@ -283,7 +283,7 @@ TEST_CASE("the mcts player's listed keys are the keys its parser reads") {
       "alphabeta", YAML::Load("{pvs: true, lmr: true, lmr_first: 2, lmr_divisor: 1.5, eval_noise: 9}"), ctx));
   CHECK_THROWS_WITH(tour::create_player("alphabeta", YAML::Load("{pvs: false, lmr: true}"), ctx),
                     Catch::Contains("pvs (line 1): lmr needs pvs"));
-  // Probe findings: the player's range checks name the key and its line, and a tiny
+  // Regressions: the player's range checks name the key and its line, and a tiny
   // lmr_divisor (whose reduction overflowed an int and crashed the search) is refused or safe.
   CHECK_THROWS_WITH(
       tour::create_player("alphabeta", YAML::Load("{pvs: true, lmr: true, lmr_divisor: 0}"), ctx),
@@ -302,7 +302,7 @@ TEST_CASE("the mcts player's listed keys are the keys its parser reads") {
                     Catch::Contains("noise_range (line 1): is only read with eval: noise"));
   CHECK_THROWS_WITH(tour::create_player("alphabeta", YAML::Load("{eval: noise, noise_range: 0}"), ctx),
                     Catch::Contains("noise_range (line 1): noise evaluation: range 0 outside [1, 99999]"));
-  // Probe finding: a value net for other rules played every game as a forfeit ("new_game
+  // Regression: a value net for other rules played every game as a forfeit ("new_game
   // failed"); it is now a config error with the key and line when the player is made.
   const std::string vnet =
       (std::filesystem::temp_directory_path() / ("ps_rules_" + std::to_string(::getpid()) + ".vnet"))
@@ -406,7 +406,36 @@ TEST_CASE("a tiny loop runs end to end and a second call resumes without redoing
   CHECK(meta.pitches == std::vector<std::string>{"6x8"});
   CHECK(std::isfinite(meta.rating_elo));
   CHECK(fs::exists(dir / "data" / "gen0001-000000.psd"));
+  // A finished run whose best.model was deleted, or cut to 500 bytes, writes it again from the
+  // best network's checkpoint when it is run again (it exited 0 naming a file that was gone).
+  for (int cut : {0, 500}) {
+    const std::string best = (dir / "best.model").string();
+    if (cut == 0) fs::remove(best);
+    else write_file_atomic(best, read_file(best).substr(0, size_t(cut)));
+    run_training_loop(cfg);
+    CHECK(nn::read_checkpoint_meta(best).pitches == std::vector<std::string>{"6x8"});
+  }
+  // A damaged state.json is refused, naming the file and the field.
+  const std::string state_path = (dir / "state.json").string();
+  for (const char* bad :
+       {R"({"generation": 2, "best": "../../../etc/passwd"})", R"({"generation": -1})",
+        R"({"generation": 1e20})", R"({"generation": "x"})", R"({"generation": 1, "best": "gen-0002"})"}) {
+    INFO(bad);
+    write_file_atomic(state_path, bad);
+    CHECK_THROWS_WITH(run_training_loop(cfg), Catch::Contains(state_path));
+  }
   ps::remove_tree(fs::path(dir).string());
+}
+
+TEST_CASE("run config bounds: threads, batch size and the run name are refused when read") {
+  CHECK_THROWS_WITH(parse_run_config("train: {threads: 1000000}\n", "r.yaml"),
+                    Catch::Contains("r.yaml: train.threads (line 1): must be in [0, 256]"));
+  CHECK_THROWS_WITH(parse_run_config("train: {batch_size: 2000000000}\n", "r.yaml"),
+                    Catch::Contains("r.yaml: train.batch_size (line 1): must be in [1, 65536]"));
+  CHECK_THROWS_WITH(parse_run_config(std::string("run: {name: a") + char(0xff) + "}\n", "r.yaml"),
+                    Catch::Contains("r.yaml: run.name (line 1): must be UTF-8 text"));
+  CHECK_THROWS_WITH(parse_run_config("run: {generations: 1000000000}\n", "r.yaml"),
+                    Catch::Contains("run.generations"));
 }
 
 TEST_CASE("durations for progress lines, huge ones included") {

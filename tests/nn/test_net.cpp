@@ -1,12 +1,13 @@
 // The network: shapes, value range, policy loss, config parsing, checkpoints.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+#include <zlib.h>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <random>
-#include <unistd.h>
-#include <zlib.h>
 
 #include "core/checksum.h"
 #include "core/fileutil.h"
@@ -329,6 +330,76 @@ TEST_CASE("a crafted checkpoint (one archive byte changed, checksum recomputed) 
                     Catch::Contains("code/__torch__.py:4: '  meta = str' is not a declaration"));
   CHECK_THROWS_AS(read_checkpoint_meta(path), CheckpointError);
   CHECK_THROWS_AS(load_checkpoint_bytes("mem", checkpoint_file_bytes(payload)), CheckpointError);
+  std::remove(path.c_str());
+}
+
+TEST_CASE(
+    "checkpoint garbage with valid checksums is refused: non-finite weights, bad variances, pitches, sizes",
+    "[nn]") {
+  const std::string path = temp_path("garbage.psnet");
+  SECTION("a NaN or infinite weight") {
+    for (float bad : {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity()}) {
+      PolicyValueNet net = trained_tiny(3);
+      {
+        torch::NoGradGuard no_grad;
+        net->parameters().front().view(-1)[0] = bad;
+      }
+      CheckpointMeta meta;
+      meta.net = net->config();
+      save_checkpoint(path, net, meta);
+      CHECK_THROWS_WITH(load_checkpoint(path), Catch::Contains(path) && Catch::Contains("is not finite"));
+    }
+  }
+  SECTION("a negative batch-norm variance") {
+    PolicyValueNet net = trained_tiny(3);
+    bool found = false;
+    {
+      torch::NoGradGuard no_grad;
+      for (auto& b : net->named_buffers())
+        if (!found && b.key().find("running_var") != std::string::npos) {
+          b.value().view(-1)[0] = -1.0f;
+          found = true;
+        }
+    }
+    REQUIRE(found);
+    CheckpointMeta meta;
+    meta.net = net->config();
+    save_checkpoint(path, net, meta);
+    CHECK_THROWS_WITH(load_checkpoint(path),
+                      Catch::Contains("running_var") && Catch::Contains("negative variance"));
+  }
+  SECTION("a pitch the rules do not allow") {
+    PolicyValueNet net = trained_tiny(3);
+    CheckpointMeta meta;
+    meta.net = net->config();
+    for (const char* pitch : {"9x10", "0x00", "1000000x1000000"}) {
+      meta.pitches = {pitch};
+      save_checkpoint(path, net, meta);
+      CHECK_THROWS_WITH(read_checkpoint_meta(path), Catch::Contains("bad metadata: pitch"));
+    }
+  }
+  SECTION("metadata asking for a net larger than the file") {
+    // The stored metadata says 96 channels for a 16-channel net's 2-bytes-per-parameter file: refused
+    // before the net is built (4096 channels took 2.5 GB and 10 s before the shapes were checked).
+    PolicyValueNet net = trained_tiny(3);
+    CheckpointMeta meta;
+    meta.net = net->config();
+    save_checkpoint(path, net, meta);
+    std::string payload = read_file(path).substr(24);
+    const size_t at = payload.find("\"channels\":16");
+    REQUIRE(at != std::string::npos);
+    payload.replace(at, 13, "\"channels\":96");
+    fix_zip_crc(payload, "archive/data.pkl");
+    write_file_atomic(path, checkpoint_file_bytes(payload));
+    CHECK_THROWS_WITH(load_checkpoint(path),
+                      Catch::Contains("parameters, more than its") && Catch::Contains(path));
+    NetConfig huge = NetConfig::tiny();
+    huge.value_hidden = 1000000000;
+    CHECK_THROWS_WITH(huge.validate(), Catch::Contains("value_hidden"));
+    huge = NetConfig::tiny();
+    huge.policy_channels = 100000000;
+    CHECK_THROWS_WITH(huge.validate(), Catch::Contains("policy_channels"));
+  }
   std::remove(path.c_str());
 }
 

@@ -9,8 +9,10 @@
 #include <bitset>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <functional>
+#include <limits>
 #include <random>
 #include <set>
 
@@ -240,7 +242,7 @@ TEST_CASE("value net: the window's points are its touched and trap points", "[se
 TEST_CASE("value net: the window's pattern sums equal its segment columns", "[search]") {
   const Pitch& p = Pitch::standard();
   for (int h1 : {16, 32, 8, 80}) {
-    // r = 8 (the largest, 289 cells): the window table's cell index wrapped at 256 (session-31 probe).
+    // r = 8 (the largest, 289 cells): the window table's cell index wrapped at 256.
     for (int r : {1, 2, 3, 8}) {
       // The window's points too (6 inputs and 64 patterns per cell) at r = 2 and 3.
       const bool points = r == 2 || r == 3;
@@ -427,6 +429,19 @@ TEST_CASE("value net: corrupt files are errors naming the file, never a crash", 
     set_u32(s, 4, 2);
     CHECK_THROWS_AS(parse_value_net("x.vnet", resum(s)), ValueNetError);
   }
+  SECTION("weights that are not finite, or huge, with a valid checksum") {
+    // The weights are the file's last floats before the checksum; the last is a bias of the
+    // output layer (layer 2: the net has two hidden layers).
+    const size_t last = good.size() - 8 - 4;
+    for (float bad :
+         {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity(), 3e38f}) {
+      std::string s = good;
+      std::memcpy(&s[last], &bad, 4);
+      CHECK_THROWS_WITH(parse_value_net("x.vnet", resum(s)),
+                        Catch::Contains("x.vnet") && Catch::Contains("layer 2: biases holds") &&
+                            Catch::Contains("not finite, or above 1e6 in magnitude"));
+    }
+  }
   SECTION("bad headers") {
     std::string s = good;
     s[0] = 'X';
@@ -457,7 +472,7 @@ TEST_CASE("value net: corrupt files are errors naming the file, never a crash", 
     CHECK_THROWS_WITH(load_value_net("/nonexistent/dir/v.vnet"),
                       Catch::Contains("/nonexistent/dir/v.vnet"));
   }
-  // Session-25 probe: a FIFO blocked the reader, /dev/zero grew it past 2 GB.
+  // Regression: a FIFO blocked the reader, /dev/zero grew it past 2 GB.
   SECTION("special files") {
     CHECK_THROWS_WITH(load_value_net("/dev/zero"),
                       Catch::Contains("/dev/zero") && Catch::Contains("not a regular file"));
@@ -528,7 +543,7 @@ TEST_CASE("leaf evaluations by name, a value net of other rules is refused befor
   spec.eval = "mobility";
   CHECK_THROWS_WITH(make_leaf_evaluator(spec, 1), "unknown evaluation 'mobility' (known: hand, noise, nnue)");
   // A misspelt name beside a value net (or eval_hand) is the name's error, not value_net's
-  // (session-28 probe: "value_net: is only read with eval: nnue (the evaluation is nnu)").
+  // (it said "value_net: is only read with eval: nnue (the evaluation is nnu)").
   spec.eval = "nnu";
   spec.value_net = path;
   spec.eval_hand = 50;
