@@ -30,7 +30,7 @@ Json api_position(ApiContext& ctx, const Json& body) {
 }
 
 Json api_analyse(ApiContext& ctx, const Json& body) {
-  const Game g = requested_game(ctx, body);
+  // The search's fields first: a refused request does not touch the game it names.
   AnalyseRequest r;
   r.visits = get_int(body, "visits", r.visits, 0, ctx.options.max_visits);
   r.time_ms = get_int(body, "time_ms", r.time_ms, -1, ctx.options.max_time_ms);
@@ -40,6 +40,7 @@ Json api_analyse(ApiContext& ctx, const Json& body) {
   r.pv_turns = int(get_int(body, "pv_turns", r.pv_turns, 0, 64));
   r.fresh = get_bool(body, "fresh", false);
   if (!ctx.analyst.available()) throw bad_request("no model: start the server with --model FILE to analyse");
+  const Game g = requested_game(ctx, body);
   // The search runs on the job pool, never on this HTTP thread.
   auto done = std::make_shared<std::promise<Json>>();
   std::future<Json> result = done->get_future();

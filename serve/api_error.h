@@ -9,10 +9,19 @@ namespace ps::serve {
 
 class ApiError : public std::runtime_error {
  public:
-  ApiError(int status, const std::string& message) : std::runtime_error(message), status_(status) {}
+  /// A NUL byte in message (from a field quoted in it) is written as "\x00": what() is a C
+  /// string, and a raw NUL would cut the message there.
+  ApiError(int status, const std::string& message)
+      : std::runtime_error(without_nul(message)), status_(status) {}
   int status() const { return status_; }
 
  private:
+  static std::string without_nul(std::string text) {
+    for (size_t i = text.find('\0'); i != std::string::npos; i = text.find('\0', i + 4))
+      text.replace(i, 1, "\\x00");
+    return text;
+  }
+
   int status_;
 };
 

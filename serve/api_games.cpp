@@ -76,6 +76,17 @@ void refuse_while_thinking(const GameSession& s) {
   if (s.thinking) throw ApiError(409, "the bot is thinking; wait for its turn (POST .../bot)");
 }
 
+// The answer to a request that queued the bot's turn: with wait, once the turn is played (or
+// its time and a margin are over); without, at once.
+Json bot_answer(ApiContext& ctx, GameSession& s, bool wait) {
+  if (!wait) return locked_state(s);
+  const int64_t limit = s.budget.time_ms > 0 ? s.budget.time_ms : ctx.options.max_time_ms;
+  wait_for_bot(s, std::chrono::milliseconds(limit + 5000));
+  std::lock_guard<std::mutex> lock(s.mu);
+  if (!s.bot_error.empty()) throw ApiError(500, s.bot_error);
+  return state_json(s);
+}
+
 }  // namespace
 
 Json api_info(ApiContext& ctx) {
@@ -118,15 +129,18 @@ Json api_new_game(ApiContext& ctx, const Json& body) {
 Json api_game(ApiContext& ctx, const std::string& id) { return locked_state(*ctx.games.get(id)); }
 
 Json api_kick(ApiContext& ctx, const std::string& id, const Json& body) {
+  // Every field is read before the game is touched: a refused request changes nothing.
+  std::string kicks = get_string(body, "kicks", "", 1024);
+  const int64_t dir = get_int(body, "dir", -1, 0, 7);
+  const bool reply = get_bool(body, "reply", false);
+  if (!kicks.empty() && dir >= 0) throw bad_request("give either 'dir' or 'kicks', not both");
+  if (kicks.empty()) kicks = std::to_string(dir);
+  if (kicks == "-1") throw bad_request("give the kick as 'dir' (0-7) or the kicks as 'kicks' (digits)");
   auto s = ctx.games.get(id);
+  bool replying = false;
   {
     std::lock_guard<std::mutex> lock(s->mu);
     refuse_while_thinking(*s);
-    std::string kicks = get_string(body, "kicks", "", 1024);
-    const int64_t dir = get_int(body, "dir", -1, 0, 7);
-    if (!kicks.empty() && dir >= 0) throw bad_request("give either 'dir' or 'kicks', not both");
-    if (kicks.empty()) kicks = std::to_string(dir);
-    if (kicks == "-1") throw bad_request("give the kick as 'dir' (0-7) or the kicks as 'kicks' (digits)");
     Game next = s->game;
     for (size_t i = 0; i < kicks.size(); ++i) {
       const char c = kicks[i];
@@ -141,27 +155,28 @@ Json api_kick(ApiContext& ctx, const std::string& id, const Json& body) {
         throw bad_request(e.what());
       }
     }
+    Game before = std::move(s->game);
     s->game = std::move(next);
     ++s->version;
+    replying = reply && s->bots_turn();
+    // The kicks and the bot's reply are one step: when the reply cannot be queued (a full
+    // search queue, 503), the kicks are taken back and the game is as it was.
+    if (replying) try {
+        start_bot_turn_locked(s, ctx.jobs);
+      } catch (...) {
+        s->game = std::move(before);
+        --s->version;
+        throw;
+      }
   }
-  if (!get_bool(body, "reply", false)) return locked_state(*s);
-  bool bot_to_move;
-  {
-    std::lock_guard<std::mutex> lock(s->mu);
-    bot_to_move = s->bots_turn();
-  }
-  return bot_to_move ? api_bot(ctx, id, Json::object()) : locked_state(*s);
+  return replying ? bot_answer(ctx, *s, true) : locked_state(*s);
 }
 
 Json api_bot(ApiContext& ctx, const std::string& id, const Json& body) {
+  const bool wait = get_bool(body, "wait", true);
   auto s = ctx.games.get(id);
   start_bot_turn(s, ctx.jobs);
-  if (!get_bool(body, "wait", true)) return locked_state(*s);
-  const int64_t limit = s->budget.time_ms > 0 ? s->budget.time_ms : ctx.options.max_time_ms;
-  wait_for_bot(*s, std::chrono::milliseconds(limit + 5000));
-  std::lock_guard<std::mutex> lock(s->mu);
-  if (!s->bot_error.empty()) throw ApiError(500, s->bot_error);
-  return state_json(*s);
+  return bot_answer(ctx, *s, wait);
 }
 
 Json api_undo(ApiContext& ctx, const std::string& id, const Json& body) {

@@ -43,6 +43,10 @@ void bot_job(const std::shared_ptr<GameSession>& s, const Game& snapshot, uint64
 
 void start_bot_turn(const std::shared_ptr<GameSession>& s, JobPool& pool) {
   std::lock_guard<std::mutex> lock(s->mu);
+  start_bot_turn_locked(s, pool);
+}
+
+void start_bot_turn_locked(const std::shared_ptr<GameSession>& s, JobPool& pool) {
   if (s->thinking) return;
   if (s->human < 0) throw bad_request("this game has no bot (opponent 'human')");
   const Position& pos = s->game.position();

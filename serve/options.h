@@ -26,7 +26,7 @@ struct ServeOptions {
   size_t max_queued = 16;          ///< searches waiting for a thread; more are refused (503)
   /// Threads answering requests. A request that waits for its search holds one, and up to
   /// search_threads + max_queued (18) can wait at once: with 32 the other requests still find
-  /// a free thread (a probe with 8: GET /api/info took 8-23 s behind 12 slow analyses).
+  /// a free thread (with 8, GET /api/info took 8-23 s behind 12 slow analyses).
   int http_threads = 32;
   int64_t max_time_ms = 30000;     ///< longest time per bot turn or analysis a request may ask
   int64_t max_visits = 20000;      ///< most visits per bot turn or analysis a request may ask

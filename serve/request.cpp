@@ -8,19 +8,44 @@ namespace ps::serve {
 
 namespace {
 
-const Json* field(const Json& j, const char* key) {
+// The field `key` of j: nullptr when absent; ApiError when null, naming what it must be.
+const Json* field(const Json& j, const char* key, const std::string& what) {
   auto it = j.find(key);
-  return it == j.end() || it->is_null() ? nullptr : &*it;
+  if (it == j.end()) return nullptr;
+  if (it->is_null())
+    throw bad_request(std::string("field '") + key + "' must be " + what +
+                      ", not null (leave the field out for its default)");
+  return &*it;
 }
 
 }  // namespace
 
 Json parse_body(const std::string& body) {
-  if (body.find_first_not_of(" \t\r\n") == std::string::npos) return Json::object();
+  if (body.find_first_not_of(" \t\r\n") == std::string::npos)
+    throw bad_request("the request body is empty: send a JSON object ({} for the defaults)");
+  if (body.rfind("\xEF\xBB\xBF", 0) == 0)
+    throw bad_request(
+        "the request body starts with a UTF-8 byte order mark (EF BB BF): send the JSON without it");
+  // The parser's callback notes the last top-level field, to name it when a number in it is
+  // out of range.
+  std::string last_field;
+  const Json::parser_callback_t note_field = [&last_field](int depth, Json::parse_event_t event,
+                                                           Json& parsed) {
+    if (event == Json::parse_event_t::key && depth == 1) last_field = parsed.get<std::string>();
+    return true;
+  };
   Json j;
   try {
-    j = Json::parse(body);
-  } catch (const Json::parse_error& e) {
+    j = Json::parse(body, note_field);
+  } catch (const Json::out_of_range& e) {
+    // 406: a number beyond a double (1e400); the message ends "parsing 'TOKEN'".
+    const std::string what = e.what();
+    const size_t quote = what.find('\'');
+    const std::string number = quote == std::string::npos ? what : what.substr(quote);
+    throw bad_request((last_field.empty() ? std::string("a number")
+                                          : "field " + quoted_text(last_field, 64) + ": the number") +
+                      " " + number + " is out of range (beyond a double)");
+  } catch (const Json::exception& e) {
     throw bad_request(std::string("malformed JSON: ") + e.what());
   }
   if (!j.is_object()) throw bad_request("the request body must be a JSON object");
@@ -28,20 +53,22 @@ Json parse_body(const std::string& body) {
 }
 
 std::string get_string(const Json& j, const char* key, const std::string& def, size_t max_size) {
-  const Json* f = field(j, key);
+  const Json* f = field(j, key, "a string");
   if (!f) return def;
   if (!f->is_string()) throw bad_request(std::string("field '") + key + "' must be a string");
   const std::string& s = f->get_ref<const std::string&>();
   if (s.size() > max_size)
     throw bad_request(std::string("field '") + key + "' is too long (" + std::to_string(s.size()) +
                       " bytes; at most " + std::to_string(max_size) + ")");
+  if (s.find('\0') != std::string::npos)
+    throw bad_request(std::string("field '") + key + "' holds a NUL byte: " + quoted_text(s, 64));
   return s;
 }
 
 int64_t get_int(const Json& j, const char* key, int64_t def, int64_t lo, int64_t hi) {
-  const Json* f = field(j, key);
-  if (!f) return def;
   const std::string range = "an integer from " + std::to_string(lo) + " to " + std::to_string(hi);
+  const Json* f = field(j, key, range);
+  if (!f) return def;
   if (!f->is_number_integer()) throw bad_request(std::string("field '") + key + "' must be " + range);
   const int64_t v = f->is_number_unsigned() && f->get<uint64_t>() > uint64_t(INT64_MAX)
                         ? INT64_MAX : f->get<int64_t>();
@@ -51,7 +78,7 @@ int64_t get_int(const Json& j, const char* key, int64_t def, int64_t lo, int64_t
 }
 
 bool get_bool(const Json& j, const char* key, bool def) {
-  const Json* f = field(j, key);
+  const Json* f = field(j, key, "true or false");
   if (!f) return def;
   if (!f->is_boolean()) throw bad_request(std::string("field '") + key + "' must be true or false");
   return f->get<bool>();

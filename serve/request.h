@@ -12,11 +12,18 @@ namespace ps::serve {
 
 using Json = nlohmann::json;
 
-/// The body as a JSON object ("" gives {}). Throws ApiError 400 "malformed JSON: ..." or
-/// "the request body must be a JSON object".
+/// The body of a POST as a JSON object. Every POST takes one, {} for all the defaults: an empty
+/// (or blank) body is refused rather than read as {}, as is a body that starts with a UTF-8
+/// byte order mark (RFC 8259 forbids one; {} would be the lenient reading). Throws ApiError
+/// 400: "the request body is empty ...", "... byte order mark ...", "malformed JSON: ...",
+/// "field 'F': the number N is out of range ..." (beyond a double, e.g. 1e400), or "the
+/// request body must be a JSON object".
 Json parse_body(const std::string& body);
 
-/// Optional fields: the default when absent (or null); ApiError when of the wrong type or range.
+/// Optional fields: the default when absent; ApiError when of the wrong type or range, or null
+/// (a null is refused, not read as "the default": leave the field out for that).
+/// get_string also refuses a string holding a NUL byte (no field takes one), quoting it
+/// escaped.
 std::string get_string(const Json& j, const char* key, const std::string& def, size_t max_size = 4096);
 int64_t get_int(const Json& j, const char* key, int64_t def, int64_t lo, int64_t hi);
 bool get_bool(const Json& j, const char* key, bool def);
