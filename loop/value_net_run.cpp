@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/checksum.h"
 #include "core/field_check.h"
 #include "core/fileutil.h"
 #include "core/plural.h"
@@ -496,6 +497,7 @@ class VnetLoop {
         if (ladder.is_null()) return false;
       }
     }
+    if (promoted) write_manifest(g, cand, decision, train_json, single, ladder);
     // 6. The generation's line.
     st_.generation = g;
     char buf[256];
@@ -622,6 +624,69 @@ class VnetLoop {
               {"promoted", promoted}, {"reason", reason},  {"seconds", res.seconds}};
     write_file_atomic(decision_path, d.dump(1) + "\n");
     return true;
+  }
+
+  // nets/gen-NNNN.json and best.json beside the promoted net: what made it, to ship with it.
+  void write_manifest(int g, const std::string& cand, const json& decision, const json& train,
+                      const json& single, const json& ladder) {
+    const std::string vnet = p_.net(cand);
+    const std::string bytes = read_file(vnet);
+    char sum[32];
+    std::snprintf(sum, sizeof sum, "%016llx", (unsigned long long)fnv1a64_bytes(bytes.data(), bytes.size()));
+    const auto [elo, ci] = st_.elo.at(cand);
+    const json m = {
+        {"file", fs::path(vnet).filename().string()},
+        {"fnv1a64", sum},
+        {"what", "value net of the alpha-beta bot, " + Pitch::get(cfg_.width, cfg_.length, cfg_.goal).name() +
+                     " " + variant_name(cfg_.variant)},
+        {"run", cfg_.name},
+        {"generation", g},
+        {"commit", source_commit()},
+        {"config", cfg_.source},
+        {"teacher_games", count_all_games(p_.root + "/data")},
+        {"train", train},
+        {"gating", decision},
+        {"elo_vs_generation_0", {elo, ci}},
+        {"single_file", single},
+        {"ladder", ladder},
+        {"made", now_iso()}};
+    write_file_atomic(p_.nets + "/" + cand + ".json", m.dump(1) + "\n");
+    write_file_atomic(p_.root + "/best.json", m.dump(1) + "\n");
+  }
+
+  // Games in every teacher folder of the run (a line each in the chunks' record files).
+  static int64_t count_all_games(const std::string& data) {
+    int64_t n = 0;
+    if (!fs::exists(data)) return 0;
+    for (auto& dir : fs::directory_iterator(data))
+      if (dir.is_directory())
+        for (auto& f : fs::directory_iterator(dir.path()))
+          if (f.path().extension() == ".tsv") {
+            const std::string text = read_file(f.path().string());
+            n += std::count(text.begin(), text.end(), '\n');
+          }
+    return n;
+  }
+
+  // The source tree's commit, "+changes" when it has uncommitted ones; "unknown" without git.
+  static std::string source_commit() {
+#ifdef PS_SOURCE_DIR
+    const std::string cmd = std::string("git -C '") + PS_SOURCE_DIR +
+                            "' rev-parse --short=12 HEAD 2>/dev/null && git -C '" + PS_SOURCE_DIR +
+                            "' status --porcelain --untracked-files=no 2>/dev/null | head -n 1";
+    FILE* f = ::popen(cmd.c_str(), "r");
+    if (!f) return "unknown";
+    char line[256];
+    std::string commit, changes;
+    if (std::fgets(line, sizeof line, f)) commit = line;
+    if (std::fgets(line, sizeof line, f)) changes = line;
+    ::pclose(f);
+    while (!commit.empty() && (commit.back() == '\n' || commit.back() == '\r')) commit.pop_back();
+    if (commit.empty()) return "unknown";
+    return commit + (changes.empty() ? "" : "+changes");
+#else
+    return "unknown";
+#endif
   }
 
   // The promoted net's single-file bot, compiled when asked. Its facts as JSON.

@@ -137,6 +137,12 @@ TEST_CASE("value-net run: two generations end to end, stopped and resumed, every
       CHECK(fs::exists(dir + "/export/" + name + ".cpp"));
       CHECK(g.at("ladder").at("rows").size() == 1);
       CHECK(fs::exists(dir + "/ladder/" + name + "/ladder.json"));
+      // Its manifest: the config, the commit, the games, the gating match.
+      const json m = json::parse(read_file(dir + "/nets/" + name + ".json"));
+      CHECK(m.at("config").get<std::string>() == tiny_config(dir));
+      CHECK_FALSE(m.at("commit").get<std::string>().empty());
+      CHECK(m.at("teacher_games").get<int>() >= 6);
+      CHECK(m.at("gating").at("promoted").get<bool>());
     }
   // The teacher's games: every id of generation 1 stored once, though it was stopped.
   std::multiset<uint64_t> ids;
