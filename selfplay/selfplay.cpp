@@ -27,7 +27,7 @@ SelfplayConfig::SelfplayConfig() {
   search.temperature_turns = 10;
   search.temperature_final = 0.0;
   // Each search hands the service 8 leaves at a time (search/params.h: leaf_batch): larger
-  // batches for the forward pass, one hand-off per 8 evaluations (docs/BENCHMARKS.md).
+  // batches for the forward pass, one hand-off per 8 evaluations (docs/experiments/selfplay-throughput.md).
   search.leaf_batch = 8;
 }
 
@@ -364,13 +364,17 @@ SelfplayStats run_games(int64_t games, int concurrent_games, int games_per_chunk
   const int64_t todo = std::max<int64_t>(0, games - stored);
   SelfplayStats stats;
   if (todo == 0) return stats;
-  // The ids still to play, lowest first. Games finish out of order, so the stored ones need not
-  // be 0..stored-1: a run killed with ids 0-9, 11 and 14 stored plays 10, 12, 13, 15, ... next
-  // (`stored + k` had played 14 twice and 10 never).
-  std::vector<uint64_t> ids;
-  ids.reserve(size_t(todo));
-  for (uint64_t id = 0; int64_t(ids.size()) < todo; ++id)
-    if (!sink.stored_id(id)) ids.push_back(id);
+  // The ids still to play, lowest first, handed out one at a time (a worker's `games` may be
+  // unbounded). Games finish out of order, so the stored ones need not be 0..stored-1: a run
+  // killed with ids 0-9, 11 and 14 stored plays 10, 12, 13, 15, ... next (`stored + k` had
+  // played 14 twice and 10 never).
+  std::mutex id_mu;
+  uint64_t next_id = 0;
+  auto take_id = [&] {
+    std::lock_guard<std::mutex> lock(id_mu);
+    while (sink.stored_id(next_id)) ++next_id;
+    return next_id++;
+  };
   std::mutex mu;
   std::atomic<int64_t> next{0};
   std::atomic<bool> failed{false};
@@ -381,7 +385,7 @@ SelfplayStats run_games(int64_t games, int concurrent_games, int games_per_chunk
     while (!failed.load() && !(cancel && cancel->load())) {
       const int64_t k = next.fetch_add(1);
       if (k >= todo) break;
-      const uint64_t game_id = ids[size_t(k)];
+      const uint64_t game_id = take_id();
       try {
         SelfplayStats local;
         GameData g = play(mix(std::hash<std::string>{}(prefix), game_id), &local);
