@@ -381,7 +381,7 @@ void register_analyse_commands(CLI::App& app) {
       ->add_option("--value-net", an->value_net,
                    "alpha-beta's evaluation: a .vnet file, hand, or none (the random evaluation, "
                    "as bot's; default: the shipped models/<pitch>-<variant>.vnet, else hand)")
-      // An empty name meant the shipped net without a word (session-25 probe).
+      // An empty name meant the shipped net without a word; it is refused.
       ->check(non_empty_name(".vnet file, hand or none"));
   analyse
       ->add_flag("--raw", an->raw,

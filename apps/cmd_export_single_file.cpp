@@ -97,8 +97,7 @@ void export_alphabeta(const std::string& vnet, const std::string& out, const std
 void export_single_file(const std::string& model, const std::string& out, const std::string& pitch_text,
                         const std::string& variant_text, int bits, int64_t max_chars) {
   // A file named *.vnet without a checkpoint's magic (missing, empty, garbage) is read as a value
-  // net, so that the value-net reader says what is wrong with it, not the checkpoint reader
-  // (session-26 and -27 probes).
+  // net, so that the value-net reader says what is wrong with it, not the checkpoint reader.
   const bool vnet_name = model.size() > 5 && model.compare(model.size() - 5, 5, ".vnet") == 0;
   auto checkpoint_magic = [&] {  // read only for such a name (the file is read again after)
     char magic[7] = {};

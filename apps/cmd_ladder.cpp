@@ -108,7 +108,7 @@ void run_ladder(LadderArgs& a) {
     try {
       check_value_net_rules(spec.endgame_eval->value_net, Pitch::get(ps.width, ps.length, ps.goal),
                             spec.variant);
-    } catch (const std::exception& e) {  // say where the file was named (session-27 probe)
+    } catch (const std::exception& e) {  // say where the file was named
       throw std::runtime_error(
           std::string(value_net_given.empty() ? "ladder: the shipped value net: " : "ladder --value-net: ") +
           e.what());
@@ -138,8 +138,7 @@ void run_ladder(LadderArgs& a) {
       for (auto it = m.node().begin(); it != m.node().end(); ++it)
         if (it->first.as<std::string>() != "type") spec.model_options[it->first] = it->second;
     spec.model_source = a.config;
-    // An explicit --value-net the config overrides would be ignored without a word, as in `bot`
-    // (session-27 probe).
+    // An explicit --value-net the config overrides would be ignored without a word, as in `bot`.
     const ConfigReader search = m.child("search");
     if (!value_net_given.empty() && (search.has("endgame_eval") || search.has("endgame_value_net")))
       throw std::invalid_argument("ladder: --value-net " + value_net_given + " and " + a.config +
@@ -167,7 +166,7 @@ void run_ladder(LadderArgs& a) {
                                 "'s model.search.endgame_from_turn: -1 turns alpha-beta off");
   const std::vector<tour::PlayerSpec> players = tour::ladder_players(spec);
   // The model's options (its --config, its endgame's value net) are tried once now, with their
-  // file and line: a bad one made the model forfeit every game (session-28 probe).
+  // file and line: a bad one made the model forfeit every game.
   const Pitch& pitch = Pitch::get(spec.width, spec.length, spec.goal);
   for (const tour::PlayerSpec& p : players)
     if (p.name == "model" || p.name == "previous")

@@ -71,7 +71,7 @@ std::unique_ptr<Player> make_opponent(const PlayArgs& a, const Pitch& pitch, Var
     // default opponent plays random turns and `mcts` says which checkpoint it lacks.
     const bool no_checkpoint = (opts.IsNull() || opts.IsMap()) && !opts["checkpoint"];
     // Looked up only when it is needed: a checkpoint the user named is not blocked by something
-    // odd in the shipped model's place (session-33 probe).
+    // odd in the shipped model's place.
     const std::string model = type.empty() || no_checkpoint ? default_model_path(pitch, variant) : "";
     if (type.empty()) type = model.empty() ? "random" : "mcts";
     if (!model.empty() && no_checkpoint) opts["checkpoint"] = model;

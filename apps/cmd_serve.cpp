@@ -75,7 +75,7 @@ void register_serve_command(CLI::App& app) {
   c->callback([o, value_net] {
     serve::ServeOptions so = *o;
     // The evaluation is the mcts opponent's, which needs a model: without one the flag would
-    // be read and forgotten (session-27 probe).
+    // be read and forgotten.
     if (so.model.empty() && !value_net->empty())
       throw std::invalid_argument("serve: --value-net " + *value_net +
                                   " chooses the mcts opponent's endgame evaluation, and there is no mcts "

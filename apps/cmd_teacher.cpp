@@ -33,7 +33,7 @@ struct TeacherCommand {
     const TeacherOptions options = parse_teacher_options(tr);
     SelfplayConfig cfg = parse_selfplay_config(r);
     // A value net for other rules than a game's was refused when that game began, games into
-    // the run and without its key (session-29 probe): every pitch and variant of the mix now,
+    // the run and without its key: every pitch and variant of the mix now,
     // before --out is made.
     if (!options.value_net.empty())
       for (const PitchChoice& pc : cfg.pitches)

@@ -330,7 +330,7 @@ void register_value_net_commands(CLI::App& app) {
       ->check(integer_at_least(0));
   tv->add_flag("!--no-mirror", t->cfg.mirror, "no left-right mirror augmentation");
   tv->callback([t] {
-    // Before the training, not at the final rename (the probe's `--out emptydir` trained first).
+    // Before the training, not at the final rename (`--out emptydir` had trained first).
     std::error_code ec;
     if (std::filesystem::is_directory(t->out, ec))
       throw std::invalid_argument("--out " + t->out +
@@ -338,7 +338,7 @@ void register_value_net_commands(CLI::App& app) {
                                   (std::filesystem::path(t->out) / "value.vnet").string() + ")");
     {
       // A file can be made beside --out (the atomic write's temporary goes there): said before
-      // the training, not after it (the probe's `--out /proc/x.vnet` trained, then failed).
+      // the training, not after it (`--out /proc/x.vnet` had trained, then failed).
       const std::string probe = t->out + ".probe-" + std::to_string(::getpid());
       std::ofstream f(probe);
       if (!f)

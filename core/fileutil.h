@@ -27,7 +27,7 @@ void append_line(const std::string& path, const std::string& line);
 /// removed, not followed). Returns the number of entries removed; throws std::runtime_error
 /// naming the first entry that could not be removed. Plain POSIX (nftw), not
 /// std::filesystem::remove_all: in a build against the CUDA LibTorch 2.11 wheel that call
-/// crashed (docs/BENCHMARKS.md, "CUDA").
+/// crashed (docs/BENCHMARKS.md, "CUDA on an H200").
 uint64_t remove_tree(const std::string& path);
 /// Removes the temporary files write_file_atomic leaves when its process is killed between
 /// creating and renaming one (`NAME.tmp.PID`), anywhere below dir. Only for a directory no other

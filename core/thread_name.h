@@ -2,7 +2,7 @@
 // most 15 characters, longer names are cut). Thread-safe; names only the calling thread;
 // never throws; a no-op on other systems. Self-play's game threads are `ps-selfplay` and the
 // inference service's workers `ps-nn-worker`, so `perf report --comm ps-selfplay` shows the
-// search threads alone (docs/BENCHMARKS.md).
+// search threads alone (docs/experiments/selfplay-throughput.md).
 #pragma once
 
 #include <string>

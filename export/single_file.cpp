@@ -379,7 +379,7 @@ std::string file_head(const std::string& what, const ExportOptions& options) {
       "// build: g++ -O2 -std=c++17). Do not edit: export again.\n";
   // The inner loops at -O3 whatever the arena compiles with: with plain -O2 the alpha-beta file
   // searched 1.6x fewer nodes per second, the PUCT file made 1.11x fewer evaluations per second
-  // (docs/STRENGTH.md, "The alpha-beta single file" and "The PUCT single file at -O3").
+  // (docs/experiments/single-file-bots.md and "The PUCT single file at -O3").
   head += "#pragma GCC optimize(\"O3\")\n";
   return head;
 }

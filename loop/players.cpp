@@ -188,7 +188,7 @@ std::unique_ptr<Player> make_mcts_player(ConfigReader& r, const tour::PlayerCont
     r.fail_key("checkpoint",
                "player '" + name + "': the checkpoint file " + o.checkpoint + " does not exist");
   // The alpha-beta endgame's value net: a file that cannot be read, or one for other rules, is
-  // named with its key and line here (it failed every game's new_game; session-28 probe).
+  // named with its key and line here (it failed every game's new_game).
   if (o.search.endgame_from_turn >= 0 && !o.search.endgame_value_net.empty()) try {
       if (c.pitch) check_value_net_rules(o.search.endgame_value_net, *c.pitch, c.variant);
       else (void)shared_value_net(o.search.endgame_value_net);
@@ -249,7 +249,7 @@ std::unique_ptr<Player> make_bestfirst_player(ConfigReader& r, const tour::Playe
   r.read(field("search_stats", search_stats));
   ConfigReader sr = r.child("search");
   // Keys of the mcts player's extra phases, which this type does not have (they were accepted
-  // and then failed every game, or were ignored; session-25 probe).
+  // and then failed every game, or were ignored).
   for (const char* k : {"endgame_from_turn", "endgame_eval", "endgame_value_net", "endgame_eval_noise",
                         "endgame_late_from_turn", "endgame_late_eval"})
     if (sr.has(k))

@@ -125,7 +125,7 @@ class EvalCache {
 // activation tensors each time, so with the defaults every batch page-faulted its memory in
 // again: perf showed the kernel's page-fault path at about 9% of a self-play process's CPU;
 // raising both thresholds cut the service's CPU per position by about 30% with the tiny net
-// and by half or more with the medium one (docs/BENCHMARKS.md). The
+// and by half or more with the medium one (docs/experiments/selfplay-throughput.md). The
 // memory then stays mapped, so the process's resident memory is its peak use, not less. Once
 // per process; process-wide (training in the same process keeps its memory too).
 void keep_freed_memory_mapped() {

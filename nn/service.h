@@ -12,7 +12,8 @@
 // On the CPU (glibc), the first service of a process raises malloc's trim and mmap thresholds
 // (mallopt, process-wide) so that the forward passes' freed tensors stay mapped instead of
 // being returned to the kernel and faulted in again at the next batch: resident memory stays at
-// the process's peak use (docs/BENCHMARKS.md: the service's CPU per position 30-70% lower).
+// the process's peak use (docs/experiments/selfplay-throughput.md: the service's CPU per position 30-70%
+// lower).
 //
 // Results are in the engine frame and for the side to move (see nn/evaluator.h): the net's
 // mover-frame policy [8, H, GW] is rotated back for player 1 (point -> Pitch::rotate_point,

@@ -4,7 +4,8 @@
 // at each kick, all read from the one Evaluation at the start of the turn (engine frame). A turn
 // reached by several chains either sums its chains' probability (sum_chains: true, the turn's
 // exact probability under the per-kick policy) or keeps its best chain (false). Which of the two
-// makes the stronger search was measured (docs/BENCHMARKS.md): no difference in 240 games (51%
+// makes the stronger search was measured (docs/experiments/sum-of-chains-priors.md): no difference in 240
+// games (51%
 // for summing, 95% interval 45-58%). The default is sum_chains: true, the quantity the trainer's
 // chain cross-entropy targets.
 //

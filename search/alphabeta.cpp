@@ -63,7 +63,7 @@ AlphaBetaPlayer::AlphaBetaPlayer(const Options& options, std::unique_ptr<LeafEva
 
 void AlphaBetaPlayer::new_game(const Pitch& pitch, Variant variant) {
   // Between games (and, in `serve`, between turns) the table and the ply arrays are freed: an
-  // idle player holds no search memory (a probe of serve: 8 idle alphabeta games held 96 MB).
+  // idle player holds no search memory (in `serve`, 8 idle alphabeta games held 96 MB).
   std::vector<TTEntry>().swap(tt_);
   std::vector<Ply>().swap(plies_);
   // An evaluator for other rules (a value net of another pitch) says so now, not at the first
@@ -237,7 +237,7 @@ int AlphaBetaPlayer::search_frontier(const Position& pos, int alpha, int beta, i
       // A turn that loses at once is ordered below every other child, so the rest lose at once
       // too and score the same: one of them is enough (a late position can hold hundreds, and
       // taking each by selection cost the node a scan of its children per child: 80% of a
-      // search's time in such positions, and 60 ms past a 90-ms deadline, session 35).
+      // search's time in such positions, and 60 ms past a 90-ms deadline).
       if (c.winner != me && best > -kInf) break;
     } else {
       score = -c.eval;
@@ -361,8 +361,8 @@ int AlphaBetaPlayer::search(const Position& pos, int depth, int alpha, int beta,
 
 int AlphaBetaPlayer::reduction(int depth, size_t index) const {
   if (!options_.lmr || depth < options_.lmr_min_depth || index < size_t(options_.lmr_first)) return 0;
-  // In double first: a tiny divisor makes the quotient too large for an int (a probe's
-  // lmr_divisor 1e-300 turned it negative and the search ran below depth 0 off its ply arrays).
+  // In double first: a tiny divisor makes the quotient too large for an int (an
+  // lmr_divisor of 1e-300 turned it negative and the search ran below depth 0 off its ply arrays).
   const double r = 1.0 + std::log(double(depth)) * std::log(double(index)) / options_.lmr_divisor;
   return int(std::min(r, double(depth - 2)));  // the reduced search keeps at least one turn
 }

@@ -52,8 +52,7 @@ class AlphaBetaPlayer final : public Player {
     /// Principal variation search (Marsland and Campbell 1982; NegaScout, Reinefeld 1983):
     /// every child after the first is searched with a null window around alpha and re-searched
     /// with the full window only when it beats alpha. Same score as plain alpha-beta. Off by
-    /// default, like lmr: level in play (docs/STRENGTH.md, "Alpha-beta: late move reductions
-    /// and noise beside the value net").
+    /// default, like lmr: level in play (docs/experiments/late-move-reductions-and-noise.md).
     bool pvs = false;
     /// Late move reductions (as in Fruit and Stockfish; needs pvs): from the child of 0-based
     /// index lmr_first (the default 3: the fourth child) of a node at depth >= lmr_min_depth, the null-window search goes 1 + ln(depth) ln(i) /
@@ -69,9 +68,9 @@ class AlphaBetaPlayer final : public Player {
     /// of the budget has passed; the hard stop is 90% of it. An iteration cut off by the hard
     /// stop still counts: the previous answer is searched first, and a turn that beats its
     /// score at the new depth replaces it. In (0, 0.9]. The default, 0.9, uses the whole
-    /// budget; 0.5 (the default until session 34) left the rest of the turn idle whenever an
+    /// budget; 0.5 (the earlier default) left the rest of the turn idle whenever an
     /// iteration ended after half of it, and scored 92/200 = 46.0% against 0.9 with the shipped
-    /// value net at 200 ms (docs/STRENGTH.md, "The late game against uct").
+    /// value net at 200 ms (docs/experiments/late-game.md).
     double soft_stop = 0.9;
     /// Visits in a TurnBudget are read as a node budget: stop deepening once an iteration has
     /// searched this many nodes (a deterministic budget for tests and equal-work matches).

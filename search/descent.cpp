@@ -180,7 +180,7 @@ SearchResult DescentSearch::run(const Position& root, const SearchLimits& limits
       if (!nodes_[n].expanded || widen) {
         const int first = n == 0 ? params_.root_initial_turns : params_.initial_turns;
         // Doubling saturates: a node listed with "every turn" (1 << 30) overflowed an int
-        // (UBSan, tactics test "UBFM and Descent take wins", session-31 probe).
+        // (UBSan, tactics test "UBFM and Descent take wins").
         const int wider =
             int(std::min<int64_t>(int64_t(2) * nodes_[n].max_turns, std::numeric_limits<int>::max()));
         expand(n, pos, widen ? wider : first);

@@ -56,7 +56,7 @@ class LeafEvaluator {
 ///    point untouched until then, so it has exactly 7 legal kicks (8 at the first turn; all
 ///    6,448 turn starts of 300 random games): this term and dead_end never vary in the search's
 ///    leaves, and goal distance and bounce points are the whole evaluation. Measured in
-///    docs/STRENGTH.md ("What the evaluations are worth"): it is no better than a constant 0;
+///    docs/experiments/hand-vs-random-evaluation.md: it is no better than a constant 0;
 ///  - bounce points: touched points next to the ball (each one is a free extra kick for S,
 ///    and a long chain can carry the ball far);
 ///  - danger: whether O's goal mouth is open (its goal points' segments undrawn) matters
@@ -84,8 +84,8 @@ class HandEvaluator final : public LeafEvaluator {
 /// A random evaluation (Beal and Smith, "Random evaluations in chess", ICCA Journal 1994): a
 /// deterministic hash of the position's Zobrist hash and a seed, uniform in [-range, range].
 /// In a deep minimax search the maximum over many random leaves rewards positions with many
-/// continuations, so it measures mobility for free; docs/STRENGTH.md ("What the evaluations
-/// are worth") found it stronger than the hand evaluation against the hand evaluation. The same
+/// continuations, so it measures mobility for free; docs/experiments/hand-vs-random-evaluation.md found it
+/// stronger than the hand evaluation against the hand evaluation. The same
 /// position always gets the same score (transpositions agree). Throws std::invalid_argument
 /// when range is outside [1, 99,999].
 class NoiseEvaluator final : public LeafEvaluator {

@@ -78,7 +78,7 @@ LeafEvalSpec leaf_eval_from_name(const std::string& name) {
 }
 
 std::unique_ptr<LeafEvaluator> make_leaf_evaluator(const LeafEvalSpec& spec, uint64_t seed) {
-  // The name first: a misspelt one was reported against value_net or eval_hand (session-28 probe).
+  // The name first: a misspelt one was reported against value_net or eval_hand.
   if (spec.eval != "hand" && spec.eval != "noise" && spec.eval != "nnue")
     throw LeafEvalError("eval", "unknown evaluation '" + spec.eval + "' (known: " + kLeafEvalNames + ")");
   if (spec.eval_noise < 0 || spec.eval_noise > 99999)

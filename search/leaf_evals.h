@@ -103,12 +103,12 @@ inline void set_endgame_leaf_eval(SearchParams& sp, const LeafEvalSpec& spec) {
 inline std::string describe_play_search(const SearchParams& sp, bool visit_budget = false) {
   if (sp.endgame_from_turn < 0 || visit_budget) return sp.algorithm + " all game";
   // From turn 0 every timed turn is alpha-beta's: naming the network's search would say it
-  // plays a turn it never does (session-37 probe).
+  // plays a turn it never does.
   std::string text = sp.endgame_from_turn == 0 ? std::string("alpha-beta from the first turn")
                                                : sp.algorithm + ", then alpha-beta from turn " +
                                                      std::to_string(sp.endgame_from_turn);
   text += " (evaluation: " + describe_leaf_eval(endgame_leaf_eval(sp));
-  if (sp.endgame_late_from_turn >= 0)  // the late endgame's evaluation (session-28 probe)
+  if (sp.endgame_late_from_turn >= 0)  // the late endgame's evaluation is named too
     text += "; from turn " + std::to_string(sp.endgame_late_from_turn) + ": " +
             describe_leaf_eval(late_endgame_leaf_eval(sp));
   return text + ")";

@@ -12,18 +12,17 @@
 //    depth is played: the longest resistance found;
 //  - otherwise PUCT searches for the rest of the time (what the proof did not use).
 // A share under kMinProofMs skips the step: listing a heavy position's turns is not
-// interrupted by the deadline, so a small share overran its turn (a probe's gauntlet at 20 ms
+// interrupted by the deadline, so a small share overran its turn (a gauntlet at 20 ms
 // per turn and proof_fraction 0.9: 159 ms turns; at 100 ms per turn none was late).
 // Endgame search (SearchParams::endgame_from_turn >= 0, turns timed and without visits): from that many
 // complete turns on, the player answers with alpha-beta over complete turns (search/alphabeta.h,
 // leaf evaluation SearchParams::endgame_eval) and the whole turn's budget instead of this search:
 // the net's search for the opening and middle game, alpha-beta for the endgame, the oldest
 // split of game programs (opening books and endgame searchers beside a middle-game search).
-// Measured against alphabeta at 200 ms per turn in docs/STRENGTH.md ("The net's search, then
-// alpha-beta").
+// Measured against alphabeta at 200 ms per turn in docs/experiments/alphabeta-from-which-turn.md.
 // The proof step runs in the calling thread before the search, within the turn's time; like the
 // search, the player serves one caller at a time. Measured against alphabeta at 200 ms per
-// turn it did not change the score (docs/STRENGTH.md, "The MCTS-minimax hybrid"), so it is off
+// turn it did not change the score (docs/experiments/root-proof-step.md), so it is off
 // by default.
 #pragma once
 
@@ -108,7 +107,7 @@ class MctsPlayer final : public Player {
   /// the first value net turn 10 lost fewer games to the net's PUCT falling into traps (against
   /// uct 96-97% instead of 84%); with the window value net turn 0 scored 449/600 = 74.8%
   /// against alphabeta-nnue where turn 10 had scored 278/400 = 69.5%, at 200 ms per turn
-  /// (docs/STRENGTH.md, "A value net from alphabeta's games" and "Alpha-beta from the first turn").
+  /// (docs/experiments/value-net-from-teacher-games.md and docs/experiments/alphabeta-from-which-turn.md).
   static constexpr int kPlayEndgameFromTurn = 0;
   /// The smallest proof step run (ms of the turn's search time times proof_fraction).
   static constexpr int64_t kMinProofMs = 45;

@@ -50,7 +50,7 @@ void SearchParams::validate() const {
   check(p.endgame_from_turn >= -1, "endgame_from_turn", "must be >= -1 (-1: never)");
   check(p.endgame_eval == "noise" || p.endgame_eval == "hand" || p.endgame_eval == "nnue", "endgame_eval",
         "unknown evaluation '" + p.endgame_eval + "' (known: " + kLeafEvalNames + ")");
-  // An evaluation chosen for an endgame that is off was read and forgotten (session-28 probe).
+  // An evaluation chosen for an endgame that is off was read and forgotten; it is refused.
   check(p.endgame_value_net.empty() || p.endgame_from_turn >= 0, "endgame_value_net",
         "is only used by an alpha-beta endgame (endgame_from_turn >= 0; it is -1: none)");
   check(p.endgame_eval == "noise" || p.endgame_from_turn >= 0, "endgame_eval",

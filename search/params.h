@@ -96,7 +96,7 @@ struct SearchParams {
   /// sum_chains: the prior of a turn reached by several kick chains is the sum of the chains'
   /// probabilities (true: the turn's probability under the per-kick policy) or the probability
   /// of its best chain (false). A match of the two (configs/experiments/chains-sum-vs-best.yaml)
-  /// found no difference in 240 games; see docs/BENCHMARKS.md.
+  /// found no difference in 240 games; see docs/experiments/sum-of-chains-priors.md.
   bool sum_chains = true;
   /// policy_temperature: the per-kick policy softmax is taken over logits / policy_temperature
   /// (Leela Chess Zero's policy softmax temperature; search/policy_temperature.h): > 1 flattens
@@ -131,7 +131,7 @@ struct SearchParams {
   /// searches a timed turn with alpha-beta over complete turns (search/alphabeta.h, the whole
   /// turn's budget) instead of this search: the net's search plays the opening and middle game,
   /// alpha-beta the endgame, where the pitch fills and the games are decided by deep tactics
-  /// (docs/STRENGTH.md, "The net's search, then alpha-beta"). -1 = never. A turn given a visit
+  /// (docs/experiments/alphabeta-from-which-turn.md). -1 = never. A turn given a visit
   /// budget, with or without a time (self-play, `bot --visits`, a tournament player's visits),
   /// never switches. >= -1.
   int endgame_from_turn = -1;
@@ -146,8 +146,8 @@ struct SearchParams {
   int endgame_eval_noise = 0;
   /// endgame_late_from_turn: from this many complete turns on, the endgame's alpha-beta
   /// evaluates with endgame_late_eval instead: late in the game the value net's score no longer
-  /// tells won from lost positions, and a cheaper evaluation searches deeper (docs/STRENGTH.md,
-  /// "The endgame's losses lie beyond the horizon"). -1 = never; else >= endgame_from_turn.
+  /// tells won from lost positions, and a cheaper evaluation searches deeper
+  /// (docs/experiments/late-game.md). -1 = never; else >= endgame_from_turn.
   int endgame_late_from_turn = -1;
   /// endgame_late_eval: noise, hand, or nnue (endgame_value_net's net, without noise).
   std::string endgame_late_eval = "noise";

@@ -114,7 +114,7 @@ RelabelStats relabel_games(const std::vector<Game>& games, const RelabelOptions&
     // with other settings is refused rather than mixed in (the kept chunks would not be redone).
     const std::string manifest = (std::filesystem::path(out_dir) / (prefix + ".relabel")).string();
     // The net by its bytes and the games by their records, not by names: a net fine-tuned into
-    // a file of the same name, or other games, kept the old chunks silently (session-25 probe).
+    // a file of the same name, or other games, kept the old chunks silently.
     char net_sum[17], games_sum[17];
     const std::string net_bytes = value_net_bytes(*net);  // the file's bytes (the format is canonical)
     std::snprintf(net_sum, sizeof net_sum, "%016llx",

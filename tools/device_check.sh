@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# One-call GPU check (see docs/BENCHMARKS.md, "CUDA"): builds the project against the CUDA
+# One-call GPU check (see docs/BENCHMARKS.md, "CUDA on an H200"): builds the project against the CUDA
 # LibTorch that ships inside the machine's Python torch, runs the CUDA tests and the nn, search
 # and self-play benchmarks on the GPU, then a sum-chains vs best-chain match (all cores).
 #

@@ -21,9 +21,9 @@ void use_bot_endgame(YAML::Node& options, const std::optional<LeafEvalSpec>& eva
   if (given && !given.IsNull() && !given.IsMap()) return;  // the factory names the error
   // This player's own map: the given keys' nodes themselves (they keep their lines for the
   // factory's errors) and the evaluation written into it, never into a map another player shares
-  // (the ladder's model and previous shared one, and previous played the model's evaluation:
-  // session-38 probe). An empty `search:` (null) is an empty map, as in `bot --config` (it had
-  // turned alpha-beta off without a word: session-39 probe).
+  // (the ladder's model and previous shared one, and previous played the model's evaluation).
+  // An empty `search:` (null) is an empty map, as in `bot --config` (it had
+  // turned alpha-beta off without a word).
   YAML::Node search(YAML::NodeType::Map);
   if (given && given.IsMap())
     for (auto it = given.begin(); it != given.end(); ++it) search[it->first] = it->second;
@@ -230,7 +230,7 @@ std::string format_ladder(const std::vector<LadderRow>& rows, const LadderSpec& 
                 (long long)spec.time_ms, counted(spec.games, "game").c_str(),
                 Pitch::get(spec.width, spec.length, spec.goal).name().c_str(), variant_name(spec.variant));
   out << buf;
-  // What the model plays (bot's search by default): the probe found no trace of it.
+  // What the model plays (bot's search by default), so that the header says what plays.
   std::string model_text;
   try {
     model_text = model_search_text(spec);
@@ -240,14 +240,14 @@ std::string format_ladder(const std::vector<LadderRow>& rows, const LadderSpec& 
   // A fixed yardstick net differs from the model's: the table would otherwise hide which it was.
   const bool nnue_row = std::any_of(rows.begin(), rows.end(),
                                     [](const LadderRow& r) { return r.opponent == "alphabeta-nnue"; });
-  // The model's options may choose another endgame than --value-net (session-27 probe): the net
+  // The model's options may choose another endgame than --value-net: the net
   // is named unless the model's text above already names it.
   if (nnue_row && model_text.find("(evaluation: value net " + nnue_yardstick_net(spec)) == std::string::npos)
     out << "; alphabeta-nnue evaluates with " << nnue_yardstick_net(spec);
   const bool previous_row =
       std::any_of(rows.begin(), rows.end(), [](const LadderRow& r) { return r.opponent == "previous"; });
   if (previous_row && spec.previous_eval) {  // which previous bot it was (model and its search)
-    // All it plays: a config's noise or late evaluation too (session-39 probe).
+    // All it plays: a config's noise or late evaluation too.
     std::string text = " with " + describe_leaf_eval(*spec.previous_eval);
     try {
       text = ", which plays " + previous_search_text(spec);

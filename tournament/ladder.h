@@ -38,7 +38,7 @@ struct LadderSpec {
   std::optional<LeafEvalSpec> endgame_eval;
   /// The "previous" yardstick's evaluation when it is not endgame_eval (`--previous-value-net`):
   /// the previously shipped bot is a model and a value net, and since alpha-beta answers every
-  /// timed turn two models over one value net play the same turns (session 38).
+  /// timed turn two models over one value net play the same turns.
   std::optional<LeafEvalSpec> previous_eval;
   /// .vnet of the alphabeta-nnue yardstick when it differs from the model's: a fixed yardstick
   /// across shipped value nets ("" = endgame_eval's value net).

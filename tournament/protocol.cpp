@@ -139,8 +139,7 @@ bool read_opponent_turn(std::istream& in, int& lineno, int me, Game& game, Clock
           throw RecordError(
               "kick " + std::to_string(i + 1) + ": bad character " + quoted_text(std::string_view(&c, 1)), 0,
               int(i) + 1);
-        // Later lines hold one turn: a kick of ours in one was played from a false position
-        // (session-26 probe).
+        // Later lines hold one turn: a kick of ours in one was played from a false position.
         if (!catch_up && game.position().side_to_move() == me && !game.position().game_over())
           throw RecordError(
               "kick " + std::to_string(i + 1) +

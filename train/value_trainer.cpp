@@ -221,7 +221,7 @@ SplitRows split_rows(const TrainingWindow& window, const Pitch& pitch, Variant v
   std::iota(game_order.begin(), game_order.end(), 0u);
   std::shuffle(game_order.begin(), game_order.end(), rng);
   // Games of other rules leave first, so that the held-out share is of the games trained on
-  // (it was of all games: 2 of 4 games matching, holdout 0.5, held out none; session-25 probe).
+  // (it was of all games: 2 of 4 games matching, holdout 0.5, held out none).
   std::vector<uint32_t> matching;
   for (uint32_t g : game_order) {
     const GameData& gd = window.games[g];

@@ -63,7 +63,7 @@ struct ValueTrainConfig {
   /// The late game's labels: a position at most this many turns before its game's end is
   /// labelled by the game result alone, whatever `target` says (-1: never). Near the end the
   /// result is close to a proof, while the root value of the data's search is the estimate that
-  /// walked into the loss (docs/STRENGTH.md, "Where the bot loses to uct": the value net scores
+  /// walked into the loss (docs/experiments/late-game.md: the value net scores
   /// positions two to four turns before a proven loss at +0.5..+0.85). The held-out MSE is
   /// measured against the same per-position target. -1, or [1, 1000] (the position before the
   /// game's last turn has 1 turn left).

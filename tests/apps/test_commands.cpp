@@ -70,7 +70,7 @@ TEST_CASE("a second registration of the run commands starts from the defaults, n
 }
 
 TEST_CASE("a folder in the shipped value net's place is an error, not a silent fallback") {
-  // Session 32's probe: `mkdir -p models/8x10-standard.vnet` in the working directory made
+  // Regression: `mkdir -p models/8x10-standard.vnet` in the working directory made
   // bot/ladder/analyse look past it (to the executable's models/ or to no net at all) without a word.
   const fs::path dir = fs::temp_directory_path() / ("ps_apps_models_" + std::to_string(::getpid()));
   fs::remove_all(dir);

@@ -104,7 +104,7 @@ TEST_CASE("read: a field table sets the keys given and leaves the others at thei
   auto bad = ConfigReader::from_string("games: 2\nrate: fast\n", "b.yaml");
   CHECK_THROWS_WITH(bad.read(field("games", games), field("rate", rate)),
                     "b.yaml: rate (line 2): wrong type: cannot read 'fast': expected a number");
-  // A boolean key of the wrong type says "boolean" (it said "the expected type": a probe).
+  // A boolean key of the wrong type says "boolean" (it said "the expected type").
   auto flag_bad = ConfigReader::from_string("games: 2\nflag: maybe\n", "f.yaml");
   CHECK_THROWS_WITH(
       flag_bad.read(field("flag", flag)),
@@ -112,7 +112,7 @@ TEST_CASE("read: a field table sets the keys given and leaves the others at thei
   auto int_bad = ConfigReader::from_string("games: 2.5\n", "i.yaml");
   CHECK_THROWS_WITH(int_bad.read(field("games", games)),
                     "i.yaml: games (line 1): wrong type: cannot read '2.5': expected an integer");
-  // Regression: an integer too large for its key said "expected an integer" (a probe's
+  // Regression: an integer too large for its key said "expected an integer" (e.g.
   // `games_per_chunk: 4294967296`); it is out of range, and the range is named.
   auto wide = ConfigReader::from_string("games_per_chunk: 4294967296\n", "w.yaml");
   CHECK_THROWS_WITH(

@@ -1,5 +1,5 @@
-// core/fileutil.h's ensure_directory and core/plural.h's counted: the exact inputs of a
-// new-user probe (an unwritable --out, a file in the place of RUNDIR/claims, "1 games stored").
+// core/fileutil.h's ensure_directory and core/plural.h's counted: the exact inputs once
+// mishandled (an unwritable --out, a file in the place of RUNDIR/claims, "1 games stored").
 #include <catch2/catch.hpp>
 
 #include <unistd.h>
@@ -67,7 +67,7 @@ TEST_CASE("counted: singular for one, plural otherwise") {
   CHECK(counted(1, "new sample") == "1 new sample");
 }
 
-// read_file reads regular files only, and at most max_bytes of them (session-25 probe: a FIFO
+// read_file reads regular files only, and at most max_bytes of them (a FIFO
 // given as a value net blocked the reader; /dev/zero grew it past 2 GB).
 TEST_CASE("read_file refuses special files and files over its bound") {
   CHECK_THROWS_WITH(read_file("/dev/zero"), Catch::Contains("/dev/zero: is not a regular file"));

@@ -384,7 +384,7 @@ TEST_CASE("enumeration limit: a position over it stops early, holds at most the 
 }
 
 TEST_CASE("stop(): the enumeration ends at the turn that asked, and the next one is whole again") {
-  // Alpha-beta's frontier cut asks for no more turns once one reaches beta (session 36).
+  // Alpha-beta's frontier cut asks for no more turns once one reaches beta.
   const Game g = parse_kicks(Pitch::standard(), Variant::kStandard, kHeavy433648);
   TurnGenerator gen;
   gen.set_enumeration_limit(int64_t(1) << 26);

@@ -84,7 +84,7 @@ expect_refusal() {
   fi
 }
 
-# check_input_limits DIR BOT (an 8x10 standard bot; uses $ps, papersoccer): the probe's inputs that a single-file bot once mishandled. A line
+# check_input_limits DIR BOT (an 8x10 standard bot; uses $ps, papersoccer): the inputs that a single-file bot once mishandled. A line
 # of 2 MiB (with or without its newline) was read whole (a 200 MB one took 394 MB and 10 s): it
 # must stop the bot with the line number, as `bot` stops (1 MiB at most), in the protocol and
 # in --raw-eval, while a line of exactly 1 MiB is still read. Flags went through atoll
@@ -111,7 +111,7 @@ check_input_limits() {
   expect_refusal "$dir" 2 "bot: --safety-ms 200 + --search-margin-ms 10 must be below --first-ms (1000) and --turn-ms (200)" \
     "$dir/empty.txt" "$bot" --safety-ms 200 || bad=1
   # After the first answer a line holds one opponent turn: one that ran on into a kick of ours was
-  # played as if we had made it (session-26 probe). The line: the opponent's first listed turn
+  # played as if we had made it. The line: the opponent's first listed turn
   # after the bot's own first answer, then our first legal kick after it ($ps: papersoccer).
   local a t k
   a=$(printf '0\n1\n-\n' | "$bot" --visits 8 2> /dev/null | head -n 1)

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The single-file bot against `bot` on the same model at CodinGame's clock, for
-# docs/STRENGTH.md ("Single-file bot"):
+# docs/experiments/single-file-bots.md:
 #   strength.sh PAPERSOCCER WORKDIR MODEL [GAMES] [TURN_MS]
 # GAMES (default 100, even) games from GAMES/2 random 4-turn openings, each played with both
 # colours; both engines get TURN_MS (default 200) per answer and 1,000 ms for the first, the

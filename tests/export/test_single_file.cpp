@@ -96,7 +96,7 @@ TEST_CASE("assemble fits the limit or names the part that is too large", "[expor
   CHECK(r.source.find("#pragma GCC optimize(\"O3\")\n") != std::string::npos);  // both kinds
   // Regression: std::getline held an input line of any length and std::atoll took '--visits 1x'
   // as 1; the file reads lines through read_line (1 MiB at most) and flags through flag_value
-  // (single_file_bot.sh runs the probe's inputs).
+  // (single_file_bot.sh runs those inputs).
   CHECK(r.source.find("std::getline") == std::string::npos);
   CHECK(r.source.find("atoll") == std::string::npos);
   CHECK(r.source.find("bool read_line(") != std::string::npos);
@@ -181,7 +181,7 @@ TEST_CASE("the alpha-beta file of a value net fits, holds the search, and decode
 }
 
 // A net with the ball window's points (train-value --window-points) exports with them: the file
-// sets kWindowPoints, so its net has the window's 6 inputs per cell (session-32 probe: no test
+// sets kWindowPoints, so its net has the window's 6 inputs per cell (no test had
 // exported one).
 TEST_CASE("the alpha-beta file of a value net with window points carries them", "[export]") {
   const ValueNet net = random_value_net(Pitch::standard(), Variant::kStandard, {16, 16}, 7, 2, true);

@@ -179,14 +179,14 @@ TEST_CASE("a dead process's claim of this host is taken over at once (SIGKILL, t
     CHECK_THAT(out.text(), Catch::Contains("took over the claim of pid " + std::to_string(dead) +
                                            " on host " + this_host()) &&
                                Catch::EndsWith(", whose process does not run\n"));
-    // Probe finding: the line said "pid N" twice ("... of pid N on host H ..., whose pid N does
+    // Regression: the line said "pid N" twice ("... of pid N on host H ..., whose pid N does
     // not run").
     CHECK(count_of(out.text(), "pid " + std::to_string(dead)) == 1);
   }
   CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(2));
   REQUIRE(claim);
   CHECK(token_in(dir.claim("worker-A")) != "theirs");
-  // A pid now used by another process (another start time) is dead too. Probe finding: this was
+  // A pid now used by another process (another start time) is dead too. Regression: this was
   // reported as "which no longer runs"; the pid runs, as another process.
   claim.reset();
   const long parent = long(::getppid());
@@ -198,7 +198,7 @@ TEST_CASE("a dead process's claim of this host is taken over at once (SIGKILL, t
   CHECK(count_of(out.text(), "pid " + std::to_string(parent)) == 1);
 }
 
-// Probe finding (2026-12-02): a SIGKILLed holder that its parent had not reaped yet (a zombie)
+// Regression: a SIGKILLed holder that its parent had not reaped yet (a zombie)
 // passed kill(pid, 0) and its start time, so its claim was refused as live until the reap.
 TEST_CASE("a zombie's claim of this host (exited, not yet reaped) is taken over at once") {
   TempRunDir dir("zombie");
@@ -258,7 +258,7 @@ TEST_CASE("another host's claim: taken over after its heartbeat stood still, ref
     CHECK_FALSE(RoleClaim::acquire(dir.path, "trainer", opt, &cancel));
   }
   // Another host's stated heartbeat interval is clamped to what our processes write (a
-  // new-user probe edited it by hand).
+  // user may edit it by hand).
   SECTION("a stated heartbeat_s of 0 is clamped to 0.1 s: 3 x 0.1 s of watching, not a takeover at once") {
     write_claim(dir.claim("trainer"), "node-elsewhere", 77, 1, "theirs", 3, 0);
     const auto t0 = std::chrono::steady_clock::now();
@@ -318,7 +318,7 @@ TEST_CASE("RoleClaims holds several identities and releases them all") {
   CHECK(fs::is_empty(dir.path + "/claims"));
 }
 
-// Findings of a new-user probe (issue 14): each exact input it tried.
+// Regressions (issue 14): each exact input that was mishandled.
 TEST_CASE("a directory or a dangling link in a claim's place is named as such") {
   TempRunDir dir("foreign");
   fs::create_directories(dir.claim("worker-A"));  // a directory named worker-A.claim
@@ -346,7 +346,7 @@ TEST_CASE("a refused acquire on a corrupt claim leaves it alone and warns of no 
   CHECK(read_file(dir.claim("gatekeeper")) == "{not json");
 }
 
-// Probe finding: nlohmann-json's own message text ("[json.exception.parse_error.101] ...") was
+// Regression: nlohmann-json's own message text ("[json.exception.parse_error.101] ...") was
 // shown inside ours. Each exact input, and the message in our words.
 TEST_CASE("a corrupt claim file is named with what is wrong with it") {
   TempRunDir dir("corrupt_words");

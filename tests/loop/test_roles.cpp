@@ -35,7 +35,7 @@ TEST_CASE("worker ids that name chunks: letters, digits, '_' and '.'") {
   CHECK_THROWS_WITH(check_worker_id("w-1"), Catch::Contains("worker id 'w-1'"));
   CHECK_THROWS(check_worker_id(""));
   CHECK_THROWS(check_worker_id("a/b"));
-  // A new-user probe: "." and ".." were accepted.
+  // Regression: "." and ".." were accepted.
   CHECK_THROWS_WITH(check_worker_id("."), Catch::Contains("not starting with '.'"));
   CHECK_THROWS(check_worker_id(".."));
   CHECK_THROWS(check_worker_id(".hidden"));
@@ -66,7 +66,7 @@ TEST_CASE("roles share the run directory's config, a different one is refused") 
                     Catch::Contains(b) && Catch::Contains("config.yaml") &&
                         Catch::Contains("at run.generations (3 there, 4 here)") &&
                         Catch::Contains("no CONFIG argument"));
-  // The probe's case: the same config with another comment (and layout) was refused as text.
+  // Regression: the same config with another comment (and layout) was refused as text.
   const std::string commented = dir.string() + ".c.yaml";
   write_file_atomic(commented, "# my run\nrun:\n  name: r   # the name\n  generations: 3\n  pitch: 6x8\n");
   CHECK(load_shared_run_config(dir.string(), commented, 0)->generations == 3);
@@ -195,7 +195,7 @@ TEST_CASE("a worker without a trainer waits at max_ahead generations' worth of i
   remove_tree(dir);
 }
 
-// Regression (tests/scaling/roles_processes.sh, session 25): the trainer killed after writing
+// Regression (tests/scaling/roles_processes.sh): the trainer killed after writing
 // generation 2's checkpoint and before exporting its model; restarted, it counted generation 2
 // as trained from the checkpoint alone, and models/gen-0002.model never appeared (only its
 // temporary). A restarted trainer exports a model missing beside its checkpoint.

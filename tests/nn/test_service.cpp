@@ -161,7 +161,8 @@ TEST_CASE("service cache, restrictions and errors", "[nn]") {
 #if defined(__GLIBC__)
 TEST_CASE("a CPU service keeps freed memory mapped: a 16 MiB block comes from the heap", "[nn]") {
   // glibc maps blocks of 128 KiB or more separately by default and unmaps them when freed, so
-  // each forward pass faulted its activation tensors in again (docs/BENCHMARKS.md). A CPU
+  // each forward pass faulted its activation tensors in again (docs/experiments/selfplay-throughput.md). A
+  // CPU
   // service raises the mmap threshold (and the trim threshold) for the whole process.
   const size_t bytes = size_t(16) << 20;
   auto touch = [](void* p) { static_cast<volatile char*>(p)[0] = 1; };

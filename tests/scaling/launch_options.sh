@@ -1,5 +1,5 @@
 #!/bin/bash
-# tools/slurm/launch.sh's options without Slurm (label "scaling"): the new-user probe's inputs.
+# tools/slurm/launch.sh's options without Slurm (label "scaling"): inputs it once mishandled.
 #   - --dry-run creates nothing (it made RUNDIR/slurm) and prints each sbatch command quoted for
 #     a shell: run through a stand-in sbatch, the words are the ones launch.sh meant (PS_ARGS
 #     with spaces, a run directory with a space);

@@ -60,7 +60,7 @@ done
 # so the run cannot finish before worker B is killed (in CI the whole tiny run once finished
 # during the identity checks, worker B ended by itself and its restart had no claim to take over).
 kill -STOP $gk
-# One process per identity, while all four run: a second worker A (the probe's case: two
+# One process per identity, while all four run: a second worker A (two
 # workers of one id lost 129 of 262 games), a second gatekeeper, a `run` of the same directory,
 # started at once; each must exit 1 naming the holder.
 "$EXE" selfplay --follow "$RUN" --worker A --poll 0.2 > "$WORK/A2.log" 2>&1 &

@@ -1,5 +1,5 @@
-// The diagnosis behind the MCTS-minimax hybrid (issue 12; docs/STRENGTH.md, "The MCTS-minimax
-// hybrid"): for every game the player named PLAYER (default `model`, the ladder's name) lost in a tournament's or ladder's
+// The diagnosis behind the MCTS-minimax hybrid (issue 12; docs/experiments/root-proof-step.md): for every
+// game the player named PLAYER (default `model`, the ladder's name) lost in a tournament's or ladder's
 // games.tsv (8x10 standard), replays the record and asks, turn by turn from the third turn on:
 //  - alphabeta's turns: does a fresh-per-game `alphabeta` player (hand evaluation) given AB_MS
 //    per turn score the position as a proven win? The first such turn, counted from the end

@@ -204,7 +204,7 @@ TEST_CASE("alphabeta: late move reductions search fewer nodes to a depth, and ne
   REQUIRE(searched >= 3);
   INFO("pvs " << pvs_nodes << " nodes, pvs+lmr " << lmr_nodes << " over " << searched << " positions");
   CHECK(lmr_nodes < pvs_nodes);
-  {  // Probe regression: lmr_divisor 1e-300 at max_depth 4 made the reduction overflow an int,
+  {  // Regression: lmr_divisor 1e-300 at max_depth 4 made the reduction overflow an int,
      // and the search ran below depth 0 off its ply arrays (a segfault).
     AlphaBetaPlayer::Options o;
     o.pvs = o.lmr = true;
@@ -232,7 +232,7 @@ TEST_CASE("alphabeta: late move reductions search fewer nodes to a depth, and ne
 TEST_CASE("alphabeta: answers within its time limit in the heaviest positions", "[search]") {
   const Game heavy = heavy_game();
   AlphaBetaPlayer::Options early_stop, late_start;
-  early_stop.soft_stop = 0.5;  // new iterations in the first half only (the default until session 34)
+  early_stop.soft_stop = 0.5;  // new iterations in the first half only (the earlier default)
   late_start.soft_stop = 0.9;  // new iterations until the hard stop (the default)
   AlphaBetaPlayer plain(early_stop, nullptr, 7), late(late_start, nullptr, 7);
   for (int ms : {20, 100, -20, -100}) {
@@ -255,7 +255,7 @@ TEST_CASE("alphabeta: answers within its time limit in the heaviest positions", 
 
 TEST_CASE("alphabeta: a frontier node with hundreds of turns that lose at once stays within the clock",
           "[search]") {
-  // Ladder seed 42 (session 35), game 264, the bot to move at turn 61: 408 turns, and below them
+  // Ladder seed 42, game 264, the bot to move at turn 61: 408 turns, and below them
   // frontier nodes with hundreds of turns that lose at once, which search_frontier took one by
   // one by selection (a scan of the node's children per child, without counting a node or
   // reading the clock): with the shipped value net a 100-ms turn took 161-190 ms of CPU for
@@ -281,7 +281,7 @@ TEST_CASE("alphabeta: a frontier node with hundreds of turns that lose at once s
 
 TEST_CASE("alphabeta: the principal variation is legal from the root when the clock cuts an iteration",
           "[search]") {
-  // Probe (session 34): when an iteration cut off by the clock changed the answer, the line
+  // Regression: when an iteration cut off by the clock changed the answer, the line
   // was that answer glued in front of the last completed iteration's line, which started with
   // another turn (e.g. "2772 271 ..." in the position of this record after 18 turns, 50 ms).
   // Timed, so each search may or may not be cut: the line must be legal either way.
@@ -362,7 +362,7 @@ TEST_CASE("alphabeta: beats the greedy player", "[search]") {
   REQUIRE(wins >= 5);
 }
 
-// Regression (a new-user probe of `serve`, which keeps one player per game and calls new_game
+// Regression (`serve`, which keeps one player per game and calls new_game
 // after each bot turn): 8 idle alphabeta games held 96 MB and 8 idle uct games 167 MB.
 TEST_CASE("alphabeta and uct hold no search memory between turns", "[search]") {
   const Game g = sample_games(Variant::kStandard, 1, 3).front();

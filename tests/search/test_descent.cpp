@@ -89,7 +89,7 @@ TEST_CASE("descent: bad settings are rejected and games are legal", "[search]") 
   p.ubfm_exploration = -0.5;
   REQUIRE_THROWS_WITH(p.validate(), Catch::Contains("ubfm_exploration"));
   p = params_for("puct");
-  p.ubfm_exploration = 0.4;  // was ignored by PUCT without a word (session-25 probe)
+  p.ubfm_exploration = 0.4;  // was ignored by PUCT without a word
   REQUIRE_THROWS_WITH(p.validate(),
                       Catch::Contains("ubfm_exploration: is only read by algorithm ubfm or descent"));
 

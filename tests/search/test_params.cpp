@@ -118,7 +118,7 @@ TEST_CASE("params: endgame_from_turn and endgame_eval are read and checked", "[s
     auto cfg3 = ConfigReader::from_string(
         "endgame_from_turn: 10\nendgame_eval: nnue\nendgame_value_net: a.vnet\n", "x.yaml");
     CHECK(parse_search_params(cfg3).endgame_value_net == "a.vnet");
-    // Session-28 probe: an evaluation for an endgame that is off was read and forgotten (a
+    // Regression: an evaluation for an endgame that is off was read and forgotten (a
     // missing file too); a late evaluation without its turn likewise.
     auto off = ConfigReader::from_string("endgame_eval: nnue\nendgame_value_net: a.vnet\n", "o.yaml");
     REQUIRE_THROWS_WITH(parse_search_params(off),
@@ -138,9 +138,9 @@ TEST_CASE("params: endgame_from_turn and endgame_eval are read and checked", "[s
     auto cfg = ConfigReader::from_string(
         "endgame_from_turn: 10\nendgame_eval: hand\nendgame_eval_noise: 150\n", "h.yaml");
     CHECK(parse_search_params(cfg).endgame_eval_noise == 150);
-    // Probe finding (session 21): with no endgame (endgame_from_turn -1, the default here) the
+    // Regression: with no endgame (endgame_from_turn -1, the default here) the
     // noise was accepted and never used.
-    // (Since session 28 the evaluation itself is refused first.)
+    // (The evaluation itself is now refused first.)
     auto no_endgame = ConfigReader::from_string("endgame_eval: hand\nendgame_eval_noise: 150\n", "e.yaml");
     REQUIRE_THROWS_WITH(parse_search_params(no_endgame),
                         "e.yaml: endgame_eval (line 1): is only used by an alpha-beta endgame "

@@ -221,7 +221,7 @@ TEST_CASE("players: an mcts player sums its searches of one game", "[search]") {
     CHECK(visits >= 3);
     const std::string s = p.totals().summary();
     CHECK(s.rfind("3 searches, per search: ", 0) == 0);
-    // Probe finding: puct printed "depth 0.0", a depth it never measures; ubfm's visits are
+    // Regression: puct printed "depth 0.0", a depth it never measures; ubfm's visits are
     // expansions.
     if (std::string(algo) == "puct") {
       CHECK(s.find(" visits, ") != std::string::npos);
@@ -404,7 +404,7 @@ TEST_CASE("players: an mcts player hands timed turns to alpha-beta from endgame_
       p.choose_turn(late, {-1, 8});
       CHECK(p.totals().endgame_turns == endgame_turns);
       CHECK(p.totals().searches == net_turns + 1);
-      // Nor does a budget of time and visits (session 38): serve gave a game created with
+      // Nor does a budget of time and visits: serve gave a game created with
       // "time_ms": -1, "visits": 50 its 30-s maximum, and alpha-beta spent all of it every turn.
       const auto start = std::chrono::steady_clock::now();
       p.choose_turn(late, {30000, 8});

@@ -426,7 +426,7 @@ TEST_CASE("tactics: the proof step stays within the turn's time in the heaviest 
     // not; see the alphabeta player's test).
     CHECK(cpu < 100 + 250);
   }
-  // The probe's exact input: 20 ms per turn at proof_fraction 0.9 (a 16 ms share) took turns of
+  // The exact input that overran: 20 ms per turn at proof_fraction 0.9 (a 16 ms share) took turns of
   // up to 159 ms. A share under MctsPlayer::kMinProofMs skips the proof step.
   SearchParams sp;
   sp.proof_fraction = 0.9;

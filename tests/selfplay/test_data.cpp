@@ -404,7 +404,7 @@ TEST_CASE("a corrupted version-2 chunk names the game and what is wrong") {
   // A flipped byte in game 1's checksum (the frame's last byte).
   std::string flipped = bytes;
   flipped[second + 4 + frames[1].frame.size() - 1] ^= 0x5A;
-  // (The probe's exact input: it said "corrupted: Restored data doesn't match checksum", no game.)
+  // (The exact input: it said "corrupted: Restored data doesn't match checksum", no game.)
   CHECK_THROWS_WITH(parse_chunk("c.psd", flipped),
                     Catch::StartsWith("c.psd: corrupted: game 1: ") && Catch::Contains("checksum"));
   // A flipped byte inside game 2's compressed data.
@@ -451,7 +451,7 @@ TEST_CASE("a corrupted version-2 chunk names the game and what is wrong") {
 }
 
 TEST_CASE("a bad field names its game once, in version 1 and 2") {
-  // The probe's input: a version-2 chunk whose game 2 has variant 9 said "game 2: bad variant 9
+  // The exact input: a version-2 chunk whose game 2 has variant 9 said "game 2: bad variant 9
   // in game 2".
   auto games = make_games(3, 12);
   games[2].variant = Variant(9);

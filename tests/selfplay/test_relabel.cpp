@@ -79,14 +79,14 @@ TEST_CASE("relabel: samples hold the search's score and the result, chunks resum
   CHECK(again.kept_chunks == 3);
   CHECK(again.written_chunks == 0);
   CHECK(again.positions == 0);
-  // Other settings into the same folder are refused (probe: a rerun with more nodes kept the
+  // Other settings into the same folder are refused (a rerun with more nodes kept the
   // old chunks without a word).
   RelabelOptions other = o;
   other.nodes = 5000;
   CHECK_THROWS_WITH(relabel_games(games, other, out, "rl"),
                     Catch::Contains("holds chunks made with other settings") &&
                         Catch::Contains("nodes (now 5000) differs"));
-  // Other games, and another net under the same file name: refused too (session-25 probe: they
+  // Other games, and another net under the same file name: refused too (they
   // kept the old chunks, matched by file name only).
   {
     std::vector<Game> fewer(games.begin(), games.end() - 1);
@@ -138,7 +138,7 @@ TEST_CASE("relabel: a position won at once is +1, and bad options name their fie
   CHECK(back[0].samples[0].result == 1);
 
   // Only unfinished games (and one of other rules): refused before anything is written (the run
-  // wrote an empty chunk that marked them done; session-24 probe).
+  // wrote an empty chunk that marked them done).
   {
     std::mt19937_64 rng(2);
     const std::vector<Game> none = {testing::random_game(Pitch::standard(), Variant::kStandard, 3, rng),

@@ -92,7 +92,7 @@ TEST_CASE("teacher games: chunks read back, samples legal, the policy turn is th
     }
   }
   CHECK(st.games.samples == samples);
-  // Probe finding: the teacher's progress lines said "0.0 root turns/search" (alpha-beta does not
+  // Regression: the teacher's progress lines said "0.0 root turns/search" (alpha-beta does not
   // count its root turns); the summary leaves the field out.
   CHECK(st.games.searches > 0);
   CHECK(st.games.root_turns == 0);

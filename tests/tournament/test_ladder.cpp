@@ -97,7 +97,7 @@ TEST_CASE("ladder: rows count the model's wins from both seats", "[tournament]")
   from10.model_options = YAML::Load("{search: {endgame_from_turn: 10}}");
   CHECK(model_search_text(from10) == "puct, then alpha-beta from turn 10 (evaluation: value net v.vnet)");
   // The previous bot is named with all it plays: its evaluation and the config's noise and late
-  // evaluation (session-39 probe: the header named its evaluation only).
+  // evaluation (the header had named its evaluation only).
   LadderSpec with_prev = noisy;
   with_prev.previous = "old.model";
   LeafEvalSpec hand;
@@ -113,7 +113,7 @@ TEST_CASE("ladder: rows count the model's wins from both seats", "[tournament]")
       format_ladder(prev_rows, with_prev),
       Catch::Contains(
           "; previous is old.model, which plays alpha-beta from the first turn (evaluation: hand + noise 5; from turn 30: hand)\n"));
-  // The late endgame's evaluation is named too (session-28 probe: the header left it out).
+  // The late endgame's evaluation is named too (the header had left it out).
   LadderSpec late = with_net;
   late.model_options = YAML::Load("{search: {endgame_late_from_turn: 30, endgame_late_eval: hand}}");
   CHECK(model_search_text(late) ==
@@ -187,7 +187,7 @@ TEST_CASE("ladder: players and spec errors", "[tournament]") {
   CHECK(ab[2].type == "alphabeta");
   CHECK(ab[2].options["eval"].as<std::string>() == "nnue");
   CHECK(ab[2].options["value_net"].as<std::string>() == "v.vnet");
-  // The previous bot: its own value net when given (session 38), else the model's.
+  // The previous bot: its own value net when given, else the model's.
   s.opponents = {"previous"};
   CHECK(ladder_players(s)[1].options["search"]["endgame_value_net"].as<std::string>() == "v.vnet");
   s.previous_eval = net_eval("old.vnet");
@@ -195,21 +195,21 @@ TEST_CASE("ladder: players and spec errors", "[tournament]") {
   CHECK(prev[0].options["search"]["endgame_value_net"].as<std::string>() == "v.vnet");
   CHECK(prev[1].options["search"]["endgame_value_net"].as<std::string>() == "old.vnet");
   CHECK(prev[1].options["checkpoint"].as<std::string>() == "old.model");
-  // With a --config search map (session-38 probe): the model and previous shared the map, the
+  // With a --config search map: the model and previous shared the map, the
   // model's evaluation was written into it first and previous played it.
   s.model_options = YAML::Load("{search: {num_threads: 1}}");
   const auto shared = ladder_players(s);
   CHECK(shared[0].options["search"]["endgame_value_net"].as<std::string>() == "v.vnet");
   CHECK(shared[1].options["search"]["endgame_value_net"].as<std::string>() == "old.vnet");
   CHECK(shared[1].options["search"]["num_threads"].as<int>() == 1);
-  // The spec's map is not written into (session-39 probe: a second call gave previous the
+  // The spec's map is not written into (a second call gave previous the
   // model's net again, from the map the first call had changed).
   CHECK_FALSE(s.model_options["search"]["endgame_value_net"]);
   CHECK_FALSE(s.model_options["search"]["endgame_from_turn"]);
   const auto again = ladder_players(s);
   CHECK(again[1].options["search"]["endgame_value_net"].as<std::string>() == "old.vnet");
   // An empty `search:` (null) is an empty map: alpha-beta with the evaluation (it had turned
-  // alpha-beta off without a word: session-39 probe).
+  // alpha-beta off without a word).
   s.model_options = YAML::Load("search:");
   REQUIRE(s.model_options["search"].IsNull());
   const auto null_search = ladder_players(s);

@@ -187,7 +187,7 @@ TEST_CASE("ProtocolBot answers legal turns and reports bad input", "[protocol]")
     REQUIRE(!out.str().empty());
     CHECK_NOTHROW(g.play_turn(out.str().substr(0, out.str().size() - 1)));
   }
-  SECTION("after the first answer, a line holding a kick of ours is refused (session-26 probe)") {
+  SECTION("after the first answer, a line holding a kick of ours is refused") {
     ProtocolBot bot(first);
     // We (seat 0) answer 0; the opponent's line then holds its turn 2 and a kick 2 of ours.
     std::istringstream in("0\n1\n-\n2\n22\n");
@@ -229,7 +229,7 @@ TEST_CASE("ProtocolBot answers legal turns and reports bad input", "[protocol]")
     CHECK(out.str().empty());
   }
   SECTION("a line without an end is refused at the bound, not read into memory") {
-    // Regression (probe, session 23): a 300 MB turn line took the bot to 818 MB of RSS before
+    // Regression: a 300 MB turn line took the bot to 818 MB of RSS before
     // the error. Now it stops at kMaxProtocolLine characters, naming the line.
     ProtocolBot bot(first);
     std::istringstream in("1\n3\n" + std::string(kMaxProtocolLine + 10, '4'));

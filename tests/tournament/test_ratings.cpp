@@ -133,7 +133,7 @@ TEST_CASE("notes name their counts in words: one virtual draw, not 1.000000 virt
 }
 
 TEST_CASE("elo_for_print: a rating that rounds to zero prints as 0, never -0", "[ratings]") {
-  // Probe finding: an equal player's rating (-1e-12 from the Newton steps) printed as "-0.0".
+  // Regression: an equal player's rating (-1e-12 from the Newton steps) printed as "-0.0".
   CHECK(std::signbit(elo_for_print(-1e-12, 1)) == false);
   CHECK(std::signbit(elo_for_print(-0.0, 0)) == false);
   CHECK(std::signbit(elo_for_print(-0.04, 1)) == false);

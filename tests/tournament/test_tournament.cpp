@@ -319,7 +319,7 @@ TEST_CASE("bad specs and configs fail with clear messages", "[tournament]") {
   // Range rules name the key's line (TournamentSpec::validate through finish_validated).
   CHECK_THROWS_WITH(load("seed: 3\ngames_per_pairing: 3\n" + players),
                     "t.yaml: games_per_pairing (line 2): must be even and >= 2");
-  // Regressions (probe, session 23): these were refused by run_tournament without the file and
+  // Regressions: these were refused by run_tournament without the file and
   // line, or (the last two) accepted.
   CHECK_THROWS_WITH(
       load("format: gauntlet\ngauntlet_size: 2\n" + players),
@@ -353,7 +353,7 @@ TEST_CASE("cancelling skips the games not yet started", "[tournament]") {
 }
 
 TEST_CASE("format_results: an Elo that rounds to zero prints as 0.0, never -0.0", "[tournament]") {
-  // Probe finding: two players with 2 wins each; the second's rating came out of the Newton
+  // Regression: two players with 2 wins each; the second's rating came out of the Newton
   // steps as a tiny negative number and printed as "-0.0" (also in ratings.csv as "-0.00").
   TournamentResult r;
   r.spec.name = "t";

@@ -139,7 +139,7 @@ log_interval: 10
   CHECK_THROWS_WITH(parse_train_config(type), Catch::Contains("batch_size") && Catch::Contains("line 1"));
   auto value = ConfigReader::from_string("optimizer: {type: rmsprop}\n", "t.yaml");
   CHECK_THROWS_WITH(parse_train_config(value), Catch::Contains("optimizer.type"));
-  // Regressions (new-user probe): lr .inf trained a NaN network that was then promoted; lr 1e308
+  // Regressions: lr .inf trained a NaN network that was then promoted; lr 1e308
   // failed only at training time, converting to float.
   for (const char* lr : {".inf", "1e308", ".nan", "0", "-1"}) {
     auto r = ConfigReader::from_string(std::string("optimizer: {type: sgd, lr: ") + lr + "}\n", "t.yaml");
@@ -194,7 +194,7 @@ TEST_CASE("training a tiny net on a fixed data set lowers both losses") {
   CHECK(more.end_step == 320);
 }
 
-// Probe finding: on one-hot teacher targets the policy accuracy was 100% by construction (the
+// Regression: on one-hot teacher targets the policy accuracy was 100% by construction (the
 // net's top turn among one visited turn). It counts samples with 2+ visited turns only.
 TEST_CASE("the policy accuracy counts samples with 2+ visited turns only") {
   TempDir dir("accuracy");

@@ -142,7 +142,7 @@ TEST_CASE("train-value: the late game's labels (result_within) and the late held
   CHECK(plain.initial.holdout_late_sign_accuracy >= 0.0);
   CHECK(plain.initial.holdout_late_sign_accuracy <= 1.0);
   CHECK(plain.initial.holdout_late_mse_result > 0.0);
-  // Probe (session 34): 0 was accepted and labelled nothing (every position has a turn left).
+  // Regression: 0 was accepted and labelled nothing (every position has a turn left).
   for (int bad : {-2, 0, 1001}) {
     cfg.result_within = bad;
     CHECK_THROWS_WITH(train_value_net(cfg, data, out), Catch::Contains("result_within"));
@@ -169,7 +169,7 @@ TEST_CASE("train-value: the depth heuristic discounts the result by the turns le
     CHECK_THROWS_WITH(train_value_net(cfg, data, out), Catch::Contains("result_discount"));
   }
   remove_tree(dir.string());
-  // Probe (session 35): a sample that says 0 turns left (a hand-made chunk) was labelled
+  // Regression: a sample that says 0 turns left (a hand-made chunk) was labelled
   // result / D, infinite for a tiny D: every figure NaN, and the step-0 weights written.
   const fs::path end_dir = games_dir("ps_vdisc_end", 30, 11, /*random_only=*/true, /*zero_turns_left=*/true);
   cfg.result_discount = 1e-300;
@@ -202,7 +202,7 @@ TEST_CASE("train-value: baselines of the held-out slice", "[train]") {
   CHECK(none.holdout_samples == 0);
   CHECK(none.baselines.root_sign_accuracy == 0.0);
   // The metrics say how many positions their held-out figures are over, so `train-value` prints
-  // n/a for none (it printed "lowest held-out MSE 0.0000" with --holdout 0; session-23 probe).
+  // n/a for none (it printed "lowest held-out MSE 0.0000" with --holdout 0).
   CHECK(r.best.holdout_samples == r.holdout_samples);
   CHECK(r.best.holdout_samples > 0);
   CHECK(none.best.holdout_samples == 0);
@@ -410,7 +410,7 @@ TEST_CASE("train-value: value_features agree with the encoder's mover-frame plan
 }
 
 // A folder of two pitches: the held-out share is of the games of the rules trained, and an init
-// net picks its own rules (session-25 probe: 2 of 4 games matching with holdout 0.5 held out
+// net picks its own rules (it had: 2 of 4 games matching with holdout 0.5 held out
 // none; an 8x12 init was refused because the newest game was 8x10).
 TEST_CASE("train-value: a folder of two pitches holds out a share of the rules trained", "[train]") {
   const fs::path dir = fs::temp_directory_path() / ("ps_vmixed_" + std::to_string(::getpid()));
