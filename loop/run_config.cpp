@@ -232,6 +232,15 @@ RunConfig load_run_config(const std::string& path) {
   } catch (const std::exception&) {
     throw ConfigError(path + ": cannot open config file");
   }
+  // An empty file would be a run of every default, started without a word.
+  bool empty = false;
+  try {
+    empty = YAML::Load(text).IsNull();
+  } catch (const std::exception&) {}
+  if (empty)
+    throw ConfigError(path +
+                      ": the config is empty (configs/quickstart.yaml shows every key; `run` without a "
+                      "config runs the built-in quickstart)");
   return parse_run_config(text, path);
 }
 

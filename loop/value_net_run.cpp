@@ -54,6 +54,10 @@ void VnetLadderConfig::validate() const {
   for (const std::string& o : opponents)
     check(o == "alphabeta" || o == "greedy" || o == "uct" || o == "random" || o == "alphabeta-nnue",
           "opponents", "'" + o + "' is not a yardstick (alphabeta, alphabeta-nnue, greedy, uct, random)");
+  for (size_t i = 0; i < opponents.size(); ++i)
+    check(std::find(opponents.begin(), opponents.begin() + long(i), opponents[i]) ==
+              opponents.begin() + long(i),
+          "opponents", "'" + opponents[i] + "' is listed twice");
   const bool nnue = std::find(opponents.begin(), opponents.end(), "alphabeta-nnue") != opponents.end();
   check(!nnue || !value_net.empty(), "value_net", "alphabeta-nnue needs its .vnet file");
   check(nnue || value_net.empty(), "value_net", "is only read with alphabeta-nnue among the opponents");
@@ -230,19 +234,29 @@ VnetState read_state(const VnetPaths& p) {
   if (!fs::exists(p.state)) return s;
   const json j = read_json_file(p.state);
   const std::string where = p.state + ": ";
-  try {
-    if (j.value("learner", std::string()) != "value-net")
-      throw std::runtime_error(where +
-                               "not a value-net run's state (\"learner\" is not \"value-net\"): "
-                               "give another run.dir");
-    s.generation = j.at("generation").get<int>();
-    s.best = j.at("best").get<std::string>();
-    s.started = j.value("started", std::string());
-    s.seconds = j.value("seconds", 0.0);
-    for (auto& [net, v] : j.at("elo").items()) s.elo[net] = {v.at(0).get<double>(), v.at(1).get<double>()};
-  } catch (const json::exception& e) {
-    throw std::runtime_error(where + "unreadable state (" + e.what() + ")");
+  // Each field by name and type: a message names the field, not the JSON library's exception.
+  auto field = [&](const char* key, bool (json::*is)() const noexcept, const char* type) -> const json& {
+    if (!j.contains(key)) throw std::runtime_error(where + "\"" + key + "\" is missing");
+    if (!(j.at(key).*is)()) throw std::runtime_error(where + "\"" + key + "\" must be " + type);
+    return j.at(key);
+  };
+  if (!j.is_object() || j.value("learner", json()) != "value-net")
+    throw std::runtime_error(where +
+                             "not a value-net run's state (\"learner\" is not \"value-net\"): "
+                             "give another run.dir");
+  const json& gen = field("generation", &json::is_number_integer, "an integer");
+  if (gen.get<int64_t>() < 0 || gen.get<int64_t>() > 10000)
+    throw std::runtime_error(where + "\"generation\" " + gen.dump() + " is not in [0, 10000]");
+  s.generation = gen.get<int>();
+  s.best = field("best", &json::is_string, "a string").get<std::string>();
+  for (auto& [net, v] : field("elo", &json::is_object, "an object").items()) {
+    if (!v.is_array() || v.size() != 2 || !v[0].is_number() || !v[1].is_number())
+      throw std::runtime_error(where + "\"elo\": \"" + net + "\" must be [Elo, 95% half-width]");
+    s.elo[net] = {v[0].get<double>(), v[1].get<double>()};
   }
+  if (j.contains("started") && j.at("started").is_string()) s.started = j.at("started").get<std::string>();
+  if (j.contains("seconds") && j.at("seconds").is_number())
+    s.seconds = std::max(0.0, j.at("seconds").get<double>());
   // Only names this loop writes: the state names files inside the run directory.
   auto gen_of = [](const std::string& name) {
     if (name.size() != 8 || name.rfind("gen-", 0) != 0 ||
@@ -250,9 +264,6 @@ VnetState read_state(const VnetPaths& p) {
       return -1;
     return std::stoi(name.substr(4));
   };
-  if (s.generation < 0 || s.generation > 10000)
-    throw std::runtime_error(where + "\"generation\" " + std::to_string(s.generation) +
-                             " is not in [0, 10000]");
   const int b = gen_of(s.best);
   if (b < 0 || b > s.generation)
     throw std::runtime_error(where + "\"best\" '" + s.best +
@@ -300,10 +311,17 @@ class VnetLoop {
     RoleClaims claims;
     for (const char* identity : {"trainer", "gatekeeper", "selfplay"})
       if (!claims.add(cfg_.dir, identity, {}, cancel_)) return;
-    open_directory();
+    // Everything is checked before anything is written: a refused resume leaves the directory
+    // as it was.
+    const std::vector<ConfigChange> changes = check_directory();
     st_ = read_state(p_);
     base_seconds_ = st_.seconds;
     if (st_.started.empty()) st_.started = now_iso();
+    // Every generation the state counts as finished has its gating decision on disk.
+    if (st_.generation > 0 && !fs::exists(p_.gating(st_.generation) + "/decision.json"))
+      throw std::runtime_error(p_.state + ": \"generation\" " + std::to_string(st_.generation) +
+                               " is finished there, but " + p_.gating(st_.generation) +
+                               "/decision.json is missing (a state.json from another run?)");
     // A finished run's best net must still be there and readable.
     if (st_.best != "gen-0000" || !cfg_.init.empty()) {
       const std::string best = net_file(cfg_, p_, st_.best);
@@ -314,6 +332,7 @@ class VnetLoop {
                                  " (the run cannot go on without it: restore the file, or start a new run)");
       }
     }
+    write_directory(changes);
     std::printf(
         "run '%s' in %s: value-net learner, %s, %s %s; teacher %s x %s per turn, gating up to %s at %lld ms\n",
         cfg_.name.c_str(), cfg_.dir.c_str(), counted(cfg_.generations, "generation").c_str(),
@@ -345,22 +364,34 @@ class VnetLoop {
     write_state(p_, st_);
   }
 
-  void open_directory() {
-    for (const std::string& d : {p_.root, p_.nets, p_.logs}) ensure_directory(d, "the run directory");
-    (void)remove_stale_temp_files(p_.root);
-    if (!fs::exists(p_.config)) {
-      write_file_atomic(p_.config, cfg_.source);
-      return;
-    }
+  // The config given against the run's config.yaml: changes that would make the run incoherent
+  // are refused (the rules, generation 0, the net's shape: a resumed fine-tune keeps the best
+  // net's sizes, so a new `train.hidden` would be ignored without a word); the others returned.
+  std::vector<ConfigChange> check_directory() const {
+    if (!fs::exists(p_.config)) return {};
     const VnetRunConfig old = parse_vnet_run_config(read_file(p_.config), p_.config);
     std::vector<std::string> refused;
     auto same = [&](const char* key, const std::string& a, const std::string& b) {
       if (a != b) refused.push_back(std::string(key) + " (" + a + " -> " + b + ")");
     };
+    auto sizes = [](const std::vector<int>& v) {
+      std::string t;
+      for (int x : v) t += (t.empty() ? "" : ",") + std::to_string(x);
+      return t;
+    };
     same("run.pitch", Pitch::get(old.width, old.length, old.goal).name(),
          Pitch::get(cfg_.width, cfg_.length, cfg_.goal).name());
     same("run.variant", variant_name(old.variant), variant_name(cfg_.variant));
     same("run.init", old.init, cfg_.init);
+    same("train.hidden", sizes(old.train.hidden), sizes(cfg_.train.hidden));
+    same("train_first.hidden", sizes(old.train_first.hidden), sizes(cfg_.train_first.hidden));
+    same("train.window", std::to_string(old.train.window), std::to_string(cfg_.train.window));
+    same("train_first.window", std::to_string(old.train_first.window),
+         std::to_string(cfg_.train_first.window));
+    same("train.window_points", old.train.window_points ? "true" : "false",
+         cfg_.train.window_points ? "true" : "false");
+    same("train_first.window_points", old.train_first.window_points ? "true" : "false",
+         cfg_.train_first.window_points ? "true" : "false");
     if (!refused.empty()) {
       std::string list;
       for (const auto& r : refused) list += (list.empty() ? "" : ", ") + r;
@@ -368,16 +399,26 @@ class VnetLoop {
                         "; these cannot change within a run. Put them back, or start a new run (another "
                         "run.name or --dir)");
     }
-    if (old.source != cfg_.source) {
-      for (const ConfigChange& ch : changed_keys(old.source, cfg_.source)) {
-        std::printf("config change: %s: %s -> %s\n", ch.key.c_str(), ch.old_value.c_str(),
-                    ch.new_value.c_str());
-        append_line(p_.logs + "/config.jsonl",
-                    json({{"time", now_iso()}, {"key", ch.key}, {"old", ch.old_value}, {"new", ch.new_value}})
-                        .dump());
-      }
+    return old.source == cfg_.source ? std::vector<ConfigChange>{} : changed_keys(old.source, cfg_.source);
+  }
+
+  // Makes the folders, clears a killed process's temporaries, and records the config (its
+  // accepted changes printed and logged).
+  void write_directory(const std::vector<ConfigChange>& changes) {
+    for (const std::string& d : {p_.root, p_.nets, p_.logs}) ensure_directory(d, "the run directory");
+    (void)remove_stale_temp_files(p_.root);
+    if (!fs::exists(p_.config)) {
       write_file_atomic(p_.config, cfg_.source);
+      return;
     }
+    for (const ConfigChange& ch : changes) {
+      std::printf("config change: %s: %s -> %s\n", ch.key.c_str(), ch.old_value.c_str(),
+                  ch.new_value.c_str());
+      append_line(
+          p_.logs + "/config.jsonl",
+          json({{"time", now_iso()}, {"key", ch.key}, {"old", ch.old_value}, {"new", ch.new_value}}).dump());
+    }
+    if (!changes.empty()) write_file_atomic(p_.config, cfg_.source);
   }
 
   // One generation; false when stopped.
@@ -474,6 +515,18 @@ class VnetLoop {
     const json decision = read_json_file(decision_path);
     const bool promoted = decision.at("promoted").get<bool>();
     const int wins = decision.at("wins").get<int>(), games = decision.at("games").get<int>();
+    // 5. The promoted net's single file and ladder. The state moves on only once the generation
+    // is whole (state.json's best is never a generation it has not finished), so a run stopped
+    // here resumes at this step.
+    json single = nullptr, ladder = nullptr;
+    if (promoted) {
+      if (cfg_.export_single_file) single = export_single(g, cand_file);
+      if (!cfg_.ladder.opponents.empty()) {
+        save("ladder " + cand);
+        ladder = run_ladder(g, cand);
+        if (ladder.is_null()) return false;
+      }
+    }
     if (promoted) {
       // Elo over the best so far, from the match's score, chained.
       const double s = (wins + 0.5) / (games + 1.0);  // finite for 0 and all wins
@@ -484,20 +537,10 @@ class VnetLoop {
                           2;
       const auto [base, base_ci] = st_.elo.at(best);
       st_.elo[cand] = {base + d, std::sqrt(base_ci * base_ci + half * half)};
+      write_manifest(g, cand, decision, train_json, single, ladder);
       write_file_atomic(p_.best, read_file(cand_file));
       st_.best = cand;
     }
-    // 5. The promoted net's single file and ladder.
-    json single = nullptr, ladder = nullptr;
-    if (promoted) {
-      if (cfg_.export_single_file) single = export_single(g, cand_file);
-      if (!cfg_.ladder.opponents.empty()) {
-        save("ladder " + cand);
-        ladder = run_ladder(g, cand);
-        if (ladder.is_null()) return false;
-      }
-    }
-    if (promoted) write_manifest(g, cand, decision, train_json, single, ladder);
     // 6. The generation's line.
     st_.generation = g;
     char buf[256];
@@ -605,7 +648,8 @@ class VnetLoop {
         },
         &stop);
     line.finish();
-    if (stopped()) return false;
+    // A run stopped after the match was decided (the SPRT, or every game played) keeps it.
+    if (stopped() && decided == 0 && games < gc.games) return false;
     const double score = games ? double(wins) / games : 0;
     bool promoted;
     std::string reason;

@@ -428,6 +428,12 @@ TEST_CASE("a tiny loop runs end to end and a second call resumes without redoing
 }
 
 TEST_CASE("run config bounds: threads, batch size and the run name are refused when read") {
+  // Regression: an empty config file ran every default (a 10-generation run) without a word.
+  const std::string empty =
+      (fs::temp_directory_path() / ("ps_empty_" + std::to_string(::getpid()) + ".yaml")).string();
+  write_file_atomic(empty, "# nothing\n");
+  CHECK_THROWS_WITH(load_run_config(empty), Catch::Contains(empty + ": the config is empty"));
+  fs::remove(empty);
   CHECK_THROWS_WITH(parse_run_config("train: {threads: 1000000}\n", "r.yaml"),
                     Catch::Contains("r.yaml: train.threads (line 1): must be in [0, 256]"));
   CHECK_THROWS_WITH(parse_run_config("train: {batch_size: 2000000000}\n", "r.yaml"),

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <set>
 #include <thread>
+#include <tuple>
 
 #include <nlohmann/json.hpp>
 
@@ -188,4 +189,73 @@ TEST_CASE("value-net run: a candidate that must lose is not promoted") {
   CHECK(gens[0].at("best") == "gen-0000");
   CHECK_FALSE(fs::exists(dir + "/best.vnet"));
   remove_tree(dir);
+}
+
+TEST_CASE(
+    "value-net run: stopped during a promoted net's ladder, it resumes, and a bad state or shape is refused") {
+  const std::string dir = temp_dir("ladder");
+  std::string text = tiny_config(dir);
+  auto swap = [&](const std::string& from, const std::string& to) {
+    REQUIRE(text.find(from) != std::string::npos);
+    text.replace(text.find(from), from.size(), to);
+  };
+  swap("  generations: 2\n", "  generations: 1\n");
+  swap("gating: {rule: score, games: 4, openings: 2, time_ms: 5, threshold: 0.25}",
+       "gating: {rule: score, games: 4, openings: 2, time_ms: 5, threshold: 0.1}");
+  swap("ladder: {opponents: [greedy], games: 2, openings: 1, time_ms: 5}",
+       "ladder: {opponents: [greedy, random], games: 8, openings: 4, time_ms: 20}");
+  const VnetRunConfig c = parse_vnet_run_config(text, "ladder.yaml");
+  // Stop it while the promoted net plays its ladder (state.json says so): state.json's best was
+  // the new net there while its generation was not finished, and no resume could read it.
+  std::atomic<bool> cancel{false};
+  bool stopped_in_ladder = false;
+  std::thread stopper([&] {
+    for (int i = 0; i < 6000 && !cancel; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      try {
+        if (json::parse(read_file(dir + "/state.json")).value("phase", "").rfind("ladder", 0) == 0) {
+          stopped_in_ladder = true;
+          cancel = true;
+        }
+      } catch (const std::exception&) {}
+    }
+  });
+  run_value_net_loop(c, &cancel);
+  cancel = true;
+  stopper.join();
+  if (stopped_in_ladder) {
+    const json s = json::parse(read_file(dir + "/state.json"));
+    CHECK(s.at("generation") == 0);
+    CHECK(s.at("best") == "gen-0000");
+  }
+  run_value_net_loop(c);
+  const json s = json::parse(read_file(dir + "/state.json"));
+  CHECK(s.at("generation") == 1);
+  CHECK(s.at("phase") == "finished");
+  // Another net shape on resume is refused before anything is written.
+  const std::string config_before = read_file(dir + "/config.yaml");
+  std::string wider = text;
+  wider.replace(wider.find("hidden: [8]"), 11, "hidden: [16]");
+  wider.replace(wider.find("generations: 1"), 14, "generations: 2");
+  CHECK_THROWS_WITH(run_value_net_loop(parse_vnet_run_config(wider, "wider.yaml")),
+                    Catch::Contains("train.hidden (8 -> 16)"));
+  CHECK(read_file(dir + "/config.yaml") == config_before);
+  // A damaged state.json is named by its field.
+  const std::string state = read_file(dir + "/state.json");
+  for (auto [field, bad, why] :
+       {std::tuple<const char*, const char*, const char*>{"generation", "\"x\"", "must be an integer"},
+        {"generation", "99", "decision.json is missing"},
+        {"best", "\"../../etc/passwd\"", "is not a generation of this run"},
+        {"elo", "\"x\"", "must be an object"}}) {
+    json j = json::parse(state);
+    j[field] = json::parse(bad);
+    write_file_atomic(dir + "/state.json", j.dump());
+    INFO(field << " " << bad);
+    CHECK_THROWS_WITH(run_value_net_loop(c), Catch::Contains(dir + "/state.json") && Catch::Contains(why));
+  }
+  remove_tree(dir);
+  // The same yardstick twice is a config error, not a failure after the run's first generation.
+  CHECK_THROWS_WITH(
+      parse_vnet_run_config("run: {learner: value-net}\nladder: {opponents: [greedy, greedy]}\n", "t.yaml"),
+      Catch::Contains("ladder.opponents (line 2): 'greedy' is listed twice"));
 }
