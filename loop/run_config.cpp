@@ -210,6 +210,10 @@ std::vector<ConfigChange> compare_run_configs(const std::string& old_text, const
                       "; these cannot change within a run (its data, checkpoints and ratings are "
                       "for the old ones). Put them back, or start a new run (another run.name or --dir)");
   }
+  return changed_config_keys(old_text, new_text);
+}
+
+std::vector<ConfigChange> changed_config_keys(const std::string& old_text, const std::string& new_text) {
   std::map<std::string, std::string> x, y;
   flatten_config(YAML::Load(old_text), "", x);
   flatten_config(YAML::Load(new_text), "", y);

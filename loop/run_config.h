@@ -82,6 +82,9 @@ std::vector<ConfigChange> compare_run_configs(const std::string& old_text, const
 /// key.path -> value (YAML flow text) for every scalar or sequence of a config: the keys that
 /// compare_run_configs reports.
 void flatten_config(const YAML::Node& n, const std::string& prefix, std::map<std::string, std::string>& out);
+/// Every key whose value differs between two config texts (flatten_config), sorted by key; no
+/// rule applied (compare_run_configs adds the resnet learner's, loop/value_net_run.h its own).
+std::vector<ConfigChange> changed_config_keys(const std::string& old_text, const std::string& new_text);
 
 /// Opponents of generation `generation`'s network in its evaluation gauntlet, in order, given
 /// the best network so far: "gen-NNNN" networks, "random", "greedy". With gating the best is

@@ -84,24 +84,17 @@ VnetRunConfig parse_vnet_run_config(const std::string& text, const std::string& 
   c.source = text;
   {
     ConfigReader r = top.child("run");
-    std::string learner, pitch = "8x10", variant = "standard";
+    std::string learner;
     r.read(field("learner", learner), field("name", c.name), field("dir", c.dir), field("init", c.init),
-           field("generations", c.generations), field("pitch", pitch), field("variant", variant));
+           field("generations", c.generations));
+    const PitchChoice p =
+        r.get_parsed("pitch", "8x10", [](const std::string& t) { return parse_pitch_spec(t); });
+    c.width = p.width;
+    c.length = p.length;
+    c.goal = p.goal;
+    c.variant = r.get_parsed("variant", "standard", parse_variant);
     r.finish();
     if (learner != "value-net") r.fail_key("learner", "must be value-net here");
-    try {
-      const PitchChoice p = parse_pitch_spec(pitch);
-      c.width = p.width;
-      c.length = p.length;
-      c.goal = p.goal;
-    } catch (const std::invalid_argument& e) {
-      r.fail_key("pitch", e.what());
-    }
-    try {
-      c.variant = parse_variant(variant);
-    } catch (const std::invalid_argument& e) {
-      r.fail_key("variant", e.what());
-    }
     if (c.generations < 1 || c.generations > 10000) r.fail_key("generations", "must be in [1, 10000]");
     if (c.name.empty() || c.name.size() > 200 || c.name.find('/') != std::string::npos ||
         c.name.find_first_of("\\:*?\"<>|") != std::string::npos ||
@@ -399,7 +392,8 @@ class VnetLoop {
                         "; these cannot change within a run. Put them back, or start a new run (another "
                         "run.name or --dir)");
     }
-    return old.source == cfg_.source ? std::vector<ConfigChange>{} : changed_keys(old.source, cfg_.source);
+    return old.source == cfg_.source ? std::vector<ConfigChange>{}
+                                     : changed_config_keys(old.source, cfg_.source);
   }
 
   // Makes the folders, clears a killed process's temporaries, and records the config (its
@@ -605,23 +599,34 @@ class VnetLoop {
     return s;
   }
 
-  // The gating match; writes decision.json. False when stopped.
-  bool gate(int g, const std::string& cand, const std::string& best, const std::string& decision_path) {
-    const VnetGatingConfig& gc = cfg_.gating;
+  // A gauntlet of the first player against the others on the run's rules: `games` per pairing
+  // from min(openings, games / 2) colour-swapped openings, time_ms per turn, into out_dir.
+  tour::TournamentSpec match_spec(const std::string& what, int games, int openings, int opening_turns,
+                                  uint64_t seed, int concurrency, int64_t time_ms,
+                                  const std::string& out_dir) const {
     tour::TournamentSpec spec;
-    spec.name = cfg_.name + " gating " + cand;
+    spec.name = cfg_.name + " " + what;
     spec.width = cfg_.width;
     spec.length = cfg_.length;
     spec.goal = cfg_.goal;
     spec.variant = cfg_.variant;
     spec.format = tour::Format::kGauntlet;
-    spec.games_per_pairing = gc.games;
-    spec.openings = std::min(gc.openings, gc.games / 2);
-    spec.opening_turns = gc.opening_turns;
-    spec.seed = cfg_.selfplay.seed * 7919ULL + uint64_t(g);
-    spec.concurrency = gc.concurrency;
-    spec.budget.time_ms = gc.time_ms;
-    spec.out_dir = p_.gating(g);
+    spec.games_per_pairing = games;
+    spec.openings = std::min(openings, games / 2);
+    spec.opening_turns = opening_turns;
+    spec.seed = seed;
+    spec.concurrency = concurrency;
+    spec.budget.time_ms = time_ms;
+    spec.out_dir = out_dir;
+    return spec;
+  }
+
+  // The gating match; writes decision.json. False when stopped.
+  bool gate(int g, const std::string& cand, const std::string& best, const std::string& decision_path) {
+    const VnetGatingConfig& gc = cfg_.gating;
+    tour::TournamentSpec spec =
+        match_spec("gating " + cand, gc.games, gc.openings, gc.opening_turns,
+                   cfg_.selfplay.seed * 7919ULL + uint64_t(g), gc.concurrency, gc.time_ms, p_.gating(g));
     ensure_directory(spec.out_dir, "the gating folder");
     const std::vector<tour::PlayerSpec> players = {bot_spec(cand, cand), bot_spec(best, best)};
     std::atomic<bool> stop{false};  // the SPRT's decision, or the run stopped
@@ -769,20 +774,9 @@ class VnetLoop {
     const std::string dir = p_.ladder(g), summary = dir + "/ladder.json";
     if (fs::exists(summary)) return read_json_file(summary);
     const VnetLadderConfig& lc = cfg_.ladder;
-    tour::TournamentSpec spec;
-    spec.name = cfg_.name + " ladder " + cand;
-    spec.width = cfg_.width;
-    spec.length = cfg_.length;
-    spec.goal = cfg_.goal;
-    spec.variant = cfg_.variant;
-    spec.format = tour::Format::kGauntlet;
-    spec.games_per_pairing = lc.games;
-    spec.openings = std::min(lc.openings, lc.games / 2);
-    spec.opening_turns = lc.opening_turns;
-    spec.seed = 4242;  // the same openings for every generation
-    spec.concurrency = lc.concurrency;
-    spec.budget.time_ms = lc.time_ms;
-    spec.out_dir = dir;
+    // Seed 4242: the same openings for every generation.
+    tour::TournamentSpec spec = match_spec("ladder " + cand, lc.games, lc.openings, lc.opening_turns, 4242,
+                                           lc.concurrency, lc.time_ms, dir);
     ensure_directory(dir, "the ladder folder");
     std::vector<tour::PlayerSpec> players = {bot_spec(cand, cand)};
     for (const std::string& o : lc.opponents) {
@@ -828,22 +822,6 @@ class VnetLoop {
     } catch (const std::exception& e) {
       std::cerr << "warning: report not written: " << e.what() << "\n";
     }
-  }
-
-  // Keys whose values differ between two config texts.
-  static std::vector<ConfigChange> changed_keys(const std::string& a, const std::string& b) {
-    std::map<std::string, std::string> x, y;
-    flatten_config(YAML::Load(a), "", x);
-    flatten_config(YAML::Load(b), "", y);
-    std::vector<ConfigChange> out;
-    for (const auto& [k, v] : x) {
-      auto it = y.find(k);
-      if (it == y.end()) out.push_back({k, v, "absent"});
-      else if (it->second != v) out.push_back({k, v, it->second});
-    }
-    for (const auto& [k, v] : y)
-      if (!x.count(k)) out.push_back({k, "absent", v});
-    return out;
   }
 
   const VnetRunConfig& cfg_;
