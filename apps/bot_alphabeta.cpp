@@ -3,6 +3,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -19,8 +20,8 @@ namespace {
 // The longest time limit of an answer, ms: a day.
 constexpr int64_t kMaxAnswerMs = 86400000;
 
-}  // namespace
-
+// When this process started, on the steady clock: /proc/self/stat's start time against
+// CLOCK_BOOTTIME; `fallback` where either is unavailable.
 std::chrono::steady_clock::time_point process_start(std::chrono::steady_clock::time_point fallback) {
   std::ifstream f("/proc/self/stat");
   std::string line;
@@ -41,7 +42,11 @@ std::chrono::steady_clock::time_point process_start(std::chrono::steady_clock::t
                                                 std::chrono::duration<double>(age_s));
 }
 
-void add_bot_options(CLI::App* bot, BotArgs& a) {
+}  // namespace
+
+CLI::App* add_bot_command(CLI::App& app, BotArgs& a) {
+  auto* bot =
+      app.add_subcommand("bot", "Play the CodinGame protocol on stdin/stdout: alpha-beta with the value net");
   bot->add_option("model", a.model,
                   "a network model (export) or checkpoint: loads LibTorch and the net (for --visits, or "
                   "--config's PUCT turns); without it alpha-beta plays with the value net and no network");
@@ -86,6 +91,21 @@ void add_bot_options(CLI::App* bot, BotArgs& a) {
          "--visits); not with a network")
       ->check(integer_at_least(1));
   bot->add_option("--config", a.config, "YAML with a search: map (search/params.h); loads the network");
+  return bot;
+}
+
+tour::ProtocolBotOptions bot_protocol_options(const BotArgs& a, const Pitch& pitch, Variant variant,
+                                              int64_t visits) {
+  tour::ProtocolBotOptions o;
+  o.pitch = &pitch;
+  o.variant = variant;
+  o.first_turn_ms = a.first_ms;
+  o.turn_ms = a.turn_ms;
+  o.safety_ms = a.safety_ms;
+  o.search_margin_ms = a.search_margin_ms;
+  o.visits = visits;
+  o.first_turn_clock_start = process_start(std::chrono::steady_clock::now());
+  return o;
 }
 
 bool bot_needs_network(const BotArgs& a) {
@@ -107,8 +127,6 @@ void check_bot_margins(const BotArgs& a) {
 }
 
 void run_alphabeta_bot(const BotArgs& a) {
-  // Taken first: the referee's clock may have started with the process.
-  const auto started = process_start(std::chrono::steady_clock::now());
   check_bot_margins(a);
   const PitchChoice pc = parse_pitch_spec(a.pitch_text.empty() ? "8x10" : a.pitch_text);
   const Pitch& pitch = Pitch::get(pc.width, pc.length, pc.goal);
@@ -125,15 +143,8 @@ void run_alphabeta_bot(const BotArgs& a) {
           e.what());
     }
   AlphaBetaPlayer player(AlphaBetaPlayer::Options{}, make_leaf_evaluator(spec, 1), 1);
-  tour::ProtocolBotOptions o;
-  o.pitch = &pitch;
-  o.variant = variant;
-  o.first_turn_ms = a.first_ms;
-  o.turn_ms = a.turn_ms;
-  o.safety_ms = a.safety_ms;
-  o.search_margin_ms = a.search_margin_ms;
-  o.first_turn_clock_start = started;
-  o.visits = a.nodes;  // alpha-beta reads a visit budget as nodes
+  // Alpha-beta reads a visit budget as nodes.
+  const tour::ProtocolBotOptions o = bot_protocol_options(a, pitch, variant, a.nodes);
   std::cerr << "bot: alpha-beta with "
             << (spec.eval == "nnue"   ? "value net " + spec.value_net
                 : spec.eval == "hand" ? std::string("the hand evaluation")

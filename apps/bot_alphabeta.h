@@ -6,7 +6,6 @@
 // or a device other than cpu loads the network (apps/cmd_bot.cpp, in papersoccer-torch).
 #pragma once
 
-#include <chrono>
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -21,8 +20,9 @@ struct BotArgs {
           search_margin_ms = 10, visits = -1, nodes = -1;
 };
 
-/// Adds every option of `bot` to its subcommand, writing into a (which must outlive the app).
-void add_bot_options(CLI::App* bot, BotArgs& a);
+/// The `bot` subcommand of app with every option, writing into a (which must outlive the app).
+/// Both executables register it so (apps/front.cpp, apps/cmd_bot.cpp) and add their callback.
+CLI::App* add_bot_command(CLI::App& app, BotArgs& a);
 
 /// Whether these options need the network: a MODEL, --visits, --config or a device other than
 /// cpu. Without them `bot` plays alpha-beta with the value net (run_alphabeta_bot).
@@ -32,10 +32,11 @@ bool bot_needs_network(const BotArgs& a);
 /// time within --first-ms or --turn-ms.
 void check_bot_margins(const BotArgs& a);
 
-/// When this process started, on the steady clock (/proc/self/stat's start time against
-/// CLOCK_BOOTTIME); `fallback` where either is unavailable. The referee's clock for the first
-/// answer may start with the process.
-std::chrono::steady_clock::time_point process_start(std::chrono::steady_clock::time_point fallback);
+/// The protocol loop's options from a's times, for a player on these rules with `visits` per
+/// turn (-1: none): the first answer's limit counts from this process's start (the referee
+/// writes the first lines at once, so its clock may start with the process).
+tour::ProtocolBotOptions bot_protocol_options(const BotArgs& a, const Pitch& pitch, Variant variant,
+                                              int64_t visits);
 
 /// Plays the protocol on stdin/stdout with alpha-beta over --value-net (default: the shipped
 /// models/<pitch>-<variant>.vnet; none: the random evaluation; hand: the hand evaluation).

@@ -4,15 +4,9 @@
 // checkpoint) is loaded: alpha-beta over the value net still answers every timed turn
 // (MctsPlayer::kPlayEndgameFromTurn), the net's PUCT search every turn with --visits, and the
 // turns before search.endgame_from_turn when a --config sets one.
-#include <time.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <chrono>
-#include <fstream>
 #include <iostream>
 #include <optional>
-#include <sstream>
 #include <stdexcept>
 
 #include "apps/bot_alphabeta.h"
@@ -136,17 +130,8 @@ void run_bot(BotArgs a) {
   so.max_batch = std::max(1, sp.num_threads);
   so.batch_timeout_us = 0;
   auto player = make_net_player(a.model, so, sp, 1, "bot");
-  tour::ProtocolBotOptions o;
-  o.pitch = &pitch;
-  o.variant = parse_variant(v);
-  o.first_turn_ms = a.first_ms;
-  o.turn_ms = a.turn_ms;
-  o.safety_ms = a.safety_ms;
-  o.search_margin_ms = a.search_margin_ms;
-  o.visits = a.visits;
-  // The referee's clock for the first answer may have started with this process (it writes
-  // the first lines at once); loading LibTorch and the model took part of it.
-  o.first_turn_clock_start = process_start(std::chrono::steady_clock::now());
+  // Loading LibTorch and the model took part of the first answer's time.
+  const tour::ProtocolBotOptions o = bot_protocol_options(a, pitch, parse_variant(v), a.visits);
   std::cerr << "bot: " << a.model << " (" << meta.net.summary() << ", step " << meta.training_step << ") on "
             << pitch.name() << " " << v << ", " << a.turn_ms << " ms per turn, "
             << describe_play_search(sp, a.visits > 0)
@@ -160,10 +145,7 @@ void run_bot(BotArgs a) {
 
 void register_bot_command(CLI::App& app) {
   auto a = std::make_shared<BotArgs>();
-  auto* bot =
-      app.add_subcommand("bot", "Play the CodinGame protocol on stdin/stdout: alpha-beta with the value net");
-  add_bot_options(bot, *a);
-  bot->callback([a] { run_bot(*a); });
+  add_bot_command(app, *a)->callback([a] { run_bot(*a); });
 }
 
 }  // namespace ps::cmd

@@ -43,10 +43,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1, 1);
   ps::cmd::register_engine_commands(app);
   auto bot_args = std::make_shared<ps::cmd::BotArgs>();
-  auto* bot =
-      app.add_subcommand("bot", "Play the CodinGame protocol on stdin/stdout: alpha-beta with the value net");
-  ps::cmd::add_bot_options(bot, *bot_args);
-  bot->callback([&] {
+  ps::cmd::add_bot_command(app, *bot_args)->callback([&] {
     if (ps::cmd::bot_needs_network(*bot_args)) run_torch_executable(argv);
     ps::cmd::run_alphabeta_bot(*bot_args);
   });

@@ -25,6 +25,14 @@ std::string gen_name(int g) {
   return buf;
 }
 
+int generation_of(const std::string& name) {
+  if (name.size() < 8 || name.size() > 10 || name.rfind("gen-", 0) != 0 ||
+      !std::all_of(name.begin() + 4, name.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return -1;
+  const int g = std::stoi(name.substr(4));
+  return g <= kMaxGenerations && gen_name(g) == name ? g : -1;
+}
+
 std::string now_iso() {
   std::time_t t = std::time(nullptr);
   char buf[32];
@@ -77,11 +85,8 @@ RunState read_run_state(const std::string& path) {
   if (s.generation < 0 || s.generation > kMaxGenerations)
     throw std::runtime_error(path + ": \"generation\" " + std::to_string(s.generation) + " is not in [0, " +
                              std::to_string(kMaxGenerations) + "]");
-  const bool digits =
-      s.best.size() >= 8 && s.best.size() <= 10 && s.best.rfind("gen-", 0) == 0 &&
-      std::all_of(s.best.begin() + 4, s.best.end(), [](char c) { return c >= '0' && c <= '9'; });
-  if (!digits || std::stoi(s.best.substr(4)) > s.generation ||
-      gen_name(std::stoi(s.best.substr(4))) != s.best)
+  const int best = generation_of(s.best);
+  if (best < 0 || best > s.generation)
     throw std::runtime_error(path + ": \"best\" '" + s.best.substr(0, 80) +
                              "' is not a network of this run (gen-0000 to " + gen_name(s.generation) + ")");
   if (!std::isfinite(s.seconds) || s.seconds < 0) s.seconds = 0;

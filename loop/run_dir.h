@@ -47,6 +47,10 @@ struct RunPaths {
 /// The most generations a run directory may hold (run.generations is bounded by it too).
 constexpr int kMaxGenerations = 100000;
 
+/// N for a network name gen_name(N), N in [0, kMaxGenerations]; -1 for any other text. The
+/// state files name files inside the run directory by such names, and nothing else.
+int generation_of(const std::string& name);
+
 /// state.json. An absent file reads as generation 0 with best gen-0000. read_run_state throws
 /// std::runtime_error naming the file for a field of the wrong type, a generation outside
 /// [0, kMaxGenerations], or a best that is not gen-NNNN of a generation already reached.

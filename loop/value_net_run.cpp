@@ -251,15 +251,9 @@ VnetState read_state(const VnetPaths& p) {
   if (j.contains("seconds") && j.at("seconds").is_number())
     s.seconds = std::max(0.0, j.at("seconds").get<double>());
   // Only names this loop writes: the state names files inside the run directory.
-  auto gen_of = [](const std::string& name) {
-    if (name.size() != 8 || name.rfind("gen-", 0) != 0 ||
-        !std::all_of(name.begin() + 4, name.end(), [](char c) { return c >= '0' && c <= '9'; }))
-      return -1;
-    return std::stoi(name.substr(4));
-  };
-  const int b = gen_of(s.best);
+  const int b = generation_of(s.best);
   if (b < 0 || b > s.generation)
-    throw std::runtime_error(where + "\"best\" '" + s.best +
+    throw std::runtime_error(where + "\"best\" '" + s.best.substr(0, 80) +
                              "' is not a generation of this run (gen-0000 to " + gen_name(s.generation) +
                              ")");
   if (!s.elo.count(s.best)) throw std::runtime_error(where + "no Elo for the best net " + s.best);
@@ -275,23 +269,23 @@ void write_state(const VnetPaths& p, const VnetState& s) {
   write_file_atomic(p.state, j.dump(1) + "\n");
 }
 
-// The options of a registry `alphabeta` player with the net of `best` (the random evaluation for
-// gen-0000 without run.init).
+// The .vnet file of a network of the run: generation 0 is run.init ("": the random evaluation).
+std::string net_file(const VnetRunConfig& cfg, const VnetPaths& p, const std::string& net) {
+  if (net == "gen-0000") return cfg.init;
+  return p.net(net);
+}
+
+// The options of a registry `alphabeta` player with that network's evaluation.
 YAML::Node bot_options(const VnetRunConfig& cfg, const VnetPaths& p, const std::string& net) {
   YAML::Node o(YAML::NodeType::Map);
-  const std::string file = net == "gen-0000" && !cfg.init.empty() ? cfg.init : p.net(net);
-  if (net == "gen-0000" && cfg.init.empty()) {
+  const std::string file = net_file(cfg, p, net);
+  if (file.empty()) {
     o["eval"] = "noise";
   } else {
     o["eval"] = "nnue";
     o["value_net"] = file;
   }
   return o;
-}
-
-std::string net_file(const VnetRunConfig& cfg, const VnetPaths& p, const std::string& net) {
-  if (net == "gen-0000") return cfg.init;  // "" for the random evaluation
-  return p.net(net);
 }
 
 class VnetLoop {
@@ -428,11 +422,11 @@ class VnetLoop {
       sc.games = from_random ? cfg_.first_games : cfg_.selfplay.games;
       sc.seed = cfg_.selfplay.seed * 1000003ULL + uint64_t(g);
       TeacherOptions t = cfg_.teacher;
-      t.eval = from_random ? "noise" : "nnue";
       t.value_net = net_file(cfg_, p_, best);
+      t.eval = t.value_net.empty() ? "noise" : "nnue";
       save("teacher games " + cand);
       ProgressLine line;
-      const TeacherRunStats ts = run_teacher_selfplay(
+      (void)run_teacher_selfplay(
           sc, t, data, prefix,
           [&](const SelfplayStats& s, int64_t target) {
             const double rate = s.seconds > 0 ? double(s.games) / s.seconds : 0;
@@ -443,7 +437,6 @@ class VnetLoop {
           cancel_);
       line.finish();
       if (stopped()) return false;
-      games_played_ = ts.games.games;
     }
     // 2. Optional relabelling by a deeper search with the best net.
     std::string train_data = data;
@@ -830,7 +823,6 @@ class VnetLoop {
   std::chrono::steady_clock::time_point t0_;
   double base_seconds_ = 0;
   VnetState st_;
-  int64_t games_played_ = 0;
 };
 
 }  // namespace
