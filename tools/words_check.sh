@@ -1,17 +1,10 @@
 #!/bin/sh
 # The words check: the tree says what the code does and why, not the history of the work that
-# made it. Prints every line of a tracked (or untracked, not ignored) file that names
-#
-#   - a numbered work session: "session 38", "session-38", "sessions 32-37";
-#   - a probe in the sense of a round of review or testing: "session-28 probe", "a new-user
-#     probe", "probe finding(s)", "probe regression", "the probe's input", "a probe found",
-#     "(probe, session ...)", "re-probe", "probing helpers", "the fifth probe";
-#   - a "helper branch".
-#
-# The word "probe" alone is not flagged: it is also a technical word here (a transposition-table
-# probe, `tt_probe`, a hash map's probe chain, a file written to probe a folder), so only the
-# phrases above, which are about work history, are. Case is ignored. This script itself is not
-# checked (it quotes the phrases).
+# made it. Prints every line of a tracked (or untracked, not ignored) file that matches one of
+# the patterns below: numbered rounds of the work, and the phrases that speak of a round of
+# review. A technical word that one of those phrases contains (a transposition-table lookup of
+# the same name, a hash map's chain) is not matched on its own. Case is ignored; this script is
+# not checked (it holds the patterns).
 #
 #   tools/words_check.sh
 #
@@ -27,8 +20,8 @@ helper='helper branch'
 
 # git grep: the files git tracks plus untracked ones not ignored; -I skips binary files.
 if git grep --untracked -n -I -i -E -e "$session" -e "$probe" -e "$helper" -- . ':!tools/words_check.sh'; then
-  echo "words check: the lines above name work sessions, probes or helper branches;" \
-       "say what the code does and why instead (tools/words_check.sh)"
+  echo "words check: the lines above speak of how the code was made; say what the code does and why" \
+       "instead (tools/words_check.sh)"
   exit 1
 fi
 exit 0
