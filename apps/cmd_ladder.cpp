@@ -101,7 +101,7 @@ void run_ladder(LadderArgs& a) {
   spec.endgame_eval =
       endgame_eval_or_shipped(value_net_given, Pitch::get(ps.width, ps.length, ps.goal), spec.variant);
   const bool has_net = spec.endgame_eval && spec.endgame_eval->eval == "nnue";
-  bool add_nnue = has_net && (!value_net_given.empty() || !a.opponents_given);
+  bool add_nnue = has_net && !a.opponents_given;
   // The model's endgame and the yardstick use it: one for other rules is refused now, not in
   // every game.
   if (has_net) {
