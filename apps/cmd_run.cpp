@@ -148,11 +148,77 @@ struct SelfplayArgs {
   FollowOptions follow;
 };
 
+// The text of the run config a role follows when it can be read now: CONFIG when given, else
+// RUNDIR/config.yaml when present; "" otherwise.
+std::string follow_config_text(const FollowOptions& f, const std::string& config) {
+  const std::string shared = f.run_dir + "/config.yaml";
+  if (config.empty() && !std::filesystem::exists(shared)) return "";
+  const std::string& path = config.empty() ? shared : config;
+  try {
+    return read_file(path, 1 << 20);
+  } catch (const std::exception&) {
+    throw ConfigError(path + ": cannot open config file");
+  }
+}
+
+// The trainer and gatekeeper roles are the resnet learner's: a value-net run is refused by name.
+void refuse_value_net_run(const FollowOptions& f, const std::string& config, const std::string& role) {
+  if (!is_value_net_run_config(follow_config_text(f, config))) return;
+  throw ConfigError((config.empty() ? f.run_dir + "/config.yaml" : config) +
+                    ": a value-net run (run.learner: value-net) has no " + role +
+                    " role: `run CONFIG --dir " + f.run_dir +
+                    "` trains and gates it, and `selfplay --follow " + f.run_dir +
+                    "` workers add its teacher games (docs/SCALING.md)");
+}
+
+// `selfplay --follow` of a value-net run: its teacher worker (loop/value_net_run.h). False for
+// a resnet run. A value-net CONFIG starts RUNDIR/config.yaml when it is missing and must match
+// its keys otherwise, as the resnet roles' does; without CONFIG the worker waits for the file.
+bool follow_value_net_run(const SelfplayArgs& a, const std::string& id) {
+  const std::string shared = a.follow.run_dir + "/config.yaml";
+  install_signal_handlers();
+  if (a.config.empty() && !std::filesystem::exists(shared)) {
+    if (std::filesystem::exists(a.follow.run_dir) && !std::filesystem::is_directory(a.follow.run_dir))
+      throw ConfigError(a.follow.run_dir + ": not a directory (a run directory holds config.yaml)");
+    std::printf(
+        "waiting for %s (the run's first process brings it: `run CONFIG --dir %s`, or a role "
+        "given CONFIG)\n",
+        shared.c_str(), a.follow.run_dir.c_str());
+    std::fflush(stdout);
+    if (!wait_until_ready([&] { return std::filesystem::exists(shared); }, a.follow.role.poll_seconds,
+                          &g_cancel))
+      exit_if_stopped();
+  }
+  const std::string text = follow_config_text(a.follow, a.config);
+  if (!is_value_net_run_config(text)) return false;
+  if (!a.config.empty()) {
+    (void)parse_vnet_run_config(text, a.config);  // its errors name CONFIG, before anything is written
+    ensure_directory(a.follow.run_dir, "the run directory");
+    if (!create_file_exclusive(shared, text)) {
+      const std::string old = read_file(shared, 1 << 20);
+      const std::vector<ConfigChange> changes =
+          old == text ? std::vector<ConfigChange>{} : changed_config_keys(old, text);
+      if (!changes.empty())
+        throw ConfigError(a.config + " differs from " + shared + " at " + changes.front().key + " (" +
+                          changes.front().old_value + " there, " + changes.front().new_value +
+                          " here): start the worker without CONFIG to use the run directory's, or put "
+                          "one of the two right");
+    }
+  }
+  VnetRunConfig vc = parse_vnet_run_config(read_file(shared, 1 << 20), shared);
+  vc.dir = a.follow.run_dir;
+  if (a.follow.generations > 0) vc.generations = a.follow.generations;
+  run_value_net_teacher_worker(vc, id, &g_cancel, a.follow.role);
+  exit_if_stopped();
+  return true;
+}
+
 // `selfplay CONFIG --net CKPT`: games into a folder; `selfplay --follow RUNDIR`: the worker role.
 void run_selfplay_command(const SelfplayArgs& a) {
   if (!a.follow.run_dir.empty()) {
     const std::string id = a.worker.empty() ? default_worker_id() : a.worker;
     check_worker_id(id);
+    if (follow_value_net_run(a, id)) return;
     const RunConfig cfg = follow_config(a.follow, a.config);
     run_selfplay_worker(cfg, id, &g_cancel, a.follow.role);
     exit_if_stopped();
@@ -196,7 +262,8 @@ void register_selfplay(CLI::App& app) {
       sp->add_option("--prefix", a->prefix, "chunk file prefix (not with --follow)")->capture_default_str();
   auto* f = sp->add_option("--follow", a->follow.run_dir,
                            "run directory to work for: plays with its best network until the run is "
-                           "finished, picking up each new one between games");
+                           "finished, picking up each new one between games (a value-net run: the "
+                           "best bot's teacher games of each generation)");
   f->excludes(net)->excludes(out)->excludes(prefix);
   sp->add_option("--worker", a->worker,
                  std::string("with --follow: this worker's id in chunk names (") + kWorkerIdRule +
@@ -245,6 +312,7 @@ struct TrainArgs {
 // `train CONFIG --data DIR --out CKPT`: one training call; `train --follow RUNDIR`: the trainer role.
 void run_train_command(const TrainArgs& a) {
   if (!a.follow.run_dir.empty()) {
+    refuse_value_net_run(a.follow, a.config, "trainer");
     const RunConfig cfg = follow_config(a.follow, a.config);
     run_trainer(cfg, &g_cancel, a.follow.role);
     exit_if_stopped();
@@ -319,6 +387,7 @@ void register_gatekeeper(CLI::App& app) {
       "run config that starts RUNDIR/config.yaml when it is missing (and must match its keys otherwise; comments do not count)");
   add_follow_options(gk, a->follow);
   gk->callback([a] {
+    refuse_value_net_run(a->follow, a->config, "gatekeeper");
     const RunConfig cfg = follow_config(a->follow, a->config);
     run_gatekeeper(cfg, &g_cancel, a->follow.role);
     exit_if_stopped();

@@ -84,8 +84,8 @@ RunConfig parse_run_config(const std::string& text, const std::string& source) {
     const std::string learner = r.get<std::string>("learner", "resnet");
     if (learner != "resnet")
       r.fail_key("learner",
-                 "must be resnet (the AlphaZero loop) or value-net (`run` only: the roles of a "
-                 "shared run directory play resnet runs)");
+                 "must be resnet (the AlphaZero loop) or value-net (`run CONFIG`, with teacher "
+                 "workers `selfplay --follow RUNDIR`; the trainer and gatekeeper roles are resnet's)");
     c.init = r.get<std::string>("init", "");
     if (r.has("init")) c.init_where = r.where("init");
     c.generations = r.get<int>("generations", c.generations);

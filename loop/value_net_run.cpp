@@ -21,6 +21,7 @@
 #include "export/single_file.h"
 #include "loop/players.h"
 #include "loop/role_claim.h"
+#include "loop/roles.h"
 #include "loop/run_dir.h"
 #include "report/value_net_report.h"
 #include "search/leaf_evals.h"
@@ -288,6 +289,60 @@ YAML::Node bot_options(const VnetRunConfig& cfg, const VnetPaths& p, const std::
   return o;
 }
 
+// A generation's teacher games: the best bot plays itself into its teacher folder. One rule for
+// `run` and for the teacher workers of `selfplay --follow` (run_value_net_teacher_worker).
+struct TeacherJob {
+  SelfplayConfig selfplay;  ///< games: the generation's target over every process
+  TeacherOptions teacher;
+  std::string data;  ///< the teacher's folder
+};
+
+TeacherJob teacher_job(const VnetRunConfig& cfg, const VnetPaths& p, int g, const std::string& best) {
+  TeacherJob j;
+  const bool from_random = best == "gen-0000" && cfg.init.empty();
+  j.selfplay = cfg.selfplay;
+  j.selfplay.games = from_random ? cfg.first_games : cfg.selfplay.games;
+  j.selfplay.seed = cfg.selfplay.seed * 1000003ULL + uint64_t(g);
+  j.teacher = cfg.teacher;
+  j.teacher.value_net = net_file(cfg, p, best);
+  j.teacher.eval = j.teacher.value_net.empty() ? "noise" : "nnue";
+  j.data = p.teacher_data(best);
+  return j;
+}
+
+// Chunk prefixes of generation g: `run`'s "gNNNN" and a worker's "w-ID-gNNNN" (worker ids hold
+// no '-', so neither is the start of another's chunk names). The prefix seeds the games.
+std::string generation_prefix(int g) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "g%04d", g);
+  return buf;
+}
+std::string worker_prefix(const std::string& worker, int g) {
+  return "w-" + worker + "-" + generation_prefix(g);
+}
+
+// Whether a chunk's file name is one of generation g's, stored by `run` or by a worker.
+bool of_generation(const std::string& name, int g) {
+  const std::string own = generation_prefix(g) + "-";
+  return name.rfind(own, 0) == 0 || (name.rfind("w-", 0) == 0 && name.find("-" + own) != std::string::npos);
+}
+
+// Games of generation g in a teacher folder, by `run` and by every worker: a line each in the
+// chunks' record files (rewritten with each chunk, so at most the games in flight behind).
+int64_t teacher_games_of(const std::string& data, int g) {
+  int64_t n = 0;
+  std::error_code ec;
+  for (auto it = fs::directory_iterator(data, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
+    if (it->path().extension() != ".tsv" || !of_generation(it->path().filename().string(), g)) continue;
+    try {
+      const std::string text = read_file(it->path().string());
+      n += std::count(text.begin(), text.end(), '\n');
+    } catch (const std::exception&) {  // replaced while listed: counted at the next look
+    }
+  }
+  return n;
+}
+
 class VnetLoop {
  public:
   VnetLoop(const VnetRunConfig& cfg, const std::atomic<bool>* cancel)
@@ -413,28 +468,30 @@ class VnetLoop {
   bool generation(int g) {
     const std::string best = st_.best, cand = gen_name(g);
     const bool from_random = best == "gen-0000" && cfg_.init.empty();
-    char prefix[16];
-    std::snprintf(prefix, sizeof prefix, "g%04d", g);
-    // 1. Teacher games of the best bot.
-    const std::string data = p_.teacher_data(best);
+    const std::string prefix = generation_prefix(g);
+    // 1. Teacher games of the best bot. Teacher workers (`selfplay --follow`) may store games
+    // of the generation under their own prefixes: this process plays what is still missing.
+    const TeacherJob job = teacher_job(cfg_, p_, g, best);
+    const std::string& data = job.data;
     {
-      SelfplayConfig sc = cfg_.selfplay;
-      sc.games = from_random ? cfg_.first_games : cfg_.selfplay.games;
-      sc.seed = cfg_.selfplay.seed * 1000003ULL + uint64_t(g);
-      TeacherOptions t = cfg_.teacher;
-      t.value_net = net_file(cfg_, p_, best);
-      t.eval = t.value_net.empty() ? "noise" : "nnue";
+      const int64_t target = job.selfplay.games;
+      SelfplayConfig sc = job.selfplay;
+      sc.games = count_stored_games(data, prefix) + std::max<int64_t>(0, target - teacher_games_of(data, g));
       save("teacher games " + cand);
       ProgressLine line;
+      std::atomic<bool> enough{false};  // every game of the generation stored, or a stop request
       (void)run_teacher_selfplay(
-          sc, t, data, prefix,
-          [&](const SelfplayStats& s, int64_t target) {
+          sc, job.teacher, data, prefix,
+          [&](const SelfplayStats& s, int64_t) {
+            const int64_t total = teacher_games_of(data, g);
+            if (total >= target || stopped()) enough = true;
             const double rate = s.seconds > 0 ? double(s.games) / s.seconds : 0;
-            line.update("gen " + std::to_string(g) + " teacher (" + best + "): " + std::to_string(s.games) +
-                        "/" + std::to_string(target) + " games, " + format_rate(rate) + ", ETA " +
-                        (rate > 0 ? format_duration(double(target - s.games) / rate) : std::string("?")));
+            line.update("gen " + std::to_string(g) + " teacher (" + best + "): " + std::to_string(total) +
+                        "/" + std::to_string(target) + " games, " + format_rate(rate) + " here, ETA " +
+                        (rate > 0 ? format_duration(double(std::max<int64_t>(0, target - total)) / rate)
+                                  : std::string("?")));
           },
-          cancel_);
+          &enough);
       line.finish();
       if (stopped()) return false;
     }
@@ -445,8 +502,8 @@ class VnetLoop {
       std::vector<Game> games;
       const Pitch& pitch = Pitch::get(cfg_.width, cfg_.length, cfg_.goal);
       for (auto& entry : fs::directory_iterator(data)) {
-        const std::string name = entry.path().filename().string();
-        if (name.rfind(std::string(prefix) + "-", 0) != 0 || entry.path().extension() != ".psd") continue;
+        if (!of_generation(entry.path().filename().string(), g) || entry.path().extension() != ".psd")
+          continue;
         for (const GameData& gd : read_chunk(entry.path().string()))
           if (gd.winner >= 0) games.push_back(parse_record(pitch, cfg_.variant, gd.record));
       }
@@ -560,7 +617,7 @@ class VnetLoop {
     json line = {{"generation", g},
                  {"network", cand},
                  {"teacher", best},
-                 {"teacher_games", count_stored_games(data, prefix)},
+                 {"teacher_games", teacher_games_of(data, g)},
                  {"train", train_json},
                  {"gating", decision},
                  {"promoted", promoted},
@@ -829,6 +886,68 @@ class VnetLoop {
 
 void run_value_net_loop(const VnetRunConfig& cfg, const std::atomic<bool>* cancel) {
   VnetLoop(cfg, cancel).run();
+}
+
+void run_value_net_teacher_worker(const VnetRunConfig& cfg, const std::string& worker,
+                                  const std::atomic<bool>* cancel, const RoleOptions& opt) {
+  check_worker_id(worker);
+  const VnetPaths p(cfg.dir);
+  RoleClaims claims;
+  if (!claims.add(cfg.dir, "worker-" + worker, opt.claim, cancel)) return;
+  std::printf("teacher worker %s in %s: %s per turn, %s at once\n", worker.c_str(), cfg.dir.c_str(),
+              counted(cfg.teacher.nodes, "node").c_str(),
+              counted(cfg.selfplay.concurrent_games, "game").c_str());
+  std::fflush(stdout);
+  auto stop_requested = [&] { return cancel && cancel->load(); };
+  int64_t played = 0;
+  while (!stop_requested() && !(opt.max_games > 0 && played >= opt.max_games)) {
+    const VnetState st = read_state(p);  // before `run` has written it: generation 0, gen-0000
+    if (st.generation >= cfg.generations) {
+      std::printf("worker %s: the run is finished (generation %d)\n", worker.c_str(), st.generation);
+      break;
+    }
+    const int g = st.generation + 1;
+    const TeacherJob job = teacher_job(cfg, p, g, st.best);
+    const int64_t target = job.selfplay.games;
+    auto moved_on = [&] {
+      try {
+        const VnetState now = read_state(p);
+        return now.generation != st.generation || now.best != st.best;
+      } catch (const std::exception& e) {  // written atomically: only a foreign file gets here
+        std::fprintf(stderr, "warning: %s\n", e.what());
+        return false;
+      }
+    };
+    const int64_t missing = target - teacher_games_of(job.data, g);
+    if (missing <= 0) {  // this generation's games are all stored: wait for the next teacher
+      if (!wait_until_ready(moved_on, opt.poll_seconds, cancel)) break;
+      continue;
+    }
+    const std::string prefix = worker_prefix(worker, g);
+    SelfplayConfig sc = job.selfplay;
+    // Exact with a cap: run_games starts no game beyond sc.games stored under the prefix.
+    sc.games = count_stored_games(job.data, prefix) +
+               (opt.max_games > 0 ? std::min(missing, opt.max_games - played) : missing);
+    ensure_directory(job.data, "the teacher's folder");
+    std::atomic<bool> pause{false};
+    const int64_t before = played;
+    claims.verify();
+    const TeacherRunStats r = run_teacher_selfplay(
+        sc, job.teacher, job.data, prefix,
+        [&](const SelfplayStats& s, int64_t) {
+          claims.verify_or_exit();  // under the chunk writer's lock, after this game's chunk
+          const int64_t total = teacher_games_of(job.data, g);
+          std::printf("worker %s: game %lld stored in %s (teacher %s), generation %d: %lld/%lld games\n",
+                      worker.c_str(), (long long)(before + s.games), prefix.c_str(), st.best.c_str(), g,
+                      (long long)total, (long long)target);
+          std::fflush(stdout);
+          if (total >= target || stop_requested() || moved_on()) pause = true;
+        },
+        &pause);
+    played += r.games.games;
+  }
+  std::printf("worker %s: %s stored\n", worker.c_str(), counted(played, "game").c_str());
+  std::fflush(stdout);
 }
 
 }  // namespace ps

@@ -28,7 +28,8 @@
 // written net, a gating or ladder decision), so a killed run loses at most the games, training
 // or match in progress. Elo per generation: chained from the gating matches (generation 0 = 0),
 // with the 95% interval of each match's score, summed in quadrature along the chain.
-// A run directory of this learner holds state.json with "learner": "value-net".
+// A run directory of this learner holds state.json with "learner": "value-net". Teacher workers
+// (run_value_net_teacher_worker, `selfplay --follow RUNDIR`) may play step 1's games beside it.
 #pragma once
 
 #include <atomic>
@@ -36,6 +37,7 @@
 #include <vector>
 
 #include "core/config.h"
+#include "loop/roles.h"
 #include "selfplay/relabel.h"
 #include "selfplay/selfplay.h"
 #include "selfplay/teacher.h"
@@ -103,5 +105,18 @@ int sprt_decision(double llr, double alpha, double beta);
 /// generation on stdout. Stops between games and steps when *cancel becomes true (running it
 /// again resumes). Throws on errors, naming what and where.
 void run_value_net_loop(const VnetRunConfig& cfg, const std::atomic<bool>* cancel = nullptr);
+
+/// A teacher worker of a value-net run directory (`selfplay --follow RUNDIR` on a run with
+/// run.learner value-net; loop/roles.h for the resnet learner's roles): plays the teacher games
+/// of the generation state.json says is next (the best bot, the same config, seeds and game
+/// count as `run`'s step 1) into the teacher's folder as chunks w-<worker>-gNNNN-SSSSSS.psd,
+/// until the folder holds the generation's games from every process; then waits for the next
+/// generation. `run` itself plays only the games still missing, and trains on every process's.
+/// Ends when the run is finished, after options.max_games games (exact), or on *cancel (after
+/// the games in flight). Claims worker-<worker> in RUNDIR/claims/ (ClaimTaken when a live
+/// process holds it); std::invalid_argument for a bad worker id. Progress: a line per stored
+/// game on stdout.
+void run_value_net_teacher_worker(const VnetRunConfig& cfg, const std::string& worker,
+                                  const std::atomic<bool>* cancel, const RoleOptions& options);
 
 }  // namespace ps

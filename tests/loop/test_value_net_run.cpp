@@ -166,6 +166,59 @@ TEST_CASE("value-net run: two generations end to end, stopped and resumed, every
   remove_tree(dir);
 }
 
+TEST_CASE("value-net run: a teacher worker's games count, `run` plays only the missing ones, none twice") {
+  const std::string dir = temp_dir("worker");
+  const VnetRunConfig c = parse_vnet_run_config(tiny_config(dir), "tiny.yaml");
+  RoleOptions opt;
+  opt.poll_seconds = 0.05;
+  // Before `run` starts: the worker plays generation 1's teacher (the random evaluation), exactly
+  // --max-games of the 6.
+  opt.max_games = 4;
+  run_value_net_teacher_worker(c, "t1", nullptr, opt);
+  const std::string data = dir + "/data/teacher-gen-0000";
+  CHECK(count_stored_games(data, "w-t1-g0001") == 4);
+  // `run` plays the 2 missing games of generation 1, then the rest of the run.
+  run_value_net_loop(c);
+  CHECK(count_stored_games(data, "g0001") == 2);
+  const std::vector<json> gens = generations(dir);
+  REQUIRE(gens.size() == 2);
+  CHECK(gens[0].at("teacher_games") == 6);
+  // Every game is another game: the prefixes seed them apart.
+  std::set<std::string> records;
+  int64_t games = 0;
+  for (auto& e : fs::directory_iterator(data))
+    if (e.path().extension() == ".psd" && e.path().filename().string().find("g0001-") != std::string::npos)
+      for (const GameData& g : read_chunk(e.path().string())) {
+        records.insert(g.record);
+        ++games;
+      }
+  CHECK(games == 6);
+  CHECK(records.size() == 6);
+  // A finished run: the worker ends at once.
+  opt.max_games = 0;
+  run_value_net_teacher_worker(c, "t1", nullptr, opt);
+  CHECK(count_stored_games(data, "w-t1-g0001") == 4);
+  CHECK_THROWS_WITH(run_value_net_teacher_worker(c, "bad-id", nullptr, opt), Catch::Contains("worker id"));
+  remove_tree(dir);
+}
+
+TEST_CASE("value-net run: a teacher worker beside `run` to the end of the run") {
+  const std::string dir = temp_dir("worker2");
+  const VnetRunConfig c = parse_vnet_run_config(tiny_config(dir), "tiny.yaml");
+  RoleOptions opt;
+  opt.poll_seconds = 0.05;
+  std::thread worker([&] { run_value_net_teacher_worker(c, "t2", nullptr, opt); });  // ends with the run
+  run_value_net_loop(c);
+  worker.join();
+  const std::vector<json> gens = generations(dir);
+  REQUIRE(gens.size() == 2);
+  // Each generation holds at least its games (more by the games in flight when it was complete).
+  CHECK(gens[0].at("teacher_games").get<int>() >= 6);
+  CHECK(gens[1].at("teacher_games").get<int>() >= 4);
+  CHECK(json::parse(read_file(dir + "/state.json")).at("phase") == "finished");
+  remove_tree(dir);
+}
+
 TEST_CASE("value-net run: a candidate that must lose is not promoted") {
   // Generation 0 is the shipped net; the candidate is it after 30 steps at a learning rate of 5,
   // which wrecks it. It plays the shipped net at equal time and is not promoted.

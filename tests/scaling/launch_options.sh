@@ -27,10 +27,20 @@ sbatch() { n=$((n + 1)); printf '%s\n' "$@" > "$WORK/args.$n"; }
 while read -r line; do eval "$line"; done < <(grep '^sbatch ' "$WORK/dry.err")
 [ "$n" -eq 3 ] || fail "the printed commands do not run as shell commands"
 exe_abs=$(realpath "$EXE")
-grep -qxF -- "--export=ALL,PS_EXE=$exe_abs,PS_RUN_DIR=$(realpath -m "$RUN"),PS_CONFIG=$(realpath "$CFG"),PS_ARGS= --generations 3 --poll 0.5" \
+grep -qxF -- "--export=ALL,PS_EXE=$exe_abs,PS_RUN_DIR=$(realpath -m "$RUN"),PS_CONFIG=$(realpath "$CFG"),PS_ARGS= --generations 3 --poll 0.5,PS_RUN_ARGS=--generations 3" \
   "$WORK/args.1" || fail "gatekeeper's --export is not one word: $(cat "$WORK/args.1")"
 grep -qx -- "--array=1-2" "$WORK/args.3" || fail "no worker array: $(cat "$WORK/args.3")"
 grep -qx -- "--dependency=after:dry-run-gatekeeper" "$WORK/args.2" || fail "trainer dependency: $(cat "$WORK/args.2")"
+
+# A value-net run: `run` (run.sbatch) and the workers after it; no trainer, no gatekeeper.
+bash "$LAUNCH" --dry-run --run-dir "$RUN" --config "$(dirname "$0")/tiny-value-net.yaml" --exe "$EXE" \
+  --generations 3 --workers 4 > "$WORK/vn.out" 2> "$WORK/vn.err" || fail "value-net dry run: $(cat "$WORK/vn.err")"
+[ "$(grep -c '^sbatch ' "$WORK/vn.err")" -eq 2 ] || fail "value-net: 2 sbatch commands expected: $(cat "$WORK/vn.err")"
+grep '^sbatch ' "$WORK/vn.err" | head -1 | grep -q 'run.sbatch$' || fail "value-net: run.sbatch first: $(cat "$WORK/vn.err")"
+grep '^sbatch ' "$WORK/vn.err" | tail -1 | grep -q -- '--dependency=after:dry-run-run .*selfplay.sbatch$' ||
+  fail "value-net: workers after run: $(cat "$WORK/vn.err")"
+grep -q 'PS_RUN_ARGS=--generations\\ 3' "$WORK/vn.err" || fail "value-net: run's --generations: $(cat "$WORK/vn.err")"
+grep -qx 'run dry-run-run' "$WORK/vn.out" || fail "value-net: job ids: $(cat "$WORK/vn.out")"
 
 # Options without their values.
 for opt in --run-dir --config --workers --partition --train-partition --gpus --worker-gpus \

@@ -1,8 +1,11 @@
 #!/bin/bash
 # Submits a run's roles to Slurm in one line: the gatekeeper, then the trainer and a job array
 # of self-play workers that start once the gatekeeper has started (--dependency=after:GK), all
-# over one run directory that every node mounts (docs/SCALING.md).
+# over one run directory that every node mounts (docs/SCALING.md). A value-net run
+# (run.learner: value-net) has no trainer or gatekeeper: `run` (run.sbatch, with the CPUs of
+# --cpus-gatekeeper) trains and gates, and the array's workers play its teacher games.
 #   tools/slurm/launch.sh --run-dir /shared/runs/r1 --config configs/quickstart.yaml --workers 16 --gpus 1
+#   tools/slurm/launch.sh --run-dir /shared/runs/v1 --config configs/ship-8x10-value-net.yaml --workers 16
 # Options (defaults in brackets):
 #   --run-dir DIR        run directory on a shared filesystem (required)
 #   --config FILE        run config (required the first time; later the run directory's copy)
@@ -13,7 +16,7 @@
 #   --worker-gpus N      GPUs of each self-play worker (set service.device: cuda) [0]
 #   --cpus-per-worker C  CPUs of each self-play worker (selfplay.concurrent_games and
 #                        service.workers should fit them) [2]
-#   --cpus-trainer C     CPUs of the trainer [2]; --cpus-gatekeeper C [2]
+#   --cpus-trainer C     CPUs of the trainer [2]; --cpus-gatekeeper C [2] (a value-net run: `run`'s)
 #   --time T             time limit of every job (Slurm's format, e.g. 2-00:00:00) [the partition's]
 #   --exe PATH           the papersoccer executable, visible on every node [papersoccer on PATH,
 #                        else build/papersoccer]
@@ -98,11 +101,16 @@ fi
 for p in "$exe" "$run_dir" "$config"; do
   case $p in *,*) die "'$p': a path with a comma cannot pass through sbatch --export" ;; esac
 done
+# The learner, from the config (comments left out).
+shared_config=${config:-$run_dir/config.yaml}
+value_net=0
+sed 's/#.*//' "$shared_config" | grep -Eq "learner:[[:space:]]*[\"']?value-net" && value_net=1
 args=""
-[ -n "$generations" ] && args="$args --generations $generations"
+run_args=""
+[ -n "$generations" ] && args="$args --generations $generations" && run_args="--generations $generations"
 [ -n "$poll" ] && args="$args --poll $poll"
 [ -n "$heartbeat" ] && args="$args --heartbeat $heartbeat"
-env="ALL,PS_EXE=$exe,PS_RUN_DIR=$run_dir,PS_CONFIG=$config,PS_ARGS=$args"
+env="ALL,PS_EXE=$exe,PS_RUN_DIR=$run_dir,PS_CONFIG=$config,PS_ARGS=$args,PS_RUN_ARGS=$run_args"
 common=(--parsable --output="$run_dir/slurm/%x-%j.out" --export="$env")
 [ -n "$time_limit" ] && common+=(--time="$time_limit")
 [ -n "$partition" ] && common+=(--partition="$partition")
@@ -120,6 +128,17 @@ submit() {  # submit ROLE SBATCH-ARGS...: prints the job id; with --dry-run the 
     sbatch "$@"
   fi
 }
+worker_opts=(--array=1-"$workers" --cpus-per-task="$cpus_worker" --output="$run_dir/slurm/%x-%A_%a.out")
+[ "$worker_gpus" -gt 0 ] && worker_opts+=(--gres=gpu:"$worker_gpus")
+if [ "$value_net" = 1 ]; then
+  rn=$(submit run "${common[@]}" --cpus-per-task="$cpus_gatekeeper" "$here/run.sbatch")
+  rn=${rn%%;*}
+  sp=$(submit selfplay "${common[@]}" "${worker_opts[@]}" --dependency=after:"$rn" "$here/selfplay.sbatch")
+  sp=${sp%%;*}
+  echo "run $rn"
+  echo "selfplay $sp (array 1-$workers)"
+  exit 0
+fi
 gk=$(submit gatekeeper "${common[@]}" --cpus-per-task="$cpus_gatekeeper" "$here/gatekeeper.sbatch")
 gk=${gk%%;*}
 train_opts=(--cpus-per-task="$cpus_trainer" --dependency=after:"$gk")
@@ -127,10 +146,7 @@ train_opts=(--cpus-per-task="$cpus_trainer" --dependency=after:"$gk")
 [ "$gpus" -gt 0 ] && train_opts+=(--gres=gpu:"$gpus")
 tr=$(submit trainer "${common[@]}" "${train_opts[@]}" "$here/train.sbatch")
 tr=${tr%%;*}
-worker_opts=(--array=1-"$workers" --cpus-per-task="$cpus_worker" --dependency=after:"$gk"
-             --output="$run_dir/slurm/%x-%A_%a.out")
-[ "$worker_gpus" -gt 0 ] && worker_opts+=(--gres=gpu:"$worker_gpus")
-sp=$(submit selfplay "${common[@]}" "${worker_opts[@]}" "$here/selfplay.sbatch")
+sp=$(submit selfplay "${common[@]}" "${worker_opts[@]}" --dependency=after:"$gk" "$here/selfplay.sbatch")
 sp=${sp%%;*}
 echo "gatekeeper $gk"
 echo "trainer $tr"
