@@ -101,8 +101,7 @@ void run_bot(BotArgs a) {
                                 " chooses alpha-beta's evaluation, and --visits " + std::to_string(a.visits) +
                                 " gives every turn to the net's PUCT search: give one of them");
   if (a.visits > 0 && search) {  // alpha-beta's keys would be read and forgotten
-    for (const char* key : {"endgame_from_turn", "endgame_eval", "endgame_value_net", "endgame_eval_noise",
-                            "endgame_late_from_turn", "endgame_late_eval"})
+    for (const char* key : {"endgame_from_turn", "endgame_eval", "endgame_value_net", "endgame_eval_noise"})
       if (search->has(key) && !(std::string(key) == "endgame_from_turn" && sp.endgame_from_turn < 0))
         throw std::invalid_argument("bot: --visits " + std::to_string(a.visits) +
                                     " gives every turn to the net's PUCT search, and " + search->where(key) +

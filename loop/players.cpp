@@ -250,8 +250,7 @@ std::unique_ptr<Player> make_bestfirst_player(ConfigReader& r, const tour::Playe
   ConfigReader sr = r.child("search");
   // Keys of the mcts player's extra phases, which this type does not have (they were accepted
   // and then failed every game, or were ignored).
-  for (const char* k : {"endgame_from_turn", "endgame_eval", "endgame_value_net", "endgame_eval_noise",
-                        "endgame_late_from_turn", "endgame_late_eval"})
+  for (const char* k : {"endgame_from_turn", "endgame_eval", "endgame_value_net", "endgame_eval_noise"})
     if (sr.has(k))
       sr.fail_key(k,
                   "is not read by bestfirst, which has no alpha-beta endgame (the phased type hands a "

@@ -74,15 +74,6 @@ inline LeafEvalSpec endgame_leaf_eval(const SearchParams& sp) {
   return spec;
 }
 
-/// The late endgame's evaluation (SearchParams::endgame_late_eval): the endgame's value net, no
-/// noise.
-inline LeafEvalSpec late_endgame_leaf_eval(const SearchParams& sp) {
-  LeafEvalSpec spec;
-  spec.eval = sp.endgame_late_eval;
-  if (spec.eval == "nnue") spec.value_net = sp.endgame_value_net;
-  return spec;
-}
-
 /// Sets the alpha-beta endgame's evaluation of `sp` to `spec` (the inverse of
 /// endgame_leaf_eval; eval_hand has no SearchParams field and must be 0). Throws
 /// std::invalid_argument for an eval_hand above 0.
@@ -96,9 +87,9 @@ inline void set_endgame_leaf_eval(SearchParams& sp, const LeafEvalSpec& spec) {
 }
 
 /// How an MctsPlayer (search/mcts_player.h) with `sp` answers timed turns, in the words of
-/// `bot`'s and `serve`'s start lines and the ladder's header (one wording for the three; session
-/// 38): "alpha-beta from the first turn (evaluation: E[; from turn L: E'])", "<algorithm>, then
-/// alpha-beta from turn N (...)", or "<algorithm> all game" (endgame_from_turn -1, or
+/// `bot`'s and `serve`'s start lines and the ladder's header (one wording for the three):
+/// "alpha-beta from the first turn (evaluation: E)", "<algorithm>, then alpha-beta from turn N
+/// (...)", or "<algorithm> all game" (endgame_from_turn -1, or
 /// `visit_budget`: a turn given visits is the net's search). Inline, as describe_leaf_eval.
 inline std::string describe_play_search(const SearchParams& sp, bool visit_budget = false) {
   if (sp.endgame_from_turn < 0 || visit_budget) return sp.algorithm + " all game";
@@ -107,11 +98,7 @@ inline std::string describe_play_search(const SearchParams& sp, bool visit_budge
   std::string text = sp.endgame_from_turn == 0 ? std::string("alpha-beta from the first turn")
                                                : sp.algorithm + ", then alpha-beta from turn " +
                                                      std::to_string(sp.endgame_from_turn);
-  text += " (evaluation: " + describe_leaf_eval(endgame_leaf_eval(sp));
-  if (sp.endgame_late_from_turn >= 0)  // the late endgame's evaluation is named too
-    text += "; from turn " + std::to_string(sp.endgame_late_from_turn) + ": " +
-            describe_leaf_eval(late_endgame_leaf_eval(sp));
-  return text + ")";
+  return text + " (evaluation: " + describe_leaf_eval(endgame_leaf_eval(sp)) + ")";
 }
 
 /// The evaluation a command's `--value-net NAME` names (`bot`, `ladder`, `serve`, `analyse`):

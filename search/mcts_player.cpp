@@ -43,8 +43,6 @@ std::string SearchTotals::summary() const {
                   static_cast<long long>(endgame_turns), double(endgame_depth) / n, double(endgame_nodes) / n,
                   endgame_ms / n);
     endgame_text = buf;
-    if (endgame_late_turns > 0)
-      endgame_text += ", " + std::to_string(endgame_late_turns) + " with the late evaluation";
   }
   return search_summary() + endgame_text;
 }
@@ -70,15 +68,13 @@ std::string SearchTotals::search_summary() const {
 
 namespace {
 
-// The endgame search's leaf evaluation; errors name the search key they come from.
-// `key`: the search key named in errors; empty: endgame_<the spec's field>.
-std::unique_ptr<LeafEvaluator> endgame_evaluator(const LeafEvalSpec& spec, uint64_t seed,
-                                                 const std::string& key = "") {
+// The endgame search's leaf evaluation; errors name the search key they come from
+// (endgame_<the spec's field>).
+std::unique_ptr<LeafEvaluator> endgame_evaluator(const LeafEvalSpec& spec, uint64_t seed) {
   try {
     return make_leaf_evaluator(spec, seed);
   } catch (const LeafEvalError& e) {
-    throw std::invalid_argument("search params: " + (key.empty() ? "endgame_" + e.field() : key) + ": " +
-                                e.what());
+    throw std::invalid_argument("search params: endgame_" + e.field() + ": " + e.what());
   }
 }
 
@@ -93,11 +89,6 @@ MctsPlayer::MctsPlayer(Evaluator& evaluator, const SearchParams& params, uint64_
                    ? std::make_unique<AlphaBetaPlayer>(
                          AlphaBetaPlayer::Options{}, endgame_evaluator(endgame_leaf_eval(params), seed), seed)
                    : nullptr),
-      late_(params.endgame_from_turn >= 0 && params.endgame_late_from_turn >= 0
-                ? std::make_unique<AlphaBetaPlayer>(
-                      AlphaBetaPlayer::Options{},
-                      endgame_evaluator(late_endgame_leaf_eval(params), seed, "endgame_late_eval"), seed)
-                : nullptr),
       name_(name.empty() ? "mcts(" + (ablated_ ? ablated_->name() : evaluator.name()) + ")"
                          : std::move(name)) {}
 
@@ -124,18 +115,14 @@ void MctsPlayer::new_game(const Pitch& pitch, Variant variant) {
   search_.clear();
   if (prover_) prover_->new_game(pitch, variant);
   if (endgame_) endgame_->new_game(pitch, variant);
-  if (late_) late_->new_game(pitch, variant);
   totals_ = {};
 }
 
 std::string MctsPlayer::endgame_turn(const Game& game, const TurnBudget& budget) {
   TurnBudget b;
   b.time_ms = budget.time_ms;  // alpha-beta answers within it (no visit cap: nodes are not visits)
-  const bool late = late_ && game.num_complete_turns() >= search_.params().endgame_late_from_turn;
-  AlphaBetaPlayer& ab = late ? *late_ : *endgame_;
-  totals_.endgame_late_turns += late;
-  const std::string turn = ab.choose_turn(game, b);
-  const AlphaBetaPlayer::Info& info = ab.last_info();
+  const std::string turn = endgame_->choose_turn(game, b);
+  const AlphaBetaPlayer::Info& info = endgame_->last_info();
   ++totals_.endgame_turns;
   totals_.endgame_depth += info.depth;
   totals_.endgame_nodes += info.nodes;

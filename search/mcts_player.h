@@ -83,13 +83,11 @@ struct SearchTotals {
   int64_t endgame_depth = 0;   ///< sum of their deepest completed iterations (turns)
   int64_t endgame_nodes = 0;   ///< sum of their nodes
   double endgame_ms = 0;       ///< their wall time
-  int64_t endgame_late_turns = 0;  ///< of them, with the late evaluation (endgame_late_from_turn)
   /// "N searches, per search: V visits, E evaluations, T ms" for puct; "N searches, per search:
   /// V expansions, E evaluations, depth D, T ms" for ubfm / descent (means; "0 searches" when
   /// there were none); with proof steps "; proof steps: P ms, X excluded per turn, W won, L all
   /// lost" follows (per-step means, W and L counts); with alpha-beta endgame turns "; alpha-beta
-  /// endgame: N turns, per turn: depth D, K nodes, T ms" (the searches above exclude them), and
-  /// ", L with the late evaluation" when some were.
+  /// endgame: N turns, per turn: depth D, K nodes, T ms" (the searches above exclude them).
   std::string summary() const;
 
  private:
@@ -140,7 +138,6 @@ class MctsPlayer final : public Player {
   Search search_;
   std::unique_ptr<AlphaBetaPlayer> prover_;  // the proof step's search; null when off
   std::unique_ptr<AlphaBetaPlayer> endgame_;  // the endgame's search; null when off
-  std::unique_ptr<AlphaBetaPlayer> late_;     // from endgame_late_from_turn on; null when off
   std::string endgame_turn(const Game& game, const TurnBudget& budget);
   std::string name_;
   SearchResult last_;

@@ -65,17 +65,6 @@ void SearchParams::validate() const {
         "is only added to endgame_eval: hand or nnue");
   check(p.endgame_eval_noise == 0 || p.endgame_from_turn >= 0, "endgame_eval_noise",
         "is only used by an alpha-beta endgame (endgame_from_turn >= 0; it is -1: none)");
-  check(p.endgame_late_from_turn == -1 ||
-            (p.endgame_from_turn >= 0 && p.endgame_late_from_turn >= p.endgame_from_turn),
-        "endgame_late_from_turn",
-        "must be -1 (never), or >= endgame_from_turn with an alpha-beta endgame (endgame_from_turn >= 0)");
-  check(p.endgame_late_eval == "noise" || p.endgame_late_eval == "hand" || p.endgame_late_eval == "nnue",
-        "endgame_late_eval",
-        "unknown evaluation '" + p.endgame_late_eval + "' (known: " + kLeafEvalNames + ")");
-  check(p.endgame_late_eval == "noise" || p.endgame_late_from_turn >= 0, "endgame_late_eval",
-        "is only used from endgame_late_from_turn on (it is -1: never)");
-  check(p.endgame_late_eval != "nnue" || p.endgame_late_from_turn == -1 || !p.endgame_value_net.empty(),
-        "endgame_late_eval", "nnue needs endgame_value_net");
 }
 
 SearchParams parse_search_params(ConfigReader& cfg, const SearchParams& defaults) {
@@ -96,9 +85,7 @@ SearchParams parse_search_params(ConfigReader& cfg, const SearchParams& defaults
            field("policy_temperature", p.policy_temperature), field("solver", p.solver),
            field("proof_fraction", p.proof_fraction), field("endgame_from_turn", p.endgame_from_turn),
            field("endgame_eval", p.endgame_eval), field("endgame_value_net", p.endgame_value_net),
-           field("endgame_eval_noise", p.endgame_eval_noise),
-           field("endgame_late_from_turn", p.endgame_late_from_turn),
-           field("endgame_late_eval", p.endgame_late_eval));
+           field("endgame_eval_noise", p.endgame_eval_noise));
   return cfg.finish_validated(p);
 }
 

@@ -144,13 +144,6 @@ struct SearchParams {
   /// endgame_eval_noise: with endgame_eval hand or nnue, the noise evaluation of this range is
   /// added to every leaf score (LeafEvalSpec::eval_noise; 0 = none; [0, 99,999]).
   int endgame_eval_noise = 0;
-  /// endgame_late_from_turn: from this many complete turns on, the endgame's alpha-beta
-  /// evaluates with endgame_late_eval instead: late in the game the value net's score no longer
-  /// tells won from lost positions, and a cheaper evaluation searches deeper
-  /// (docs/experiments/late-game.md). -1 = never; else >= endgame_from_turn.
-  int endgame_late_from_turn = -1;
-  /// endgame_late_eval: noise, hand, or nnue (endgame_value_net's net, without noise).
-  std::string endgame_late_eval = "noise";
   // single-file: omit end
 
   /// Temperature for the 0-based turn index of a game.

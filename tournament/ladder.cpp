@@ -205,8 +205,6 @@ std::string player_search_text(const PlayerSpec& m) {
   if (s["endgame_eval"]) sp.endgame_eval = s["endgame_eval"].as<std::string>();
   if (s["endgame_value_net"]) sp.endgame_value_net = s["endgame_value_net"].as<std::string>();
   if (s["endgame_eval_noise"]) sp.endgame_eval_noise = s["endgame_eval_noise"].as<int>();
-  if (s["endgame_late_from_turn"]) sp.endgame_late_from_turn = s["endgame_late_from_turn"].as<int>();
-  if (s["endgame_late_eval"]) sp.endgame_late_eval = s["endgame_late_eval"].as<std::string>();
   return describe_play_search(sp);
 }
 
@@ -247,7 +245,7 @@ std::string format_ladder(const std::vector<LadderRow>& rows, const LadderSpec& 
   const bool previous_row =
       std::any_of(rows.begin(), rows.end(), [](const LadderRow& r) { return r.opponent == "previous"; });
   if (previous_row && spec.previous_eval) {  // which previous bot it was (model and its search)
-    // All it plays: a config's noise or late evaluation too.
+    // All it plays: a config's noise too.
     std::string text = " with " + describe_leaf_eval(*spec.previous_eval);
     try {
       text = ", which plays " + previous_search_text(spec);

@@ -119,7 +119,7 @@ TEST_CASE("params: endgame_from_turn and endgame_eval are read and checked", "[s
         "endgame_from_turn: 10\nendgame_eval: nnue\nendgame_value_net: a.vnet\n", "x.yaml");
     CHECK(parse_search_params(cfg3).endgame_value_net == "a.vnet");
     // Regression: an evaluation for an endgame that is off was read and forgotten (a
-    // missing file too); a late evaluation without its turn likewise.
+    // missing file too).
     auto off = ConfigReader::from_string("endgame_eval: nnue\nendgame_value_net: a.vnet\n", "o.yaml");
     REQUIRE_THROWS_WITH(parse_search_params(off),
                         "o.yaml: endgame_value_net (line 2): is only used by an alpha-beta endgame "
@@ -128,11 +128,6 @@ TEST_CASE("params: endgame_from_turn and endgame_eval are read and checked", "[s
     REQUIRE_THROWS_WITH(parse_search_params(off_hand),
                         "h.yaml: endgame_eval (line 2): is only used by an alpha-beta endgame "
                         "(endgame_from_turn >= 0; it is -1: none)");
-    auto late = ConfigReader::from_string("endgame_from_turn: 10\nendgame_late_eval: hand\n", "l.yaml");
-    REQUIRE_THROWS_WITH(
-        parse_search_params(late),
-        "l.yaml: endgame_late_eval (line 2): is only used from endgame_late_from_turn on (it is "
-        "-1: never)");
   }
   {  // noise beside the hand or learned evaluation, not beside the noise evaluation
     auto cfg = ConfigReader::from_string(

@@ -338,34 +338,6 @@ Game play_timed_against_random(MctsPlayer& p, F on_turn) {
   return g;
 }
 
-TEST_CASE("players: the alpha-beta endgame takes its late evaluation from endgame_late_from_turn on",
-          "[search]") {
-  FixedCostEvaluator net(0, 0.5f, 1.0f, 4);
-  SearchParams sp;
-  sp.endgame_from_turn = 2;
-  sp.endgame_eval = "hand";
-  sp.endgame_late_from_turn = 4;
-  sp.endgame_late_eval = "noise";
-  MctsPlayer p(net, sp, 5);
-  int late = 0, endgame = 0;
-  play_timed_against_random(p, [&](const Game&, int before, const std::string&) {
-    endgame += before >= 2;
-    late += before >= 4;
-  });
-  REQUIRE(late > 0);
-  CHECK(p.totals().endgame_turns == endgame);
-  CHECK(p.totals().endgame_late_turns == late);
-  CHECK(p.totals().summary().find(", " + std::to_string(late) + " with the late evaluation") !=
-        std::string::npos);
-  // Before the endgame it is refused; a late nnue needs the endgame's value net.
-  SearchParams bad = sp;
-  bad.endgame_late_from_turn = 1;
-  CHECK_THROWS_WITH(bad.validate(), Catch::Contains("endgame_late_from_turn"));
-  bad = sp;
-  bad.endgame_late_eval = "nnue";
-  CHECK_THROWS_WITH(bad.validate(), Catch::Contains("nnue needs endgame_value_net"));
-}
-
 TEST_CASE("players: an mcts player hands timed turns to alpha-beta from endgame_from_turn on", "[search]") {
   FixedCostEvaluator net(0, 0.5f, 1.0f, 4);
   for (const char* eval : {"noise", "hand"}) {

@@ -593,16 +593,6 @@ TEST_CASE("the endgame's evaluation in SearchParams: one mapping both ways, and 
   CHECK(back.eval_noise == net.eval_noise);
   CHECK(describe_play_search(sp) ==
         "alpha-beta from the first turn (evaluation: value net v.vnet + noise 150)");
-  // The late endgame plays the endgame's value net without noise.
-  sp.endgame_late_from_turn = 40;
-  sp.endgame_late_eval = "nnue";
-  CHECK(late_endgame_leaf_eval(sp).value_net == "v.vnet");
-  CHECK(late_endgame_leaf_eval(sp).eval_noise == 0);
-  CHECK(
-      describe_play_search(sp) ==
-      "alpha-beta from the first turn (evaluation: value net v.vnet + noise 150; from turn 40: value net v.vnet)");
-  sp.endgame_late_eval = "hand";
-  CHECK(late_endgame_leaf_eval(sp).value_net.empty());
   CHECK(describe_play_search(sp, true) == sp.algorithm + " all game");
   LeafEvalSpec mixed = net;
   mixed.eval_hand = 50;

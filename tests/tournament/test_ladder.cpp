@@ -96,28 +96,21 @@ TEST_CASE("ladder: rows count the model's wins from both seats", "[tournament]")
   LadderSpec from10 = with_net;
   from10.model_options = YAML::Load("{search: {endgame_from_turn: 10}}");
   CHECK(model_search_text(from10) == "puct, then alpha-beta from turn 10 (evaluation: value net v.vnet)");
-  // The previous bot is named with all it plays: its evaluation and the config's noise and late
-  // evaluation (the header had named its evaluation only).
+  // The previous bot is named with all it plays: its evaluation and the config's noise (the
+  // header had named its evaluation only).
   LadderSpec with_prev = noisy;
   with_prev.previous = "old.model";
   LeafEvalSpec hand;
   hand.eval = "hand";
   with_prev.previous_eval = hand;
-  with_prev.model_options =
-      YAML::Load("{search: {endgame_eval_noise: 5, endgame_late_from_turn: 30, endgame_late_eval: hand}}");
-  CHECK(previous_search_text(with_prev) ==
-        "alpha-beta from the first turn (evaluation: hand + noise 5; from turn 30: hand)");
+  with_prev.model_options = YAML::Load("{search: {endgame_eval_noise: 5}}");
+  CHECK(previous_search_text(with_prev) == "alpha-beta from the first turn (evaluation: hand + noise 5)");
   auto prev_rows = rows;
   prev_rows[1].opponent = "previous";
   CHECK_THAT(
       format_ladder(prev_rows, with_prev),
       Catch::Contains(
-          "; previous is old.model, which plays alpha-beta from the first turn (evaluation: hand + noise 5; from turn 30: hand)\n"));
-  // The late endgame's evaluation is named too (the header had left it out).
-  LadderSpec late = with_net;
-  late.model_options = YAML::Load("{search: {endgame_late_from_turn: 30, endgame_late_eval: hand}}");
-  CHECK(model_search_text(late) ==
-        "alpha-beta from the first turn (evaluation: value net v.vnet; from turn 30: hand)");
+          "; previous is old.model, which plays alpha-beta from the first turn (evaluation: hand + noise 5)\n"));
   // Regression: "alphabeta-noise" overflowed the 12-character first column, so its row's
   // figures stood 3 characters right of the header's. Every line now has its games column at
   // the same place.
