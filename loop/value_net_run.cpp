@@ -546,6 +546,9 @@ class VnetLoop {
                     {"holdout_sign_accuracy", r.best.holdout_sign_accuracy},
                     {"seconds", r.seconds}};
       write_file_atomic(cand_file + ".json", train_json.dump(1) + "\n");
+      // A new candidate: games of a match of another one (its file deleted) would be resumed.
+      (void)remove_tree(p_.gating(g));
+      (void)remove_tree(p_.ladder(g));
     } else if (fs::exists(cand_file + ".json")) {
       train_json = read_json_file(cand_file + ".json");
     }
@@ -678,6 +681,7 @@ class VnetLoop {
         match_spec("gating " + cand, gc.games, gc.openings, gc.opening_turns,
                    cfg_.selfplay.seed * 7919ULL + uint64_t(g), gc.concurrency, gc.time_ms, p_.gating(g));
     ensure_directory(spec.out_dir, "the gating folder");
+    spec.resume = true;  // a run stopped during the match goes on with the games it played
     const std::vector<tour::PlayerSpec> players = {bot_spec(cand, cand), bot_spec(best, best)};
     std::atomic<bool> stop{false};  // the SPRT's decision, or the run stopped
     int wins = 0, games = 0, decided = 0;
@@ -828,6 +832,7 @@ class VnetLoop {
     tour::TournamentSpec spec = match_spec("ladder " + cand, lc.games, lc.openings, lc.opening_turns, 4242,
                                            lc.concurrency, lc.time_ms, dir);
     ensure_directory(dir, "the ladder folder");
+    spec.resume = true;  // a run stopped during the ladder goes on with the games it played
     std::vector<tour::PlayerSpec> players = {bot_spec(cand, cand)};
     for (const std::string& o : lc.opponents) {
       tour::PlayerSpec s;

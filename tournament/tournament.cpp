@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <exception>
+#include <filesystem>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -199,14 +200,35 @@ GameResult play_scheduled(const TournamentSpec& spec, const Pitch& pitch,
 }
 
 // games.pgn and games.tsv of spec.out_dir, appended as games end (nothing when out_dir is "").
+// The parts of s between the separators (a last empty part after a final separator included).
+std::vector<std::string> split_on(const std::string& s, char sep) {
+  std::vector<std::string> out(1);
+  for (char c : s) {
+    if (c == sep) out.emplace_back();
+    else out.back() += c;
+  }
+  return out;
+}
+
+constexpr const char* kGamesTsvHeader =
+    "game\tplayer0\tplayer1\twinner\ttermination\tdetail\topening\trecord";
+
 class GameLog {
  public:
-  explicit GameLog(const std::string& out_dir) {
+  /// keep: the files of an earlier call stay, and new games are appended (spec.resume).
+  GameLog(const std::string& out_dir, bool keep) {
     if (out_dir.empty()) return;
     pgn_path_ = out_dir + "/games.pgn";
     tsv_path_ = out_dir + "/games.tsv";
+    if (keep && std::filesystem::exists(tsv_path_)) {
+      // A torn last line would join the next game's: the file ends with a newline first.
+      const std::string tsv = read_file(tsv_path_);
+      if (!tsv.empty() && tsv.back() != '\n')
+        write_file_atomic(tsv_path_, tsv.substr(0, tsv.rfind('\n') + 1));
+      return;
+    }
     write_file_atomic(pgn_path_, "");
-    write_file_atomic(tsv_path_, "game\tplayer0\tplayer1\twinner\ttermination\tdetail\topening\trecord\n");
+    write_file_atomic(tsv_path_, std::string(kGamesTsvHeader) + "\n");
   }
   void append(const GameResult& g, const std::vector<std::string>& names) const {
     if (pgn_path_.empty()) return;
@@ -221,25 +243,93 @@ class GameLog {
   std::string pgn_path_, tsv_path_;
 };
 
+// The games an earlier call left in out_dir/games.tsv (spec.resume), by schedule index.
+std::vector<std::optional<GameResult>> stored_games(const TournamentSpec& spec, const TournamentResult& res,
+                                                    const std::vector<Job>& jobs) {
+  std::vector<std::optional<GameResult>> out(jobs.size());
+  const std::string path = spec.out_dir + "/games.tsv";
+  if (!spec.resume || spec.out_dir.empty() || !std::filesystem::exists(path)) return out;
+  const std::string text = read_file(path);
+  const std::vector<std::string> lines = split_on(text, '\n');
+  auto index_of = [&](const std::string& name) {
+    for (size_t i = 0; i < res.players.size(); ++i)
+      if (res.players[i] == name) return int(i);
+    return -1;
+  };
+  for (size_t n = 0; n < lines.size(); ++n) {
+    if (lines[n].empty()) continue;
+    if (n == 0) {
+      if (lines[n] != kGamesTsvHeader)
+        throw std::runtime_error(path + ": line 1 is not the games.tsv header of a tournament");
+      continue;
+    }
+    if (n + 1 == lines.size() && text.back() != '\n') break;  // a torn last line: played again
+    const std::vector<std::string> f = split_on(lines[n], '\t');
+    auto bad = [&](const std::string& why) {
+      return std::runtime_error(path + ": line " + std::to_string(n + 1) + ": " + why +
+                                " (written by another tournament? remove the folder to start over)");
+    };
+    if (f.size() != 8) throw bad("8 tab-separated fields expected");
+    int game = 0, opening = 0;
+    try {
+      game = std::stoi(f[0]);
+      opening = std::stoi(f[6]);
+    } catch (const std::exception&) {
+      throw bad("the game or opening number is not a number");
+    }
+    if (game < 1 || size_t(game) > jobs.size()) throw bad("game " + f[0] + " is not in this schedule");
+    const Job& job = jobs[size_t(game - 1)];
+    if (index_of(f[1]) != job.seat0 || index_of(f[2]) != job.seat1)
+      throw bad("game " + f[0] + " is scheduled between other players");
+    GameResult g;
+    g.index = game - 1;
+    g.seat[0] = job.seat0;
+    g.seat[1] = job.seat1;
+    g.opening = opening;
+    if (f[3] == f[1]) g.winner_seat = 0;
+    else if (f[3] == f[2]) g.winner_seat = 1;
+    else throw bad("the winner '" + f[3] + "' did not play game " + f[0]);
+    g.winner = g.seat[g.winner_seat];
+    g.loser = g.seat[1 - g.winner_seat];
+    g.termination = f[4];
+    g.detail = f[5];
+    g.record = f[7];
+    g.turns = g.record.empty() ? 0 : int(std::count(g.record.begin(), g.record.end(), ' ')) + 1;
+    out[size_t(g.index)] = std::move(g);
+  }
+  return out;
+}
+
 // Plays the jobs on spec.concurrency threads; finished games by schedule index (empty where
-// cancelled). The first exception stops the workers and is rethrown once they have ended.
+// cancelled), the stored ones of spec.resume first. The first exception stops the workers and
+// is rethrown once they have ended.
 std::vector<std::optional<GameResult>> play_jobs(const TournamentSpec& spec, const Pitch& pitch,
                                                  const std::vector<PlayerSpec>& players,
                                                  const TournamentResult& res, const std::vector<Job>& jobs,
                                                  const ProgressFn& progress,
                                                  const std::atomic<bool>* cancel) {
-  const GameLog log(spec.out_dir);
-  std::vector<std::optional<GameResult>> done_games(jobs.size());
+  std::vector<std::optional<GameResult>> done_games = stored_games(spec, res, jobs);
+  const GameLog log(spec.out_dir, spec.resume);
+  std::vector<size_t> todo;
+  int done_count = 0;
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    if (!done_games[i]) {
+      todo.push_back(i);
+      continue;
+    }
+    ++done_count;
+    if (progress) progress(*done_games[i], done_count, int(jobs.size()));
+  }
   std::atomic<size_t> next{0};
   std::atomic<bool> failed{false};
   std::mutex mutex;  // guards done_count, the log, progress, first_error
-  int done_count = 0;
   std::exception_ptr first_error;
   auto worker = [&] {
     for (;;) {
       if (failed.load() || (cancel && cancel->load())) return;
-      const size_t idx = next.fetch_add(1);
-      if (idx >= jobs.size()) return;
+      const size_t at = next.fetch_add(1);
+      if (at >= todo.size()) return;
+      const size_t idx = todo[at];
       try {
         GameResult g = play_scheduled(spec, pitch, players, res, jobs[idx], idx);
         std::lock_guard<std::mutex> lock(mutex);
@@ -255,7 +345,7 @@ std::vector<std::optional<GameResult>> play_jobs(const TournamentSpec& spec, con
       }
     }
   };
-  const int threads = std::min<int>(spec.concurrency, int(jobs.size()));
+  const int threads = std::min<int>(spec.concurrency, int(todo.size()));
   if (threads <= 1) {
     worker();
   } else {

@@ -83,6 +83,12 @@ struct TournamentSpec {
   /// Directory for games.pgn, games.tsv (appended as games end), results.json, ratings.csv,
   /// crosstable.csv, games.csv (written atomically at the end); "" = write nothing.
   std::string out_dir;
+  /// With out_dir: the games an earlier call of the same tournament (spec and players) left in
+  /// out_dir/games.tsv are kept, reported to the progress callback first, and not played again:
+  /// a stopped match goes on where it was (their longest answers are not kept: 0). A line that
+  /// does not fit this schedule is an error naming the file and line; a torn last line (a kill
+  /// while it was written) is dropped and its game played again.
+  bool resume = false;
   /// Throws ps::FieldError (core/field_check.h) naming the first out-of-range field by its
   /// config key.
   void validate() const;

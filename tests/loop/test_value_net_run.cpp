@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <sstream>
 #include <thread>
 #include <tuple>
 
@@ -216,6 +217,43 @@ TEST_CASE("value-net run: a teacher worker beside `run` to the end of the run") 
   CHECK(gens[0].at("teacher_games").get<int>() >= 6);
   CHECK(gens[1].at("teacher_games").get<int>() >= 4);
   CHECK(json::parse(read_file(dir + "/state.json")).at("phase") == "finished");
+  remove_tree(dir);
+}
+
+TEST_CASE("value-net run: stopped during its gating match, it goes on with the games played") {
+  const std::string dir = temp_dir("gating");
+  std::string text = tiny_config(dir);
+  text.replace(text.find("generations: 2"), 14, "generations: 1");
+  const VnetRunConfig c = parse_vnet_run_config(text, "tiny.yaml");
+  const std::string tsv = dir + "/gating/gen-0001/games.tsv";
+  auto stored = [&] {
+    if (!fs::exists(tsv)) return 0L;
+    const std::string t = read_file(tsv);
+    return long(std::count(t.begin(), t.end(), '\n')) - 1;  // less the header
+  };
+  std::atomic<bool> cancel{false};
+  std::thread stopper([&] {
+    for (int i = 0; i < 20000 && stored() < 1; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    cancel = true;
+  });
+  run_value_net_loop(c, &cancel);
+  stopper.join();
+  const long before = stored();
+  REQUIRE(before >= 1);
+  if (fs::exists(dir + "/gating/gen-0001/decision.json")) {  // every game ended before the stop was seen
+    remove_tree(dir);
+    return;
+  }
+  run_value_net_loop(c);
+  const json d = json::parse(read_file(dir + "/gating/gen-0001/decision.json"));
+  CHECK(d.at("games") == 4);  // the stored games count, none is played twice
+  CHECK(stored() == 4);
+  std::set<std::string> ids;
+  std::istringstream in(read_file(tsv));
+  std::string line;
+  std::getline(in, line);
+  while (std::getline(in, line)) ids.insert(line.substr(0, line.find('\t')));
+  CHECK(ids.size() == 4);
   remove_tree(dir);
 }
 

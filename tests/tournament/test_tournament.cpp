@@ -368,3 +368,66 @@ TEST_CASE("format_results: an Elo that rounds to zero prints as 0.0, never -0.0"
   CHECK_THAT(table, !Catch::Contains("-0.0"));
   CHECK_THAT(table, Catch::Contains("0.0"));
 }
+
+TEST_CASE("a stopped tournament resumes: stored games are kept, reported first and not played again",
+          "[tournament]") {
+  test::register_test_players();
+  TournamentSpec spec;
+  spec.name = "resume-test";
+  spec.games_per_pairing = 8;
+  spec.openings = 4;
+  spec.opening_turns = 2;
+  spec.seed = 9;
+  spec.out_dir = temp_dir("resume");
+  remove_tree(spec.out_dir);
+  ensure_directory(spec.out_dir, "test");
+  spec.resume = true;
+  const std::vector<PlayerSpec> players{reg("rand-a", "test-random"), reg("rand-b", "test-random")};
+  // The whole tournament at once, for comparison.
+  TournamentSpec whole = spec;
+  whole.out_dir.clear();
+  whole.resume = false;
+  const TournamentResult all = run_tournament(whole, players);
+  // Stopped after 3 games; then resumed.
+  std::atomic<bool> stop{false};
+  int played = 0;
+  const TournamentResult part = run_tournament(
+      spec, players,
+      [&](const GameResult&, int, int) {
+        if (++played == 3) stop = true;
+      },
+      &stop);
+  CHECK(part.cancelled);
+  REQUIRE(part.games.size() == 3);
+  // A torn line (a kill while it was written) is dropped, and its game played again.
+  {
+    std::ofstream tsv(spec.out_dir + "/games.tsv", std::ios::app);
+    tsv << "4\trand-b\trand";
+  }
+  std::vector<int> reported;
+  const TournamentResult rest =
+      run_tournament(spec, players, [&](const GameResult& g, int, int) { reported.push_back(g.index); });
+  CHECK_FALSE(rest.cancelled);
+  REQUIRE(rest.games.size() == 8);
+  REQUIRE(reported.size() == 8);
+  for (int i = 0; i < 3; ++i)
+    CHECK(reported[size_t(i)] == part.games[size_t(i)].index);  // the stored ones first
+  for (size_t i = 0; i < 8; ++i) {
+    CHECK(rest.games[i].index == int(i));
+    CHECK(rest.games[i].record == all.games[i].record);  // the same games as in one go
+    CHECK(rest.games[i].winner == all.games[i].winner);
+  }
+  // games.tsv holds each game once.
+  std::istringstream tsv(read_file(spec.out_dir + "/games.tsv"));
+  std::string line;
+  std::multiset<std::string> ids;
+  std::getline(tsv, line);  // header
+  while (std::getline(tsv, line)) ids.insert(line.substr(0, line.find('\t')));
+  CHECK(ids.size() == 8);
+  CHECK(std::set<std::string>(ids.begin(), ids.end()).size() == 8);
+  // Games of other players in the folder: an error naming the file and the line.
+  const std::vector<PlayerSpec> others{reg("x", "test-random"), reg("y", "test-random")};
+  CHECK_THROWS_WITH(run_tournament(spec, others), Catch::Contains("games.tsv: line 2") &&
+                                                      Catch::Contains("scheduled between other players"));
+  remove_tree(spec.out_dir);
+}
