@@ -109,6 +109,9 @@ void AlphaBetaPlayer::generate(const Position& pos, int ply, uint64_t tt_best, b
   p.cut_candidate = -1;
   const int me = pos.side_to_move();
   auto add = [&](const Position& end, const uint8_t* k, int n) {
+    if (ply == 0 &&
+        std::find(excluded_root_.begin(), excluded_root_.end(), end.hash()) != excluded_root_.end())
+      return;
     Child c;
     c.kicks_at = uint32_t(p.kicks.size());
     c.num_kicks = uint16_t(n);
@@ -282,7 +285,8 @@ int AlphaBetaPlayer::search(const Position& pos, int depth, int alpha, int beta,
   if (ply == 0) tt_best = root_answer_hash_;
   // The engine's win check: a won turn needs no search (and no leaf is scored statically when
   // its side to move can score at once).
-  if (win_.find_winning_turn(pos, nullptr)) return kWin - ply;  // never at the root (checked)
+  // (Not at the root: search_turn checked it, or a winning turn there may be excluded.)
+  if (ply > 0 && win_.find_winning_turn(pos, nullptr)) return kWin - ply;
   if (depth == 0) {
     ++info_.leaves;
     if (static_eval != kNoEval) return static_eval;
@@ -501,7 +505,7 @@ std::string AlphaBetaPlayer::search_turn(const Position& root, const TurnBudget&
 
   allocate();
   std::string answer;
-  if (win_.find_winning_turn(root, &answer)) {
+  if (excluded_root_.empty() && win_.find_winning_turn(root, &answer)) {
     info_.score = kWin;
     info_.pv = {answer};
     return answer;
@@ -512,6 +516,7 @@ std::string AlphaBetaPlayer::search_turn(const Position& root, const TurnBudget&
   generate(root, 0, 0);
   {
     const Ply& p = plies_[0];
+    if (p.children.empty()) return "";  // every turn excluded
     const Child& c = p.children.front();
     answer = digits(p.kicks.data() + c.kicks_at, c.num_kicks);
     if (p.children.size() == 1) return answer;

@@ -110,6 +110,12 @@ class AlphaBetaPlayer final : public Player {
   /// default_time_ms. Throws std::invalid_argument when the game is over or root is in the
   /// middle of a turn.
   std::string search_turn(const Position& root, const TurnBudget& budget);
+  // single-file: omit begin
+  /// Multi-PV by exclusion (as chess engines list their best few lines): later searches
+  /// (search_turn, prove_root) skip the root turns that lead to these position hashes; empty:
+  /// none. With every turn excluded search_turn answers "" and last_info() is empty.
+  void exclude_root_turns(std::vector<uint64_t> hashes) { excluded_root_ = std::move(hashes); }
+  // single-file: omit end
 
   /// What the last choose_turn (search_turn) did.
   struct Info {
@@ -228,6 +234,7 @@ class AlphaBetaPlayer final : public Player {
   // start (the only callers of generate() at ply 0).
   std::string root_answer_;
   int root_best_score_ = 0;  // root_best_'s score in the current iteration
+  std::vector<uint64_t> excluded_root_;  // root turns not searched (their positions' hashes)
   std::chrono::steady_clock::time_point deadline_;
   bool timed_ = false;
   int64_t node_limit_ = -1;

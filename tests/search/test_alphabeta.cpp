@@ -378,3 +378,46 @@ TEST_CASE("alphabeta and uct hold no search memory between turns", "[search]") {
   REQUIRE(uct.tree_nodes() == 0);
   REQUIRE(uct.last_playouts() == 300);
 }
+
+TEST_CASE("alphabeta: excluded root turns give the best of the others (multi-PV)", "[search]") {
+  HandEvaluator ev;
+  int compared = 0;
+  for (const Game& g : sample_games(Variant::kStandard, 8, 29)) {
+    const Position& root = g.position();
+    AlphaBetaPlayer::Options o;
+    o.max_depth = 2;
+    o.default_time_ms = 1000000;  // no clock: the depth is the limit
+    AlphaBetaPlayer ab(o, nullptr, 1);
+    const std::string first = ab.choose_turn(g, {});
+    if (ab.last_info().depth != 2) continue;  // answered without a search (win, one turn)
+    const uint64_t excluded = after(root, first).hash();
+    ab.exclude_root_turns({excluded});
+    const std::string second = ab.choose_turn(g, {});
+    REQUIRE(is_legal_turn(g, second));
+    REQUIRE(after(root, second).hash() != excluded);
+    // Plain minimax over the other turns, with the player's leaf rules.
+    TurnGenerator gen;
+    int best = -2 * kWin;
+    for (const Turn& t : gen.generate(root)) {
+      const Position end = after(root, t.kicks);
+      if (end.hash() == excluded) continue;
+      const int s =
+          t.winner >= 0 ? (t.winner == root.side_to_move() ? kWin : -kWin) : -minimax(end, 1, 1, ev);
+      best = std::max(best, s);
+    }
+    INFO(g.record());
+    // Depth 2, unless depth 1 already proved every other turn lost (then the search stops).
+    REQUIRE((ab.last_info().depth == 2 || AlphaBetaPlayer::is_proven(ab.last_info().score)));
+    REQUIRE(ab.last_info().score == best);
+    ++compared;
+  }
+  REQUIRE(compared >= 4);
+  // Every turn excluded: no answer.
+  const Game g = sample_games(Variant::kStandard, 1, 31).front();
+  TurnGenerator gen;
+  std::vector<uint64_t> all;
+  for (const Turn& t : gen.generate(g.position())) all.push_back(after(g.position(), t.kicks).hash());
+  AlphaBetaPlayer ab;
+  ab.exclude_root_turns(all);
+  CHECK(ab.choose_turn(g, {}).empty());
+}
