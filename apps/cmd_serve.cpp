@@ -33,10 +33,14 @@ void run_serve(const serve::ServeOptions& o) {
   SearchParams sp;  // the mcts opponent's play-time search (make_bot, serve/api_games.cpp)
   sp.endgame_from_turn = MctsPlayer::kPlayEndgameFromTurn;
   set_endgame_leaf_eval(sp, o.endgame_eval.value_or(leaf_eval_from_name("none")));
+  std::string nets;
+  for (const auto& [rules, file] : o.value_nets) nets += (nets.empty() ? "" : ", ") + rules + " " + file;
+  const std::string bot = "; the bot: alpha-beta with " + (nets.empty() ? "the hand evaluation" : nets) +
+                          (nets.empty() ? "" : " (the hand evaluation on other rules)");
   const std::string endgame = "; the mcts opponent: " + describe_play_search(sp) + ", " +
                               describe_play_search(sp, true) + " in a game given visits";
-  std::cout << "papersoccer serve: open " << server.url() << " in a browser (Ctrl-C stops)"
-            << (o.model.empty() ? std::string("; no --model: mcts and analysis are off") : endgame)
+  std::cout << "papersoccer serve: open " << server.url() << " in a browser (Ctrl-C stops)" << bot
+            << (o.model.empty() ? std::string("; no --model: no mcts opponent or PUCT analysis") : endgame)
             << std::endl;
   int sig = 0;
   sigwait(&stop, &sig);
@@ -70,7 +74,8 @@ void register_serve_command(CLI::App& app) {
   c->add_option("--value-net", *value_net,
                 "the small value net of the mcts bot's alpha-beta endgame (.vnet; default: the shipped "
                 "models/<pitch>-<variant>.vnet of the model's rules; none: the random evaluation; hand: "
-                "the hand evaluation, as bot --value-net)")
+                "the hand evaluation, as bot --value-net); the bot opponent and the alpha-beta analysis "
+                "use the shipped net of each rule")
       ->check(non_empty_name(".vnet file, none or hand"));
   c->callback([o, value_net] {
     serve::ServeOptions so = *o;
@@ -80,6 +85,17 @@ void register_serve_command(CLI::App& app) {
       throw std::invalid_argument("serve: --value-net " + *value_net +
                                   " chooses the mcts opponent's endgame evaluation, and there is no mcts "
                                   "opponent without --model FILE");
+    // The bot's and the analysis's value nets: the shipped one of each rule, checked now (a bad
+    // file is named at the start, not at a game's first turn).
+    for (const char* pitch_text : {"8x10", "8x12"})
+      for (Variant variant : {Variant::kStandard, Variant::kSingleBounce, Variant::kNoBounce}) {
+        const PitchChoice pc = parse_pitch_spec(pitch_text);
+        const Pitch& pitch = Pitch::get(pc.width, pc.length, pc.goal);
+        const std::string file = default_model_path(pitch, variant, ".vnet");
+        if (file.empty()) continue;
+        check_value_net_rules(file, pitch, variant);
+        so.value_nets[pitch.name() + "/" + variant_name(variant)] = file;
+      }
     if (!so.model.empty()) {
       // The model's rules: the shipped value net of them, or the given one checked against them
       // (a bad file or one for other rules is named now, not at a game's turn 20).

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "serve/analyst.h"
+#include "serve/engine_analyst.h"
 #include "serve/game_table.h"
 #include "serve/job_pool.h"
 #include "serve/model_info.h"
@@ -20,12 +21,17 @@ using Json = nlohmann::json;
 /// Everything the handlers share. Thread-safe: each member guards itself.
 struct ApiContext {
   ApiContext(const ServeOptions& o, ModelInfo m, std::shared_ptr<Evaluator> net)
-      : options(o), model(std::move(m)), games(o.max_games),
-        analyst(std::move(net), 2, 2 * o.max_visits), jobs(o.search_threads, o.max_queued) {}
+      : options(o),
+        model(std::move(m)),
+        games(o.max_games),
+        analyst(std::move(net), 2, 2 * o.max_visits),
+        engine(o.value_nets),
+        jobs(o.search_threads, o.max_queued) {}
   const ServeOptions options;
   const ModelInfo model;
   GameTable games;
-  Analyst analyst;
+  Analyst analyst;             ///< the network's PUCT (with a model)
+  const EngineAnalyst engine;  ///< alpha-beta with the value net (always)
   JobPool jobs;  ///< last: destroyed first, so no job outlives what it uses
 };
 

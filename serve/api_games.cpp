@@ -1,6 +1,7 @@
 // Playing: new game, state, kicks, the bot's turn, undo.
 #include <chrono>
 
+#include "search/alphabeta.h"
 #include "search/leaf_evals.h"
 #include "serve/api.h"
 #include "serve/api_error.h"
@@ -15,14 +16,77 @@ namespace ps::serve {
 
 namespace {
 
-// Player types a page may pick: the registry's, less "external" (it runs a command line, not
-// something a web request may choose), plus "human" (no bot: two people at one board).
-bool offered(const std::string& type) { return type != "external"; }
+// Player types a page may pick: "bot" (the shipped bot, the default), "human" (no bot: two
+// people at one board) and these of the registry: the yardsticks and the network's player. Not
+// "external" (it runs a command line, not something a web request may choose), nor the
+// registry's players for experiments (their descriptions are config keys, not words for a player).
+bool offered(const std::string& type) {
+  return type == "mcts" || type == "alphabeta" || type == "greedy" || type == "uct" || type == "random";
+}
+
+// The shipped bot's strengths by name: its budget per turn (alpha-beta reads visits as nodes).
+struct Strength {
+  const char* name;
+  const char* about;
+  int64_t time_ms, nodes;
+};
+constexpr Strength kStrengths[] = {{"easy", "a shallow search: 100 nodes per turn", 1000, 100},
+                                   {"medium", "2,000 nodes per turn (a few turns deep)", 1000, 2000},
+                                   {"strong", "200 ms per turn, the CodinGame arena's time", 200, -1},
+                                   {"full", "2 seconds per turn", 2000, -1}};
+constexpr const char* kDefaultStrength = "strong";
+
+const Strength& strength_named(const std::string& name) {
+  for (const Strength& s : kStrengths)
+    if (name == s.name) return s;
+  throw bad_request("field 'strength': must be easy, medium, strong or full, not '" + name + "'");
+}
+
+// What a person reads about each opponent.
+std::string opponent_about(const ApiContext& ctx, const std::string& type, const std::string& registry_text) {
+  if (type == "human") return "No bot: both sides play on this board.";
+  if (type == "bot")
+    return "The shipped bot: alpha-beta search over whole turns with a small value net (the hand "
+           "evaluation on rules without one). The strongest player here.";
+  if (type == "mcts")
+    return (ctx.model.present() ? "The network " + ctx.model.path
+                                : std::string("The network given with --model")) +
+           ": on a timed turn it answers as the bot does (alpha-beta with the value net); given visits, "
+           "with the network's PUCT search.";
+  if (type == "alphabeta")
+    return "Alpha-beta search with the hand-written evaluation (goal distances, mobility).";
+  if (type == "greedy")
+    return "Scores at once when it can, never allows an immediate goal, else heads for goal.";
+  if (type == "uct") return "Monte Carlo tree search with random play-outs (no network).";
+  if (type == "random") return "Random turns.";
+  return registry_text;
+}
+
+// Whether an opponent plays these rules: every player but the network's (its model's rules).
+bool plays_rules(const ApiContext& ctx, const std::string& type, const Pitch& pitch, Variant variant) {
+  return type != "mcts" || (ctx.model.present() && ctx.model.supports(pitch, variant));
+}
+
+// The shipped bot of these rules.
+std::unique_ptr<Player> make_shipped_bot(ApiContext& ctx, const Pitch& pitch, Variant variant,
+                                         uint64_t seed) {
+  LeafEvalSpec spec;
+  const std::string net = ctx.engine.value_net_for(pitch, variant);
+  if (!net.empty()) {
+    spec.eval = "nnue";
+    spec.value_net = net;
+  }
+  auto bot =
+      std::make_unique<AlphaBetaPlayer>(AlphaBetaPlayer::Options{}, make_leaf_evaluator(spec, seed), seed);
+  bot->new_game(pitch, variant);
+  return bot;
+}
 
 std::unique_ptr<Player> make_bot(ApiContext& ctx, const std::string& type, const Pitch& pitch,
                                  Variant variant, uint64_t seed) {
+  if (type == "bot") return make_shipped_bot(ctx, pitch, variant, seed);
   if (!offered(type) || !tour::has_player_type(type)) {
-    std::string known = "human";
+    std::string known = "human, bot";
     for (const auto& [name, what] : tour::player_types())
       if (offered(name)) known += ", " + name;
     throw bad_request("field 'opponent': unknown player type '" + type + "' (known: " + known + ")");
@@ -59,12 +123,19 @@ Json state_json(const GameSession& s) {
       {"Event", "papersoccer serve"},
       {"Player0", s.human == 0 || s.human < 0 ? "human" : bot},
       {"Player1", s.human == 1 || s.human < 0 ? "human" : bot}};
-  return {{"id", s.id}, {"human", s.human}, {"opponent", bot},
+  return {{"id", s.id},
+          {"human", s.human},
+          {"opponent", bot},
+          {"strength", s.strength},
           {"budget", {{"time_ms", s.budget.time_ms}, {"visits", s.budget.visits}}},
-          {"thinking", s.thinking}, {"bots_turn", s.bots_turn()},
-          {"last_bot_turn", s.last_bot_turn}, {"last_bot_ms", s.last_bot_ms},
-          {"bot_error", s.bot_error}, {"version", s.version},
-          {"position", position_json(s.game)}, {"record", record_json(s.game, tags)}};
+          {"thinking", s.thinking},
+          {"bots_turn", s.bots_turn()},
+          {"last_bot_turn", s.last_bot_turn},
+          {"last_bot_ms", s.last_bot_ms},
+          {"bot_error", s.bot_error},
+          {"version", s.version},
+          {"position", position_json(s.game)},
+          {"record", record_json(s.game, tags)}};
 }
 
 Json locked_state(GameSession& s) {
@@ -90,33 +161,85 @@ Json bot_answer(ApiContext& ctx, GameSession& s, bool wait) {
 }  // namespace
 
 Json api_info(ApiContext& ctx) {
-  Json opponents = Json::array({{{"type", "human"}, {"description", "no bot: both sides play here"}, {"available", true}}});
-  for (const auto& [type, what] : tour::player_types())
-    if (offered(type))
-      opponents.push_back({{"type", type}, {"description", what}, {"available", type != "mcts" || ctx.model.present()}});
+  // Each opponent with the rules it plays ("rules": null, every rule; else the model's) and
+  // whether it can be chosen at all; the shipped bot first, with its strengths.
+  Json strengths = Json::array();
+  for (const Strength& st : kStrengths)
+    strengths.push_back(
+        {{"name", st.name}, {"description", st.about}, {"time_ms", st.time_ms}, {"nodes", st.nodes}});
+  Json opponents = Json::array();
+  opponents.push_back({{"type", "bot"},
+                       {"description", opponent_about(ctx, "bot", "")},
+                       {"available", true},
+                       {"rules", nullptr},
+                       {"strengths", strengths},
+                       {"default_strength", kDefaultStrength}});
+  opponents.push_back({{"type", "human"},
+                       {"description", opponent_about(ctx, "human", "")},
+                       {"available", true},
+                       {"rules", nullptr}});
+  for (const auto& [type, what] : tour::player_types()) {
+    if (!offered(type)) continue;
+    Json rules = nullptr;
+    if (type == "mcts") rules = {{"pitches", ctx.model.pitches}, {"variants", ctx.model.variants}};
+    opponents.push_back({{"type", type},
+                         {"description", opponent_about(ctx, type, what)},
+                         {"available", type != "mcts" || ctx.model.present()},
+                         {"rules", rules}});
+  }
+  Json value_nets = Json::object();
+  for (const auto& [rules, file] : ctx.options.value_nets) value_nets[rules] = file;
   Json model = nullptr;
   if (ctx.model.present())
     model = {{"path", ctx.model.path}, {"summary", ctx.model.summary}, {"pitches", ctx.model.pitches},
              {"variants", ctx.model.variants}};
   const ServeOptions& o = ctx.options;
-  return {{"model", model}, {"opponents", opponents}, {"pitches", {"8x10", "8x12"}},
+  return {{"model", model},
+          {"opponents", opponents},
+          {"default_opponent", "bot"},
+          {"value_nets", value_nets},
+          {"engines", ctx.model.present() ? Json{"alphabeta", "puct"} : Json{"alphabeta"}},
+          {"pitches", {"8x10", "8x12"}},
           {"variants", {"standard", "single-bounce", "no-bounce"}},
-          {"limits", {{"max_time_ms", o.max_time_ms}, {"max_visits", o.max_visits}, {"max_games", o.max_games},
-                      {"max_request_bytes", o.max_request_bytes}}},
+          {"limits",
+           {{"max_time_ms", o.max_time_ms},
+            {"max_visits", o.max_visits},
+            {"max_games", o.max_games},
+            {"max_request_bytes", o.max_request_bytes}}},
           {"games", ctx.games.size()}};
 }
 
 Json api_new_game(ApiContext& ctx, const Json& body) {
   const Pitch& pitch = get_pitch(body);
   const Variant variant = get_variant(body);
-  const std::string opponent = get_string(body, "opponent", ctx.model.present() ? "mcts" : "greedy", 64);
+  const std::string opponent = get_string(body, "opponent", "bot", 64);
   const int side = int(get_int(body, "human_side", 0, 0, 1));
   auto s = std::make_shared<GameSession>(pitch, variant);
   s->human = opponent == "human" ? -1 : side;
-  s->budget.time_ms = get_int(body, "time_ms", 1000, -1, ctx.options.max_time_ms);
-  s->budget.visits = get_int(body, "visits", -1, -1, ctx.options.max_visits);
+  // The shipped bot's strength sets its budget; time_ms or visits given make it "custom".
+  const bool custom = body.is_object() && (body.contains("time_ms") || body.contains("visits"));
+  if (opponent != "bot" && body.is_object() && body.contains("strength"))
+    throw bad_request("field 'strength': only the opponent 'bot' has strengths (give time_ms or visits)");
+  if (opponent == "bot" && custom && body.contains("strength"))
+    throw bad_request("field 'strength': give a strength or time_ms / visits, not both");
+  if (opponent == "bot" && !custom) {
+    const Strength& st = strength_named(get_string(body, "strength", kDefaultStrength, 16));
+    s->strength = st.name;
+    s->budget.time_ms = st.time_ms;
+    s->budget.visits = st.nodes;
+  } else {
+    if (opponent == "bot") s->strength = "custom";
+    s->budget.time_ms = get_int(body, "time_ms", 1000, -1, ctx.options.max_time_ms);
+    s->budget.visits = get_int(body, "visits", -1, -1, ctx.options.max_visits);
+  }
   if (s->budget.time_ms == 0 || s->budget.visits == 0) throw bad_request("time_ms and visits must be positive, or -1 for no limit");
   if (s->budget.time_ms < 0) s->budget.time_ms = ctx.options.max_time_ms;  // "no limit" is the server's
+  if (s->human >= 0 && !plays_rules(ctx, opponent, pitch, variant))
+    throw bad_request(ctx.model.present()
+                          ? "opponent 'mcts': the model " + ctx.model.path + " is for " +
+                                ctx.model.rules_text() + ", not " + pitch.name() + " " +
+                                variant_name(variant) + " (the bot plays every rule)"
+                          : std::string("opponent 'mcts' needs a model: start the server with --model FILE"));
   const uint64_t seed = uint64_t(get_int(body, "seed", int64_t(std::random_device{}() >> 1), 0, INT64_MAX));
   if (s->human >= 0) {
     s->opponent = opponent;

@@ -23,6 +23,7 @@ struct GameSession {
   std::string id;
   int human = 0;             ///< the side the person plays; -1: both sides (no bot)
   std::string opponent;      ///< the bot's player type ("" without a bot)
+  std::string strength;      ///< opponent "bot": easy, medium, strong, full or custom; else ""
   TurnBudget budget;
   std::unique_ptr<Player> bot;  ///< used by one bot job at a time (see `thinking`)
 

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -18,6 +19,10 @@ struct ServeOptions {
   /// (random) or nnue with its value net (.vnet), which is used in games of its rules only (the
   /// random evaluation in others); nullopt: the mcts player's default (random).
   std::optional<LeafEvalSpec> endgame_eval;
+  /// The small value nets of the bot opponent and of the alpha-beta analysis, by rules:
+  /// "<WxL>/<variant>" -> .vnet (`serve` fills it with the shipped models/<WxL>-<variant>.vnet
+  /// found); rules not listed play and analyse with the hand evaluation.
+  std::map<std::string, std::string> value_nets;
   std::string device = "cpu";      ///< where the network runs
   std::string runs_dir = "runs";   ///< run directories offered for review live below this
   size_t max_games = 64;           ///< games kept; the least recently used is evicted beyond

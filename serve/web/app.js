@@ -37,9 +37,30 @@ function setStatus(text, state) {
   $('status').dataset.state = state || 'idle';
 }
 
-function showResult(result) {
+const SIDE_NAMES = ['pink', 'blue'];
+
+// Who a player is, for the person at the board: "you" / "the bot" in a game against the bot
+// (human: the person's side), else "pink (player 0)" / "blue (player 1)".
+function who(player, human) {
+  if (human === 0 || human === 1) return player === human ? 'you' : 'the bot';
+  return `${SIDE_NAMES[player]} (player ${player})`;
+}
+
+// The end of a game in words: "You won: you scored." / "You lost: your ball is blocked."
+function resultText(result, human) {
+  const winner = who(result.winner, human), loser = who(1 - result.winner, human);
+  const vsBot = human === 0 || human === 1;
+  const head = vsBot ? (result.winner === human ? 'You won' : 'You lost') : `${winner[0].toUpperCase()}${winner.slice(1)} wins`;
+  let why;
+  if (result.reason === 'goal') why = `${winner} scored`;
+  else if (result.reason === 'own goal') why = `${loser} kicked the ball into ${loser === 'you' ? 'your' : 'their'} own goal`;
+  else why = `${loser === 'you' ? 'your' : loser === 'the bot' ? "the bot's" : loser + "'s"} ball is blocked (no legal kick)`;
+  return `${head}: ${why}.`;
+}
+
+function showResult(result, human) {
   $('result').hidden = !result;
-  $('result').textContent = result ? `Player ${result.winner} wins: ${result.reason} (${result.text}).` : '';
+  $('result').textContent = result ? resultText(result, human) : '';
   if (result) $('result').style.borderLeftColor = COLOUR[result.winner];
 }
 
@@ -128,7 +149,7 @@ async function animateKicks(pos, digits, player) {
 
 // --- play ----------------------------------------------------------------------------------
 
-const play = { game: null, busy: false };
+const play = { game: null, busy: false, token: 0, info: null };
 
 function gameSource(g) {
   return { pitch: g.position.pitch, variant: g.position.variant, kicks: g.record.kicks };
@@ -139,21 +160,45 @@ function personToMove(g) {
   return !pos.result && !g.thinking && (g.human < 0 || pos.side_to_move === g.human);
 }
 
+// The turns of a record ("0 35 2" -> 3); turns alternate between the players.
+function turnCount(record) { return record.record.trim() ? record.record.trim().split(/\s+/).length : 0; }
+
+// Marks the bot's last turn on the board: its chain from where the ball was, dashed.
+function markLastBotTurn(g) {
+  const turn = g.last_bot_turn, pos = g.position;
+  if (!turn || g.human < 0 || !g.record.kicks.endsWith(turn) || pos.kicks_in_turn > 0) return;
+  const n = turnCount(g.record);
+  if (n === 0 || (n - 1) % 2 === g.human) return;  // the last turn was the person's
+  let [x, y] = pos.ball;
+  for (const ch of turn) { x -= DX[+ch]; y -= DY[+ch]; }
+  const layer = svgEl('g', { id: 'last-turn' });
+  view.overlay.insertBefore(layer, view.overlay.firstChild);  // under the marked points
+  drawPath(layer, pos.geometry, [x, y], turn, { colour: COLOUR[1 - g.human], width: pos.geometry.unit * 0.14,
+                                                dash: '7 5', opacity: 0.55 });
+}
+
 function renderPlay() {
   const g = play.game;
   if (!g) return;
   $('record').value = g.record.record;
   $('pgn').value = g.record.pgn;
-  $('undo').disabled = g.thinking || g.record.kicks.length === 0;
+  // Undo takes back the person's last turn: there must be one (not only the bot's opening turn).
+  const turns = turnCount(g.record);
+  $('undo').disabled = g.thinking || turns === 0 || (g.human === 1 && turns < 2 && g.position.kicks_in_turn === 0);
   $('to-review').disabled = g.record.kicks.length === 0;
   if (view.mode !== 'play') return;
   const pos = g.position;
   showPosition(pos, gameSource(g));
-  showResult(pos.result);
+  markLastBotTurn(g);
+  showResult(pos.result, g.human);
+  const mover = who(pos.side_to_move, g.human);
   if (pos.result) setStatus('Game over.', 'over');
-  else if (g.thinking) setStatus(`The bot (${g.opponent}) is thinking…`, 'thinking');
-  else if (personToMove(g) && pos.kicks_in_turn > 0) setStatus('Bounce! You kick again: click a marked point.', 'bounce');
-  else if (personToMove(g)) setStatus(`Your turn (player ${pos.side_to_move}): click a marked point.`, 'your-turn');
+  else if (g.thinking) setStatus('The bot is thinking…', 'thinking');
+  else if (personToMove(g) && pos.kicks_in_turn > 0)
+    setStatus(g.human < 0 ? `Bounce! ${mover} kicks again.` : 'Bounce! You kick again: click a marked point.', 'bounce');
+  else if (personToMove(g))
+    setStatus(g.human < 0 ? `${mover[0].toUpperCase()}${mover.slice(1)} to kick: click a marked point.`
+                          : `Your turn (you are ${SIDE_NAMES[g.human]}): click a marked point.`, 'your-turn');
   else setStatus('The bot is to kick.', 'waiting');
   if (personToMove(g)) drawTargets(pos, onKick);
 }
@@ -165,29 +210,35 @@ function setGame(g) {
   renderPlay();
 }
 
-async function guarded(fn) {
-  if (play.busy) return;
+// Runs fn unless another action of this game is running; a new game always runs (it replaces
+// the game, and the old game's bot turn is then left alone: see play.token).
+async function guarded(fn, always) {
+  if (play.busy && !always) return;
   play.busy = true;
+  const token = play.token;
   try {
     await fn();
   } catch (e) {
-    setStatus(e.message, 'error');
+    if (token === play.token) setStatus(e.message, 'error');
   } finally {
-    play.busy = false;
+    if (token === play.token) play.busy = false;
   }
 }
 
 async function botTurn() {
-  const before = play.game;
+  const before = play.game, token = play.token;
   play.game = Object.assign({}, before, { thinking: true });
   renderPlay();
   let g = await api('POST', `/api/games/${before.id}/bot`, {});
   while (g.thinking) {
-    await sleep(400);
+    await sleep(300);
+    if (token !== play.token) return;  // a new game replaced this one
     g = await api('GET', `/api/games/${before.id}`);
   }
+  if (token !== play.token) return;
   const chain = g.record.kicks.slice(before.record.kicks.length);
   if (view.mode === 'play' && chain.length) await animateKicks(before.position, chain, before.position.side_to_move);
+  if (token !== play.token) return;
   setGame(g);
 }
 
@@ -203,16 +254,63 @@ function onKick(dir) {
 
 function newGame(ev) {
   ev.preventDefault();
+  ++play.token;  // a bot turn of the old game still running is left alone
+  play.busy = false;
   guarded(async () => {
-    const body = {
-      pitch: $('pitch').value, variant: $('variant').value, opponent: $('opponent').value,
-      human_side: +$('human-side').value, time_ms: +$('time-ms').value || 1000,
-      visits: +$('visits').value || -1,
-    };
+    const opponent = $('opponent').value;
+    const body = { pitch: $('pitch').value, variant: $('variant').value, opponent, human_side: +$('human-side').value };
+    if (opponent === 'bot' && $('strength').value !== 'custom') body.strength = $('strength').value;
+    else if (opponent !== 'human') Object.assign(body, { time_ms: +$('time-ms').value || 1000, visits: +$('visits').value || -1 });
+    showResult(null);
     const g = await api('POST', '/api/games', body);
     setGame(g);
     if (g.bots_turn) await botTurn();
-  });
+  }, true);
+}
+
+// The form shows a game's settings (a resumed game's after a reload).
+function showSettings(g) {
+  $('pitch').value = g.position.pitch;
+  $('variant').value = g.position.variant;
+  updateOpponents();
+  const opponent = g.human < 0 ? 'human' : g.opponent;
+  if ([...$('opponent').options].some((o) => o.value === opponent)) $('opponent').value = opponent;
+  if (g.strength) $('strength').value = g.strength;
+  if (g.human >= 0) $('human-side').value = String(g.human === 0 ? 0 : 1);
+  $('time-ms').value = g.budget.time_ms;
+  $('visits').value = g.budget.visits;
+  updateForm();
+}
+
+// Which opponents play the chosen rules (a model's network only its own), and which fields
+// the chosen one reads.
+function updateOpponents() {
+  const info = play.info;
+  if (!info) return;
+  const pitch = $('pitch').value, variant = $('variant').value;
+  for (const opt of $('opponent').options) {
+    const o = info.opponents.find((x) => x.type === opt.value);
+    const rules = o.rules;
+    const fits = !rules || ((rules.pitches.length === 0 || rules.pitches.includes(pitch)) &&
+                            (rules.variants.length === 0 || rules.variants.includes(variant)));
+    opt.disabled = !o.available || !fits;
+    opt.textContent = o.available ? (fits ? o.label : `${o.label} (not for ${pitch} ${variant})`) : `${o.label} (needs --model)`;
+  }
+  if ($('opponent').selectedOptions[0].disabled) $('opponent').value = 'bot';
+  updateForm();
+}
+
+function updateForm() {
+  const opponent = $('opponent').value;
+  $('strength-label').hidden = opponent !== 'bot';
+  $('budget-fields').hidden = opponent === 'human' || (opponent === 'bot' && $('strength').value !== 'custom');
+  const o = play.info && play.info.opponents.find((x) => x.type === opponent);
+  let about = o ? o.description : '';
+  if (opponent === 'bot') {
+    const st = o.strengths.find((x) => x.name === $('strength').value);
+    about += st ? ` Strength ${st.name}: ${st.description}.` : ' Custom: the time and visits below (visits are nodes).';
+  }
+  $('opponent-about').textContent = about;
 }
 
 function undo() {
@@ -233,6 +331,7 @@ async function resumeGame() {
       g = await api('GET', `/api/games/${id}`);
     }
     setGame(g);
+    showSettings(g);
     if (g.bots_turn) await guarded(botTurn);
   } catch (e) {
     localStorage.removeItem('ps-game');
@@ -253,7 +352,7 @@ function loadReview(games) {
   sel.innerHTML = '';
   games.forEach((g, i) => {
     const who = g.tags && g.tags.Player0 ? ` ${g.tags.Player0} vs ${g.tags.Player1}` : '';
-    const res = g.result ? ` — player ${g.result.winner} (${g.result.reason})` : ' — unfinished';
+    const res = g.result ? ` — ${SIDE_NAMES[g.result.winner]} won (${g.result.reason})` : ' — unfinished';
     sel.appendChild(new Option(`${i + 1}.${who}${res}`, i));
   });
   selectTab('review');
@@ -266,6 +365,20 @@ function selectReviewGame(i) {
   $('review-games').value = i;
   const g = reviewGame();
   $('review-info').textContent = `${g.source}: ${g.pitch} ${g.variant}, record ${g.record}`;
+  // The turns as buttons: a click shows the position after that turn.
+  const list = $('turn-list');
+  list.innerHTML = '';
+  const turns = g.record.trim() ? g.record.trim().split(/\s+/) : [];
+  turns.forEach((t, k) => {
+    const b = document.createElement('button');
+    b.className = 'turn';
+    b.dataset.at = g.turn_ends[k];
+    b.style.borderBottomColor = COLOUR[k % 2];
+    b.textContent = `${k + 1}. ${t}`;
+    b.title = `turn ${k + 1}, ${SIDE_NAMES[k % 2]}: show the position after it`;
+    b.addEventListener('click', () => { review.at = g.turn_ends[k]; showReviewStep(); });
+    list.appendChild(b);
+  });
   showReviewStep();
 }
 
@@ -282,11 +395,15 @@ async function showReviewStep() {
   $('review-where').textContent = `after ${done.length} of ${g.turn_ends.length} turns` +
       (into ? ` and ${into} kick${into === 1 ? '' : 's'} of turn ${done.length + 1}` : '') + `; kick ${review.at} of ${g.kicks.length}`;
   $('review-where').dataset.at = review.at;
+  for (const b of $('turn-list').children) b.classList.toggle('current', +b.dataset.at === review.at);
   const atEnd = review.at === g.kicks.length;
-  showResult(atEnd ? g.result : null);
+  showResult(atEnd ? g.result : null, g.human);
   const pos = r.position;
+  const mover = who(pos.side_to_move, g.human);
+  const toKick = mover === 'you' ? 'You are to kick' : mover === 'the bot' ? 'The bot is to kick'
+                                                                         : `${mover[0].toUpperCase()}${mover.slice(1)} to kick`;
   setStatus(atEnd && g.result ? 'End of the game.' : pos.result ? 'Game over.' :
-            `Player ${pos.side_to_move} to kick` + (pos.kicks_in_turn > 0 ? ' again (bounce).' : '.'),
+            toKick + (pos.kicks_in_turn > 0 ? ' again (bounce).' : '.'),
             pos.result ? 'over' : pos.kicks_in_turn > 0 ? 'bounce' : 'idle');
 }
 
@@ -348,71 +465,135 @@ function reviewPlayedGame() {
   const g = play.game;
   loadReview([Object.assign({}, g.record, {
     source: 'this game', pitch: g.position.pitch, variant: g.position.variant,
-    result: g.position.result, tags: {},
+    result: g.position.result, tags: {}, human: g.human,
   })]);
 }
 
 // --- analyse -------------------------------------------------------------------------------
 
-const analysis = { result: null, source: null };
+const analysis = { result: null, source: null, ticket: 0 };
 
 function clearAnalysis() {
   analysis.result = null;
+  $('analysis').querySelector('thead').innerHTML = '';
   $('analysis').querySelector('tbody').innerHTML = '';
   $('analysis-summary').textContent = '';
   $('search-more').disabled = true;
+  showEval(null);
 }
 
 function fmt(v, digits) { return v === null || v === undefined ? '–' : (v >= 0 ? '+' : '') + v.toFixed(digits); }
 
-// The best turns as paths from the ball, thicker for more visits.
+// The person at the board, when the position shown is of the game being played (for "you").
+function humanOfView() {
+  const g = boardGame();
+  return g ? g.human : -1;
+}
+
+// A line's score for the side to move: "+0.34", or "wins in 3 turns" when proven.
+function scoreText(line) {
+  if (line.proven > 0) return `wins in ${line.end_in_turns} turn${line.end_in_turns === 1 ? '' : 's'}`;
+  if (line.proven < 0) return `loses in ${line.end_in_turns} turns`;
+  return fmt(line.value, 2);
+}
+
+// The evaluation bar: pink's share from the side to move's value in [-1, 1].
+function showEval(r) {
+  const fill = $('eval-fill'), label = $('eval-text');
+  if (!r || r.value === undefined) {
+    fill.style.height = '50%';
+    label.textContent = '';
+    $('eval-bar').classList.add('empty');
+    return;
+  }
+  const pink = r.side_to_move === 0 ? r.value : -r.value;
+  $('eval-bar').classList.remove('empty');
+  fill.style.height = `${Math.round((1 + pink) * 50)}%`;
+  label.textContent = r.proven ? (pink > 0 ? 'pink' : 'blue') + ' wins' : fmt(pink, 2);
+  $('eval-bar').title = `The engine's evaluation: ${fmt(pink, 2)} for pink (${Math.round((1 + pink) * 50)}% pink)`;
+}
+
+// The best turns as paths from the ball (PUCT: thicker for more visits); hovering a row draws
+// that turn's principal variation.
 function drawAnalysisPaths(r, highlight) {
   const layer = $('analysis-paths');
   if (!layer) return;
   layer.innerHTML = '';
   const pos = view.position, geo = pos.geometry, mover = r.side_to_move;
-  const total = Math.max(1, r.turns.reduce((s, t) => s + t.visits, 0));
+  const rows = r.lines || r.turns || [];
   if (highlight !== undefined) {
     let at = pos.ball;
-    r.turns[highlight].pv.forEach((turn, i) => {
+    rows[highlight].pv.forEach((turn, i) => {
       at = drawPath(layer, geo, at, turn, { colour: COLOUR[(mover + i) % 2], width: geo.unit * 0.12,
                                             dash: i ? '6 4' : 'none', label: i ? '' : '1', opacity: 0.9 });
     });
     return;
   }
-  r.turns.slice(0, 4).forEach((t, i) => {
+  const total = Math.max(1, rows.reduce((s, t) => s + (t.visits || 0), 0));
+  rows.slice(0, 4).forEach((t, i) => {
+    const width = r.lines ? geo.unit * (i === 0 ? 0.16 : 0.08) : geo.unit * (0.06 + 0.16 * t.visits / total);
     drawPath(layer, geo, pos.ball, t.kicks, {
-      colour: PATH_COLOURS[i], width: geo.unit * (0.06 + 0.16 * t.visits / total),
-      label: `${i + 1}: ${t.visits}`,
+      colour: PATH_COLOURS[i], width, label: r.lines ? `${i + 1}` : `${i + 1}: ${t.visits}`,
     });
   });
 }
 
 function showAnalysis(r) {
   analysis.result = r;
-  const s = r.search;
-  $('analysis-summary').innerHTML = '';
-  $('analysis-summary').textContent =
-      `Network value ${fmt(r.value, 3)} for player ${r.side_to_move} (to move). ` +
-      (s ? `Search: ${s.visits} visits (${s.new_visits} new, ${s.elapsed_ms.toFixed(0)} ms), value ${fmt(s.value, 3)}` +
-           `${s.proven ? (s.proven > 0 ? ' (proven win)' : ' (proven loss)') : ''}, best turn ${s.best_turn}.`
-         : 'No search (0 visits).');
-  const body = $('analysis').querySelector('tbody');
+  const human = humanOfView();
+  const forWhom = who(r.side_to_move, human);
+  const head = $('analysis').querySelector('thead'), body = $('analysis').querySelector('tbody');
   body.innerHTML = '';
-  const rows = r.turns || r.network.turns.map((t) => ({ kicks: t.kicks, prior: t.prior, visits: 0, q: null, pv: [t.kicks] }));
-  rows.forEach((t, i) => {
+  let rows;
+  if (r.engine === 'alphabeta') {
+    const best = r.lines[0];
+    $('analysis-summary').textContent =
+        `Alpha-beta with ${r.evaluation}: depth ${r.depth}, ${r.nodes.toLocaleString('en')} nodes in ` +
+        `${r.elapsed_ms.toFixed(0)} ms. For ${forWhom} (to move): ${scoreText(r)}; best turn ${best.kicks}.`;
+    head.innerHTML = '<tr><th>turn</th><th class="num">score</th><th class="num">depth</th><th>principal variation</th></tr>';
+    rows = r.lines.map((t) => [t.kicks, scoreText(t), t.depth, t.pv.join(' ')]);
+    $('search-more').disabled = true;
+  } else {
+    const s = r.search;
+    $('analysis-summary').textContent =
+        `Network value ${fmt(r.value, 3)} for ${forWhom} (to move). ` +
+        (s ? `PUCT: ${s.visits} visits (${s.new_visits} new, ${s.elapsed_ms.toFixed(0)} ms), value ${fmt(s.value, 3)}` +
+             `${s.proven ? (s.proven > 0 ? ' (proven win)' : ' (proven loss)') : ''}, best turn ${s.best_turn}.`
+           : 'No search (0 visits).');
+    head.innerHTML = '<tr><th>turn</th><th class="num">visits</th><th class="num">prior</th><th class="num">Q</th><th>principal variation</th></tr>';
+    const turns = r.turns || r.network.turns.map((t) => ({ kicks: t.kicks, prior: t.prior, visits: 0, q: null, pv: [t.kicks] }));
+    rows = turns.map((t) => [t.kicks, t.visits, t.prior.toFixed(3), fmt(t.q, 3), t.pv.join(' ')]);
+    $('search-more').disabled = false;
+  }
+  const hoverable = r.lines || r.turns;
+  rows.forEach((cells, i) => {
     const tr = document.createElement('tr');
-    const swatch = i < 4 && r.turns ? `<span class="swatch" style="background:${PATH_COLOURS[i]}"></span>` : '';
-    tr.innerHTML = `<td>${swatch}${t.kicks}</td><td class="num">${t.visits}</td><td class="num">${t.prior.toFixed(3)}</td>` +
-                   `<td class="num">${fmt(t.q, 3)}</td><td>${t.pv.join(' ')}</td>`;
-    if (r.turns) {
+    cells.forEach((c, k) => {
+      const td = document.createElement('td');
+      if (k > 0 && k < cells.length - 1) td.className = 'num';
+      if (k === 0 && hoverable && i < 4) {
+        const sw = document.createElement('span');
+        sw.className = 'swatch';
+        sw.style.background = PATH_COLOURS[i];
+        td.appendChild(sw);
+      }
+      td.appendChild(document.createTextNode(String(c)));
+      tr.appendChild(td);
+    });
+    if (hoverable) {
       tr.addEventListener('mouseenter', () => drawAnalysisPaths(r, i));
       tr.addEventListener('mouseleave', () => drawAnalysisPaths(r));
     }
     body.appendChild(tr);
   });
-  if (r.turns) drawAnalysisPaths(r);
-  $('search-more').disabled = false;
+  if (hoverable) drawAnalysisPaths(r);
+  showEval(r.engine === 'alphabeta' ? r : (r.search ? { side_to_move: r.side_to_move, value: r.search.value } : r));
+}
+
+function analyseRequest(src, more) {
+  if ($('analyse-engine').value === 'puct')
+    return Object.assign({}, src, { engine: 'puct', visits: Math.max(0, +$('analyse-visits').value || 0), top: 10, fresh: !more });
+  return Object.assign({}, src, { engine: 'alphabeta', time_ms: Math.max(1, +$('analyse-time').value || 1000), lines: 4 });
 }
 
 async function analyse(more) {
@@ -420,13 +601,96 @@ async function analyse(more) {
   if (!src) return;
   $('analysis-summary').textContent = 'Analysing…';
   try {
-    const r = await api('POST', '/api/analyse', Object.assign({}, src, {
-      visits: Math.max(0, +$('analyse-visits').value || 0), top: 10, fresh: !more }));
+    const r = await api('POST', '/api/analyse', analyseRequest(src, more));
     if (view.source !== src) return;  // the board moved on meanwhile
     showAnalysis(r);
   } catch (e) {
     $('analysis-summary').textContent = e.message;
   }
+}
+
+// The game on the board: the review's, or the one being played.
+function boardGame() {
+  if (view.mode === 'review' && reviewGame()) {
+    const g = reviewGame();
+    return { pitch: g.pitch, variant: g.variant, kicks: g.kicks, turn_ends: g.turn_ends, result: g.result,
+             record: g.record, human: g.human === undefined ? -1 : g.human, review: true };
+  }
+  if (play.game) {
+    const g = play.game;
+    return { pitch: g.position.pitch, variant: g.position.variant, kicks: g.record.kicks, turn_ends: g.record.turn_ends,
+             result: g.position.result, record: g.record.record, human: g.human, review: false };
+  }
+  return null;
+}
+
+// Every turn start of the game analysed briefly (alpha-beta, 150 ms each): the evaluation
+// through the game as a chart, and the turns that lost the most marked, as chess sites do.
+async function analyseGame() {
+  const g = boardGame();
+  const out = $('game-analysis');
+  if (!g || g.turn_ends.length === 0) { out.textContent = 'No turn to analyse yet.'; return; }
+  const ticket = ++analysis.ticket;
+  const starts = [0].concat(g.turn_ends);
+  const pink = [];  // pink's value at each turn start
+  for (let i = 0; i < starts.length; ++i) {
+    const kicks = g.kicks.slice(0, starts[i]);
+    if (i === starts.length - 1 && g.result) { pink.push(g.result.winner === 0 ? 1 : -1); break; }
+    if (i === starts.length - 1 && starts[i] === starts[i - 1]) break;
+    out.textContent = `Analysing turn ${i + 1} of ${g.turn_ends.length}…`;
+    try {
+      const r = await api('POST', '/api/analyse', { pitch: g.pitch, variant: g.variant, kicks, engine: 'alphabeta', time_ms: 150, lines: 1 });
+      if (ticket !== analysis.ticket) return;
+      pink.push(r.side_to_move === 0 ? r.value : -r.value);
+    } catch (e) {
+      out.textContent = e.message;
+      return;
+    }
+  }
+  // The loss of each turn for the player who made it (turn k by player k % 2).
+  const drops = [];
+  for (let k = 0; k + 1 < pink.length; ++k) {
+    const loss = k % 2 === 0 ? pink[k] - pink[k + 1] : pink[k + 1] - pink[k];
+    drops.push({ k, loss });
+  }
+  const worst = drops.filter((d) => d.loss >= 0.15).sort((a, b) => b.loss - a.loss).slice(0, 5).sort((a, b) => a.k - b.k);
+  out.innerHTML = '';
+  const w = 320, h = 90, n = Math.max(1, pink.length - 1);
+  const svg = svgEl('svg', { width: '100%', viewBox: `0 0 ${w} ${h}`, id: 'game-chart', role: 'img' }, out);
+  svgEl('rect', { x: 0, y: 0, width: w, height: h / 2, fill: '#fbe3ec' }, svg);
+  svgEl('rect', { x: 0, y: h / 2, width: w, height: h / 2, fill: '#dfe9f9' }, svg);
+  const pt = (k) => [(k / n) * (w - 8) + 4, h / 2 - pink[k] * (h / 2 - 4)];
+  svgEl('polyline', { points: pink.map((_, k) => pt(k).join(',')).join(' '), fill: 'none', stroke: '#2b2f36', 'stroke-width': 2 }, svg);
+  for (const d of worst) {
+    const [x, y] = pt(d.k + 1);
+    svgEl('circle', { cx: x, cy: y, r: 4, fill: '#b91c1c' }, svg);
+  }
+  svgEl('title', {}, svg).textContent = 'Evaluation through the game: up is good for pink, down for blue';
+  const list = document.createElement('ol');
+  list.id = 'mistakes';
+  for (const d of worst) {
+    const li = document.createElement('li');
+    const b = document.createElement('button');
+    const mover = who(d.k % 2, g.human);
+    b.textContent = `Turn ${d.k + 1} (${mover}): ${fmt(d.k % 2 === 0 ? pink[d.k] : -pink[d.k], 2)} → ` +
+                    `${fmt(d.k % 2 === 0 ? pink[d.k + 1] : -pink[d.k + 1], 2)}`;
+    b.title = 'show the position before this turn';
+    b.addEventListener('click', () => showTurnStart(g, starts[d.k]));
+    li.appendChild(b);
+    list.appendChild(li);
+  }
+  const note = document.createElement('div');
+  note.textContent = worst.length ? `The turns that lost the most (values for the player who made them):`
+                                  : 'No turn lost 0.15 or more of the evaluation.';
+  out.appendChild(note);
+  out.appendChild(list);
+}
+
+// Shows the position at `at` kicks of the game: in the review (the played game is opened there).
+function showTurnStart(g, at) {
+  if (!g.review) reviewPlayedGame();
+  review.at = at;
+  showReviewStep();
 }
 
 // --- tabs and start-up ---------------------------------------------------------------------
@@ -447,20 +711,44 @@ function selectTab(name) {
   }
 }
 
+const OPPONENT_LABELS = {
+  bot: 'the bot (alpha-beta + value net)', human: 'nobody: two people at this board', mcts: 'the network (--model)',
+  alphabeta: 'alpha-beta, hand evaluation', greedy: 'greedy', uct: 'UCT (random play-outs)', random: 'random turns',
+};
+
 async function start() {
   const info = await api('GET', '/api/info');
+  play.info = info;
   const sel = $('opponent');
   for (const o of info.opponents) {
-    const opt = new Option(o.available ? o.type : `${o.type} (needs --model)`, o.type);
-    opt.title = o.description;
-    opt.disabled = !o.available;
-    sel.appendChild(opt);
+    o.label = OPPONENT_LABELS[o.type] || o.type;
+    sel.appendChild(new Option(o.label, o.type));
   }
-  const describe = () => { $('opponent-about').textContent = sel.selectedOptions[0].title; };
-  sel.addEventListener('change', describe);
-  sel.value = info.model ? 'mcts' : 'greedy';
-  describe();
-  $('model-line').textContent = info.model ? `model ${info.model.path} (${info.model.summary})` : 'no model (mcts and analysis off)';
+  const bot = info.opponents.find((o) => o.type === 'bot');
+  for (const st of bot.strengths) $('strength').appendChild(new Option(`${st.name} (${st.description})`, st.name));
+  $('strength').appendChild(new Option('custom (time and visits below)', 'custom'));
+  $('strength').value = bot.default_strength;
+  sel.value = info.default_opponent;
+  sel.addEventListener('change', updateForm);
+  $('strength').addEventListener('change', updateForm);
+  $('pitch').addEventListener('change', updateOpponents);
+  $('variant').addEventListener('change', updateOpponents);
+  updateOpponents();
+  const engines = { alphabeta: 'alpha-beta + value net (the bot\'s search)', puct: 'the network\'s PUCT' };
+  for (const e of info.engines) $('analyse-engine').appendChild(new Option(engines[e] || e, e));
+  const engineFields = () => {
+    const puct = $('analyse-engine').value === 'puct';
+    $('analyse-time-label').hidden = puct;
+    $('analyse-visits-label').hidden = !puct;
+    $('search-more').hidden = !puct;
+  };
+  $('analyse-engine').addEventListener('change', () => { engineFields(); clearAnalysis(); });
+  engineFields();
+  const nets = Object.entries(info.value_nets || {}).map(([rules, file]) => `${rules.replace('/', ' ')}: ${file}`);
+  $('model-line').textContent =
+      (nets.length ? `the bot's value net ${nets.join(', ')}` : 'the bot: the hand evaluation') +
+      (info.model ? `; network ${info.model.path}` : '');
+  $('analyse-game').addEventListener('click', analyseGame);
   $('new-game-form').addEventListener('submit', newGame);
   $('undo').addEventListener('click', undo);
   $('to-review').addEventListener('click', reviewPlayedGame);

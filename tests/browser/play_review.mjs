@@ -1,6 +1,8 @@
 // Plays a whole game against the random bot in headless chromium by clicking the marked points,
 // then reviews it (by turn and by kick), reloads the page (the game must survive), analyses a
-// position, and checks the result and the record against the API. Screenshots go to OUTDIR.
+// position with both engines and the whole game, and checks the result and the record against
+// the API; then a whole game against the default opponent (the shipped bot) on 8x12
+// single-bounce, and the page at a phone's width. Screenshots go to OUTDIR.
 //   node play_review.mjs URL OUTDIR
 import puppeteer from 'puppeteer-core';
 import assert from 'node:assert/strict';
@@ -77,16 +79,18 @@ try {
   assert.ok(res, 'the API says the game is over');
   assert.equal(record, game.record.record, 'the record shown is the game\'s');
   assert.ok(pgn.includes(`[Result "${res.winner === 0 ? '1-0' : '0-1'}"]`), 'the PGN has the result');
-  assert.ok(result.includes(`Player ${res.winner} wins: ${res.reason}`), `result shown: ${result}`);
+  assert.ok(result.startsWith(res.winner === 0 ? 'You won: ' : 'You lost: '), `result shown: ${result}`);
   // The record replays to the same result.
   const replay = await (await fetch(new URL('/api/review', url), {
     method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ text: record }) })).json();
   assert.deepEqual(replay.games[0].result, res);
 
-  // A reload keeps the game (its id is in the URL).
+  // A reload keeps the game (its id is in the URL), and the form shows its settings.
   await page.reload({ waitUntil: 'networkidle0' });
   await page.waitForFunction(() => document.getElementById('status').dataset.state === 'over');
   assert.equal(await page.$eval('#record', (el) => el.value), record, 'the reloaded page shows the game');
+  assert.equal(await page.$eval('#opponent', (el) => el.value), 'random', 'the reloaded form shows the opponent');
+  assert.equal(await page.$eval('#time-ms', (el) => el.value), '200', 'the reloaded form shows the time');
 
   // Review: start, step by kick and by turn, end.
   await page.click('#to-review');
@@ -110,26 +114,83 @@ try {
   await stepTo('#step-start', 0);
   await stepTo('#step-turn', ends[0]);
   await stepTo('#step-turn', ends[1]);
+  // The default engine: alpha-beta with the value net, its best lines, the evaluation bar.
+  assert.equal(await page.$eval('#analyse-engine', (el) => el.value), 'alphabeta');
+  await page.$eval('#analyse-time', (el) => { el.value = '300'; });
+  await page.click('#analyse');
+  await page.waitForFunction(() => /depth \d+/.test(document.getElementById('analysis-summary').textContent),
+                             { timeout: 30000 });
+  assert.match(await text('#analysis-summary'), /^Alpha-beta with the value net .*8x10-standard\.vnet: depth \d+/);
+  assert.ok((await page.$$('#analysis tbody tr')).length >= 2, 'the best lines are listed');
+  assert.ok((await page.$$('#analysis-paths polyline')).length >= 2, 'the best lines are drawn');
+  assert.equal(await page.$eval('#eval-bar', (el) => el.classList.contains('empty')), false, 'the evaluation bar is filled');
+  await shot('analyse-alphabeta');
+  // The network's PUCT as the second view.
+  await page.select('#analyse-engine', 'puct');
   await page.$eval('#analyse-visits', (el) => { el.value = '100'; });
   await page.click('#analyse');
-  await page.waitForFunction(() => document.querySelectorAll('#analysis tbody tr').length > 0, { timeout: 30000 });
+  await page.waitForFunction(() => document.querySelectorAll('#analysis tbody tr').length > 0 &&
+                             /Network value/.test(document.getElementById('analysis-summary').textContent), { timeout: 30000 });
   const paths = await page.$$eval('#analysis-paths polyline', (els) => els.length);
   assert.ok(paths > 0, 'the best turns are drawn as paths');
   const summary = await text('#analysis-summary');
-  assert.match(summary, /Network value [+-]\d\.\d{3} for player \d/);
-  const visits = () => +((document.getElementById('analysis-summary').textContent.match(/Search: (\d+) visits/) || [])[1] || 0);
+  assert.match(summary, /Network value [+-]\d\.\d{3} for (you|the bot) \(to move\)\. PUCT: \d+ visits/);
+  const visits = () => +((document.getElementById('analysis-summary').textContent.match(/PUCT: (\d+) visits/) || [])[1] || 0);
   const first = await page.evaluate(visits);
   assert.ok(first >= 100, summary);
   await page.click('#search-more');
   await page.waitForFunction((n) => {
-    const m = document.getElementById('analysis-summary').textContent.match(/Search: (\d+) visits/);
+    const m = document.getElementById('analysis-summary').textContent.match(/PUCT: (\d+) visits/);
     return m && +m[1] > n;
   }, { timeout: 30000 }, first);
   await shot('analyse');
 
+  // The whole game: each turn start analysed, the chart and the turns that lost the most.
+  await page.click('#analyse-game');
+  await page.waitForSelector('#game-chart', { timeout: 120000 });
+  const mistakes = await page.$$('#mistakes button');
+  if (mistakes.length) {
+    await mistakes[0].click();
+    await page.waitForFunction(() => document.querySelector('#turn-list .turn.current') ||
+                               document.getElementById('review-where').dataset.at === '0', { timeout: 20000 });
+  }
+  await shot('analyse-game');
+
+  // A whole game against the default opponent, the shipped bot (strong), on 8x12 single-bounce.
+  await page.click('#tab-play');
+  assert.equal(await page.$eval('#opponent', (el) => el.value), 'random');  // the resumed game's
+  await page.select('#opponent', 'bot');
+  assert.equal(await page.$eval('#strength', (el) => el.value), 'strong', 'the default strength');
+  assert.equal(await page.$eval('#budget-fields', (el) => el.hidden), true, 'a strength needs no time field');
+  await page.select('#pitch', '8x12');
+  await page.select('#variant', 'single-bounce');
+  assert.equal(await page.$eval('#opponent option[value="mcts"]', (el) => el.disabled), true,
+               'the 8x10 network is not offered on 8x12');
+  await page.click('#new-game');
+  await page.waitForSelector('#targets .target');
+  const botClicks = await playWholeGame();
+  const botResult = await text('#result');
+  assert.match(botResult, /^You (won|lost): /, botResult);
+  await shot('play-bot-8x12');
+  const botId = decodeURIComponent(new URL(page.url()).hash).replace('#game=', '');
+  const botGame = await (await fetch(new URL(`/api/games/${botId}`, url))).json();
+  assert.equal(botGame.opponent, 'bot');
+  assert.equal(botGame.position.pitch, '8x12');
+
+  // A phone's width: the page fits without sideways scrolling; the board leads.
+  await page.setViewport({ width: 390, height: 844, deviceScaleFactor: 2 });
+  await page.reload({ waitUntil: 'networkidle0' });
+  await page.waitForFunction(() => document.getElementById('status').dataset.state === 'over');
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 1, `the page is ${overflow} px wider than the phone`);
+  const boardWidth = await page.$eval('#board-svg', (el) => el.getBoundingClientRect().width);
+  assert.ok(boardWidth >= 250, `the board is ${boardWidth} px wide on the phone`);
+  await shot('phone-play');
+  await page.setViewport({ width: 1280, height: 900 });
+
   assert.deepEqual(errors, [], 'no errors in the page');
   console.log(`ok: a game of ${kicks} kicks (${clicks} clicks, ${game.record.turn_ends.length} turns), ` +
-              `${result} record ${record}`);
+              `${result} record ${record}; against the bot on 8x12 single-bounce: ${botClicks} clicks, ${botResult}`);
   await browser.close();
 } catch (e) {
   await shot('failure').catch(() => {});

@@ -152,9 +152,9 @@ TEST_CASE("undo takes back the bot's reply and the person's turn", "[serve]") {
   CHECK(s.post("/api/games/" + id + "/undo", Json::object()).status == 400);  // nothing left
 }
 
-TEST_CASE("analyse returns the value and turns with visits and prior and Q and PV", "[serve]") {
+TEST_CASE("analyse by PUCT returns the value and turns with visits and prior and Q and PV", "[serve]") {
   TestServer s;
-  const Json ask = {{"record", "2 4"}, {"visits", 60}, {"top", 5}};
+  const Json ask = {{"engine", "puct"}, {"record", "2 4"}, {"visits", 60}, {"top", 5}};
   const Reply r = s.post("/api/analyse", ask);
   REQUIRE(r.status == 200);
   CHECK(r.body["value"].is_number());
@@ -173,7 +173,8 @@ TEST_CASE("analyse returns the value and turns with visits and prior and Q and P
   const Reply more = s.post("/api/analyse", ask);
   REQUIRE(more.status == 200);
   CHECK(more.body["search"]["visits"] >= 120);
-  const Reply fresh = s.post("/api/analyse", {{"record", "2 4"}, {"visits", 10}, {"fresh", true}});
+  const Reply fresh =
+      s.post("/api/analyse", {{"engine", "puct"}, {"record", "2 4"}, {"visits", 10}, {"fresh", true}});
   CHECK(fresh.body["search"]["visits"] <= 12);
   // A finished game or a bounce cannot be analysed; the message says why.
   const Reply mid = s.post("/api/analyse", {{"kicks", "2222"}});  // the 4th kick bounces off the wall

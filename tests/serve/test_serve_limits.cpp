@@ -193,7 +193,7 @@ TEST_CASE("numbers beyond a double answer 400 naming the field", "[serve]") {
   const Reply dir = s.send("POST", "/api/games/" + id + "/kick", R"({"dir":1e400})");
   CHECK(dir.status == 400);
   CHECK(contains(dir.body, "field 'dir': the number '1e400' is out of range"));
-  const Reply visits = s.send("POST", "/api/analyse", R"({"record":"2 4","visits":1e999})");
+  const Reply visits = s.send("POST", "/api/analyse", R"({"engine":"puct","record":"2 4","visits":1e999})");
   CHECK(visits.status == 400);
   CHECK(contains(visits.body, "field 'visits'"));
   const Reply nested = s.send("POST", "/api/games", R"([1, -1e400])");
@@ -278,7 +278,7 @@ TEST_CASE("a burst of 200 analyses is all answered (503 past the search queue)",
   for (size_t i = 0; i < status.size(); ++i)
     threads.emplace_back([&, i] {
       while (!go) std::this_thread::yield();
-      status[i] = s.post("/api/analyse", {{"record", "2 4"}, {"visits", 0}, {"time_ms", 100}}).status;
+      status[i] = s.post("/api/analyse", {{"record", "2 4"}, {"time_ms", 100}}).status;
     });
   go = true;
   for (auto& t : threads) t.join();
@@ -300,7 +300,7 @@ TEST_CASE("empty bodies, a byte order mark, null and NUL are refused with 400", 
   const Reply null = s.send("POST", "/api/games", R"({"opponent":null})");
   CHECK(null.status == 400);
   CHECK(contains(null.body, "field 'opponent' must be a string, not null"));
-  CHECK(contains(s.send("POST", "/api/analyse", R"({"visits":null})").body,
+  CHECK(contains(s.send("POST", "/api/analyse", R"({"engine":"puct","visits":null})").body,
                  "field 'visits' must be an integer"));
   const Reply nul = s.send("POST", "/api/games", R"({"opponent":"gr\u0000eedy"})");
   CHECK(nul.status == 400);
