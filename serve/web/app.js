@@ -88,8 +88,29 @@ function showPosition(pos, source) {
                   view.source.pitch !== source.pitch || view.source.variant !== source.variant;
   view.position = pos;
   view.source = source;
+  fitEngines(pos);
   if (changed) clearAnalysis();
   else if (analysis.result) drawAnalysisPaths(analysis.result);
+}
+
+// The network's PUCT is offered only on the rules of its model.
+function fitEngines(pos) {
+  const info = play.info, opt = $('analyse-engine').querySelector('option[value="puct"]');
+  if (!info || !info.model || !opt) return;
+  const fits = (info.model.pitches.length === 0 || info.model.pitches.includes(pos.pitch)) &&
+               (info.model.variants.length === 0 || info.model.variants.includes(pos.variant));
+  opt.disabled = !fits;
+  opt.textContent = fits ? "the network's PUCT" : `the network's PUCT (not for ${pos.pitch} ${pos.variant})`;
+  if (!fits && $('analyse-engine').value === 'puct') {
+    $('analyse-engine').value = 'alphabeta';
+    $('analyse-engine').dispatchEvent(new Event('change'));
+  }
+}
+
+// The whole-game analysis belongs to one game: another game on the board clears it.
+function clearGameAnalysis() {
+  ++analysis.ticket;  // one running stops
+  $('game-analysis').innerHTML = '';
 }
 
 // Marks the points the ball may be kicked to; a click on one kicks.
@@ -204,6 +225,7 @@ function renderPlay() {
 }
 
 function setGame(g) {
+  if (!play.game || play.game.id !== g.id) clearGameAnalysis();
   play.game = g;
   history.replaceState(null, '', '#game=' + g.id);
   localStorage.setItem('ps-game', g.id);
@@ -346,7 +368,8 @@ const review = { games: [], index: 0, at: 0, shown: 0 };
 
 function reviewGame() { return review.games[review.index]; }
 
-function loadReview(games) {
+function loadReview(games, keepGameAnalysis) {
+  if (!keepGameAnalysis) clearGameAnalysis();
   review.games = games;
   const sel = $('review-games');
   sel.innerHTML = '';
@@ -356,10 +379,12 @@ function loadReview(games) {
     sel.appendChild(new Option(`${i + 1}.${who}${res}`, i));
   });
   selectTab('review');
+  review.index = 0;
   selectReviewGame(0);
 }
 
 function selectReviewGame(i) {
+  if (review.index !== i) clearGameAnalysis();
   review.index = i;
   review.at = 0;
   $('review-games').value = i;
@@ -461,12 +486,12 @@ async function openRun() {
   }
 }
 
-function reviewPlayedGame() {
+function reviewPlayedGame(keepGameAnalysis) {
   const g = play.game;
   loadReview([Object.assign({}, g.record, {
     source: 'this game', pitch: g.position.pitch, variant: g.position.variant,
     result: g.position.result, tags: {}, human: g.human,
-  })]);
+  })], keepGameAnalysis === true);
 }
 
 // --- analyse -------------------------------------------------------------------------------
@@ -688,7 +713,7 @@ async function analyseGame() {
 
 // Shows the position at `at` kicks of the game: in the review (the played game is opened there).
 function showTurnStart(g, at) {
-  if (!g.review) reviewPlayedGame();
+  if (!g.review) reviewPlayedGame(true);
   review.at = at;
   showReviewStep();
 }
