@@ -84,7 +84,7 @@ std::unique_ptr<Player> make_uct_player(ConfigReader& r, const tour::PlayerConte
 std::unique_ptr<LeafEvaluator> read_leaf_evaluator(ConfigReader& r, const tour::PlayerContext& c) {
   LeafEvalSpec spec;
   r.read(field("eval", spec.eval), field("noise_range", spec.noise_range), field("value_net", spec.value_net),
-         field("eval_noise", spec.eval_noise), field("eval_hand", spec.eval_hand));
+         field("eval_noise", spec.eval_noise));
   if (spec.eval != "noise" && r.has("noise_range"))
     r.fail_key("noise_range", "is only read with eval: noise");
   if (spec.eval == "nnue" && spec.value_net.empty()) r.require<std::string>("value_net");  // "missing key"
@@ -288,10 +288,10 @@ void register_builtin_players() {
         "alphabeta", make_alphabeta_player,
         "iterative-deepening alpha-beta over complete turns with a transposition table and "
         "the hand evaluation (goal distance, mobility, bounce points), with eval: nnue a small "
-        "value net (value_net: FILE; eval_hand: P adds P% of the hand evaluation), or with eval: noise "
+        "value net (value_net: FILE), or with eval: noise "
         "a random evaluation of range noise_range; eval_noise: R adds one of range R to hand or nnue "
         "(keys: " +
-            keys_read_by(read_alphabeta_options) + ", eval, value_net, noise_range, eval_noise, eval_hand)");
+            keys_read_by(read_alphabeta_options) + ", eval, value_net, noise_range, eval_noise)");
     tour::register_player_type(
         "phased", make_phase_player,
         "one player (opening: {type: ...}) until from_turn complete turns, then another "

@@ -12,13 +12,13 @@ namespace ps {
 namespace {
 std::mutex g_mu;
 
-// An evaluator's score plus `percent`% of another evaluation's score of the same position (the sum
-// clamped to +-99,999): eval_noise (the noise evaluation, 100%) and eval_hand (the hand one).
-// Every call is forwarded, so an incremental evaluator keeps its path.
+// An evaluator's score plus another evaluation's score of the same position (the sum clamped to
+// +-99,999): eval_noise, the noise evaluation beside hand or nnue. Every call is forwarded, so an
+// incremental evaluator keeps its path.
 class TermAddedEvaluator final : public LeafEvaluator {
  public:
-  TermAddedEvaluator(std::unique_ptr<LeafEvaluator> inner, std::unique_ptr<LeafEvaluator> term, int percent)
-      : inner_(std::move(inner)), term_(std::move(term)), percent_(percent) {}
+  TermAddedEvaluator(std::unique_ptr<LeafEvaluator> inner, std::unique_ptr<LeafEvaluator> term)
+      : inner_(std::move(inner)), term_(std::move(term)) {}
   std::string name() const override { return inner_->name() + "+" + term_->name(); }
   int evaluate(const Position& pos) override { return add(inner_->evaluate(pos), pos); }
   void reset(const Position& root) override { inner_->reset(root); }
@@ -32,11 +32,8 @@ class TermAddedEvaluator final : public LeafEvaluator {
   }
 
  private:
-  int add(int score, const Position& pos) {
-    return std::clamp(score + term_->evaluate(pos) * percent_ / 100, -99999, 99999);
-  }
+  int add(int score, const Position& pos) { return std::clamp(score + term_->evaluate(pos), -99999, 99999); }
   std::unique_ptr<LeafEvaluator> inner_, term_;
-  int percent_;
 };
 
 std::map<std::string, std::shared_ptr<const ValueNet>> g_nets;  // by path
@@ -78,17 +75,12 @@ LeafEvalSpec leaf_eval_from_name(const std::string& name) {
 }
 
 std::unique_ptr<LeafEvaluator> make_leaf_evaluator(const LeafEvalSpec& spec, uint64_t seed) {
-  // The name first: a misspelt one was reported against value_net or eval_hand.
+  // The name first: a misspelt one was reported against value_net.
   if (spec.eval != "hand" && spec.eval != "noise" && spec.eval != "nnue")
     throw LeafEvalError("eval", "unknown evaluation '" + spec.eval + "' (known: " + kLeafEvalNames + ")");
   if (spec.eval_noise < 0 || spec.eval_noise > 99999)
     throw LeafEvalError("eval_noise",
                         "must be in [0, 99999] (0: none), not " + std::to_string(spec.eval_noise));
-  if (spec.eval_hand < 0 || spec.eval_hand > 1000)
-    throw LeafEvalError("eval_hand",
-                        "must be in [0, 1000] (percent; 0: none), not " + std::to_string(spec.eval_hand));
-  if (spec.eval_hand > 0 && spec.eval != "nnue")
-    throw LeafEvalError("eval_hand", "is only added to eval: nnue (the evaluation is " + spec.eval + ")");
   if (spec.eval_noise > 0) {
     if (spec.eval != "hand" && spec.eval != "nnue")
       throw LeafEvalError("eval_noise",
@@ -96,13 +88,7 @@ std::unique_ptr<LeafEvaluator> make_leaf_evaluator(const LeafEvalSpec& spec, uin
     LeafEvalSpec inner = spec;
     inner.eval_noise = 0;
     return std::make_unique<TermAddedEvaluator>(make_leaf_evaluator(inner, seed),
-                                                std::make_unique<NoiseEvaluator>(spec.eval_noise, seed), 100);
-  }
-  if (spec.eval_hand > 0) {
-    LeafEvalSpec inner = spec;
-    inner.eval_hand = 0;
-    return std::make_unique<TermAddedEvaluator>(make_leaf_evaluator(inner, seed),
-                                                std::make_unique<HandEvaluator>(), spec.eval_hand);
+                                                std::make_unique<NoiseEvaluator>(spec.eval_noise, seed));
   }
   if (spec.eval != "nnue" && !spec.value_net.empty())
     throw LeafEvalError("value_net", "is only read with eval: nnue (the evaluation is " + spec.eval + ")");

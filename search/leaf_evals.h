@@ -32,11 +32,6 @@ struct LeafEvalSpec {
   /// continuations (Beal and Smith, "Random evaluations in chess", 1994): mobility beside the
   /// learned or hand-made score.
   int eval_noise = 0;
-  /// eval nnue: adds this percentage of the hand evaluation (HandEvaluator: goal distances,
-  /// bounce points) to every score (0: none; [0, 1,000]): the hand-made terms beside the learned
-  /// score, as a linear blend (the value net's 1,000 per unit of value against the hand
-  /// evaluation's 100 per kick of goal distance).
-  int eval_hand = 0;
 };
 
 /// A bad LeafEvalSpec. field(): the spec's field that is wrong ("eval", "noise_range" or
@@ -58,7 +53,6 @@ inline std::string describe_leaf_eval(const LeafEvalSpec& spec) {
   std::string s = spec.eval == "nnue"    ? "value net " + spec.value_net
                   : spec.eval == "noise" ? "random"
                                          : spec.eval;
-  if (spec.eval_hand > 0) s += " + hand " + std::to_string(spec.eval_hand) + "%";
   if (spec.eval_noise > 0) s += " + noise " + std::to_string(spec.eval_noise);
   return s;
 }
@@ -75,12 +69,8 @@ inline LeafEvalSpec endgame_leaf_eval(const SearchParams& sp) {
 }
 
 /// Sets the alpha-beta endgame's evaluation of `sp` to `spec` (the inverse of
-/// endgame_leaf_eval; eval_hand has no SearchParams field and must be 0). Throws
-/// std::invalid_argument for an eval_hand above 0.
+/// endgame_leaf_eval).
 inline void set_endgame_leaf_eval(SearchParams& sp, const LeafEvalSpec& spec) {
-  if (spec.eval_hand > 0)
-    throw std::invalid_argument("the alpha-beta endgame takes no hand share (eval_hand " +
-                                std::to_string(spec.eval_hand) + ")");
   sp.endgame_eval = spec.eval;
   sp.endgame_value_net = spec.value_net;
   sp.endgame_eval_noise = spec.eval_noise;
@@ -109,7 +99,7 @@ LeafEvalSpec leaf_eval_from_name(const std::string& name);
 
 /// The evaluator `spec` names; seed: the noise evaluation's seed. Throws LeafEvalError for an
 /// unknown name, a range outside [1, 99,999] (eval_noise: [0, 99,999], and only with hand or
-/// nnue; eval_hand: [0, 1,000], and only with nnue), a value_net given to another evaluation than
+/// nnue), a value_net given to another evaluation than
 /// nnue or missing for nnue, and an unreadable or invalid .vnet file (field "value_net", the
 /// message of search/value_net_file.h's ValueNetError).
 std::unique_ptr<LeafEvaluator> make_leaf_evaluator(const LeafEvalSpec& spec, uint64_t seed);

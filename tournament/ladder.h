@@ -96,7 +96,7 @@ std::string previous_search_text(const LadderSpec& spec);
 /// from MctsPlayer::kPlayEndgameFromTurn complete turns on (timed turns only), unless its
 /// search map sets endgame_from_turn; with an evaluation `eval`, alpha-beta evaluates with it
 /// (endgame_eval: eval.eval, endgame_value_net for nnue, endgame_eval_noise when eval.eval_noise
-/// > 0; eval.eval_hand has no search key and is not carried) unless the map sets endgame_eval
+/// > 0) unless the map sets endgame_eval
 /// or endgame_value_net (its endgame_eval_noise, if any, stays; endgame_value_net alone gets
 /// endgame_eval: nnue, as in `bot --config`); nullopt leaves the player's
 /// default (the random evaluation). The ladder's model, `play`'s and `serve`'s bots use it. A

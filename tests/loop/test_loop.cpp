@@ -269,7 +269,7 @@ TEST_CASE("the mcts player's listed keys are the keys its parser reads") {
       CHECK_THAT(desc,
                  Catch::Contains(
                      "(keys: default_time_ms, lmr, lmr_divisor, lmr_first, lmr_min_depth, max_depth, pvs, "
-                     "soft_stop, tt_mb, eval, value_net, noise_range, eval_noise, eval_hand)"));
+                     "soft_stop, tt_mb, eval, value_net, noise_range, eval_noise)"));
   }
   tour::PlayerContext ctx;
   ctx.pitch = &Pitch::standard();

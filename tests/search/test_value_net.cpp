@@ -542,11 +542,10 @@ TEST_CASE("leaf evaluations by name, a value net of other rules is refused befor
   spec = LeafEvalSpec{};
   spec.eval = "mobility";
   CHECK_THROWS_WITH(make_leaf_evaluator(spec, 1), "unknown evaluation 'mobility' (known: hand, noise, nnue)");
-  // A misspelt name beside a value net (or eval_hand) is the name's error, not value_net's
-  // (it said "value_net: is only read with eval: nnue (the evaluation is nnu)").
+  // A misspelt name beside a value net is the name's error, not value_net's (it said
+  // "value_net: is only read with eval: nnue (the evaluation is nnu)").
   spec.eval = "nnu";
   spec.value_net = path;
-  spec.eval_hand = 50;
   try {
     (void)make_leaf_evaluator(spec, 1);
     FAIL("no error");
@@ -555,7 +554,6 @@ TEST_CASE("leaf evaluations by name, a value net of other rules is refused befor
     CHECK(std::string(e.what()) == "unknown evaluation 'nnu' (known: hand, noise, nnue)");
   }
   spec.value_net.clear();
-  spec.eval_hand = 0;
   spec.eval = "hand";
   spec.value_net = path;
   CHECK_THROWS_WITH(make_leaf_evaluator(spec, 1), Catch::Contains("is only read with eval: nnue"));
@@ -594,9 +592,6 @@ TEST_CASE("the endgame's evaluation in SearchParams: one mapping both ways, and 
   CHECK(describe_play_search(sp) ==
         "alpha-beta from the first turn (evaluation: value net v.vnet + noise 150)");
   CHECK(describe_play_search(sp, true) == sp.algorithm + " all game");
-  LeafEvalSpec mixed = net;
-  mixed.eval_hand = 50;
-  CHECK_THROWS_WITH(set_endgame_leaf_eval(sp, mixed), Catch::Contains("no hand share"));
 }
 
 // Plays 12 random turns and checks that `added` scores each turn start (evaluate_current) and a
@@ -657,42 +652,6 @@ TEST_CASE("eval_noise adds the noise evaluation to the hand or learned score", "
     FAIL("no error");
   } catch (const LeafEvalError& e) {
     CHECK(e.field() == "eval_noise");
-  }
-  std::remove(path.c_str());
-}
-
-TEST_CASE("eval_hand adds a percentage of the hand evaluation to the learned score", "[search]") {
-  const std::shared_ptr<const ValueNet> net =
-      std::make_shared<const ValueNet>(random_value_net(Pitch::standard(), Variant::kStandard, {8, 8}, 3));
-  const std::string path = temp_path("hand-added");
-  save_value_net(*net, path);
-  LeafEvalSpec spec;
-  spec.eval = "nnue";
-  spec.value_net = path;
-  std::unique_ptr<LeafEvaluator> plain = make_leaf_evaluator(spec, 7);
-  spec.eval_hand = 50;
-  std::unique_ptr<LeafEvaluator> blended = make_leaf_evaluator(spec, 7);
-  CHECK(blended->name() == "nnue+hand");
-  CHECK(describe_leaf_eval(spec) == "value net " + path + " + hand 50%");
-  HandEvaluator hand;
-  const int differ = check_term_added(
-      *plain, *blended, [&](const Position& p) { return hand.evaluate(p) * 50 / 100; }, 5);
-  CHECK(differ > 0);
-  // With noise too: both are added.
-  spec.eval_noise = 100;
-  CHECK(make_leaf_evaluator(spec, 7)->name() == "nnue+hand+noise");
-  CHECK(describe_leaf_eval(spec) == "value net " + path + " + hand 50% + noise 100");
-  LeafEvalSpec bad;
-  bad.eval = "hand";
-  bad.eval_hand = 50;
-  CHECK_THROWS_WITH(make_leaf_evaluator(bad, 1), Catch::Contains("is only added to eval: nnue"));
-  bad = spec;
-  bad.eval_hand = 1001;
-  try {
-    (void)make_leaf_evaluator(bad, 1);
-    FAIL("no error");
-  } catch (const LeafEvalError& e) {
-    CHECK(e.field() == "eval_hand");
   }
   std::remove(path.c_str());
 }
