@@ -287,10 +287,6 @@ void register_value_net_commands(CLI::App& app) {
                  "position before the last turn has 1 turn left)")
       ->capture_default_str()
       ->check(in_range(-1, 1000));
-  tv->add_option("--result-discount", t->cfg.result_discount,
-                 "the depth heuristic: the result part of a label is result * D^(turns left - 1), "
-                 "so nearer wins score higher (in (0, 1]; 1: none)")
-      ->capture_default_str();
   tv->add_option("--batch", t->cfg.batch_size, "batch size")
       ->capture_default_str()
       ->check(integer_at_least(1));
@@ -390,10 +386,7 @@ void register_value_net_commands(CLI::App& app) {
     else
       std::printf("kept the weights of the last step, %lld (no held-out games to choose by)\n",
                   (long long)r.best.step);
-    char discount[64] = "";
-    if (t->cfg.result_discount != 1.0)
-      std::snprintf(discount, sizeof discount, ", result discount %g", t->cfg.result_discount);
-    std::printf("wrote %s (target %s%s%s%s, %.1f s)\n", t->out.c_str(), t->cfg.target.c_str(), discount,
+    std::printf("wrote %s (target %s%s%s, %.1f s)\n", t->out.c_str(), t->cfg.target.c_str(),
                 r.window ? (", ball window " + std::to_string(r.window)).c_str() : "",
                 r.window_points ? " with its points" : "", r.seconds);
   });

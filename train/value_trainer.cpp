@@ -40,8 +40,6 @@ void ValueTrainConfig::validate() const {
   // A position has at least one turn left (the game's last turn), so 0 would label nothing.
   check(result_within == -1 || (result_within >= 1 && result_within <= 1000), "result_within",
         "must be -1 (never) or in [1, 1000] (the last position before the end has 1 turn left)");
-  check(std::isfinite(result_discount) && result_discount > 0 && result_discount <= 1, "result_discount",
-        "must be in (0, 1]");
 }
 
 ValueTrainConfig parse_value_train_config(ConfigReader& r, ValueTrainConfig c) {
@@ -50,8 +48,7 @@ ValueTrainConfig parse_value_train_config(ConfigReader& r, ValueTrainConfig c) {
          field("seed", c.seed), field("holdout", c.holdout), field("max_samples", c.max_samples),
          field("mirror", c.mirror), field("log_interval", c.log_interval),
          field("value_scale", c.value_scale), field("threads", c.threads), field("window", c.window),
-         field("window_points", c.window_points), field("result_within", c.result_within),
-         field("result_discount", c.result_discount));
+         field("window_points", c.window_points), field("result_within", c.result_within));
   return r.finish_validated(c);
 }
 
@@ -110,19 +107,10 @@ struct MlpImpl : torch::nn::Module {
 };
 TORCH_MODULE(Mlp);
 
-// The result part of a label, discounted by the turns to the end (result_discount). A sample
-// that says 0 turns left (no writer here makes one: a hand-made chunk) is not discounted: 1 / D
-// would label it beyond the tanh's range, infinite for a tiny D.
-float discounted_result(const Row& r, double result_discount) {
-  if (result_discount == 1.0 || r.turns_left <= 1) return r.result;
-  return float(r.result * std::pow(result_discount, double(r.turns_left) - 1.0));
-}
-
 float target_of(const Row& r, const ValueTrainConfig& cfg) {
-  const float result = discounted_result(r, cfg.result_discount);
-  if (cfg.target == "result" || int(r.turns_left) <= cfg.result_within) return result;
+  if (cfg.target == "result" || int(r.turns_left) <= cfg.result_within) return r.result;
   if (cfg.target == "root") return r.root;
-  return 0.5f * (result + r.root);
+  return 0.5f * (r.result + r.root);
 }
 
 // Dense inputs of rows [begin, end) of `order`, each mirrored when `mirror` says so.

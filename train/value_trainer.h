@@ -68,16 +68,6 @@ struct ValueTrainConfig {
   /// measured against the same per-position target. -1, or [1, 1000] (the position before the
   /// game's last turn has 1 turn left).
   int result_within = -1;
-  /// The depth heuristic of Cohen-Solal ("Learning to Play Two-Player Perfect-Information Games
-  /// without Knowledge", 2020/2023, section on reinforcement heuristics): the result part of a
-  /// label is result * result_discount^(turns left - 1), so a win near is worth more than a win
-  /// far, and alpha-beta over the net prefers the turns that bring the win nearer (the shipped bot
-  /// wins its games against greedy and uct in 55 turns on average). In (0, 1]; 1: no discount.
-  /// The root part of `mix` and `root` is not discounted; positions that result_within
-  /// labels by the result get the discounted result. A sample that says 0 turns left is not
-  /// discounted. The held-out MSE is measured against
-  /// the discounted target; the MSE against the result and the sign accuracy are not.
-  double result_discount = 1.0;
   /// Throws std::invalid_argument naming the bad field.
   void validate() const;
 };
@@ -85,7 +75,7 @@ struct ValueTrainConfig {
 /// Reads ValueTrainConfig's keys from a YAML map (the value-net learner's `train:` map,
 /// loop/value_net_run.h), each keeping `defaults`' value when absent: hidden (list), target,
 /// steps, batch, lr, weight_decay, seed, holdout, max_samples, mirror, log_interval,
-/// value_scale, threads, window, window_points, result_within, result_discount. `init` is not a
+/// value_scale, threads, window, window_points, result_within. `init` is not a
 /// key (the learner names the net to start from). Unknown keys and bad values are ConfigErrors
 /// naming file, key and line.
 ValueTrainConfig parse_value_train_config(ConfigReader& r, ValueTrainConfig defaults = {});

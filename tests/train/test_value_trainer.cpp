@@ -27,11 +27,8 @@ namespace {
 // the result (so the "root" and "mix" targets differ from "result").
 // random_only: random against random, whose results the positions barely predict until the
 // last turns (as in weak self-play games).
-// zero_turns_left: the last sample of each game says 0 turns left (data no writer of this
-// toolkit makes: a hand-made or damaged chunk).
 void write_games(const std::string& dir, int games, uint64_t seed, bool random_only = false,
-                 const Pitch& pitch = Pitch::standard(), const std::string& chunk = "data-000000.psd",
-                 bool zero_turns_left = false) {
+                 const Pitch& pitch = Pitch::standard(), const std::string& chunk = "data-000000.psd") {
   std::vector<GameData> out;
   for (int i = 0; i < games; ++i) {
     GreedyPlayer greedy(seed + uint64_t(i));
@@ -52,7 +49,6 @@ void write_games(const std::string& dir, int games, uint64_t seed, bool random_o
       g.play_turn(p.choose_turn(g, TurnBudget{}));
     }
     ps::test::finish_game_data(d, g, sides, uint64_t(i));
-    if (zero_turns_left) d.samples.back().turns_left = 0;
     for (TrainingSample& s : d.samples) s.root_value = 0.5f * float(s.result);
     out.push_back(d);
   }
@@ -60,13 +56,11 @@ void write_games(const std::string& dir, int games, uint64_t seed, bool random_o
 }
 
 // A fresh temporary directory `name`_<pid> with a data/ folder of write_games' games.
-fs::path games_dir(const std::string& name, int games, uint64_t seed, bool random_only = false,
-                   bool zero_turns_left = false) {
+fs::path games_dir(const std::string& name, int games, uint64_t seed, bool random_only = false) {
   const fs::path dir = fs::temp_directory_path() / (name + "_" + std::to_string(::getpid()));
   remove_tree(dir.string());
   fs::create_directories(dir / "data");
-  write_games((dir / "data").string(), games, seed, random_only, Pitch::standard(), "data-000000.psd",
-              zero_turns_left);
+  write_games((dir / "data").string(), games, seed, random_only);
   return dir;
 }
 
@@ -148,39 +142,6 @@ TEST_CASE("train-value: the late game's labels (result_within) and the late held
     CHECK_THROWS_WITH(train_value_net(cfg, data, out), Catch::Contains("result_within"));
   }
   remove_tree(dir.string());
-}
-
-TEST_CASE("train-value: the depth heuristic discounts the result by the turns left", "[train]") {
-  const fs::path dir = games_dir("ps_vdisc", 30, 11, /*random_only=*/true);
-  ValueTrainConfig cfg = short_run({8}, 0, 100, 0.25);
-  cfg.target = "result";
-  const std::string data = (dir / "data").string(), out = (dir / "a.vnet").string();
-  const ValueTrainResult plain = train_value_net(cfg, data, out);
-  cfg.result_discount = 0.5;  // a position n turns before the end: result * 0.5^(n - 1)
-  const ValueTrainResult half = train_value_net(cfg, data, out);
-  // Same weights at step 0: the result target is the result without a discount, and another
-  // one with it; the figures against the result itself do not move.
-  CHECK(plain.initial.holdout_mse == Approx(plain.initial.holdout_mse_result));
-  CHECK(half.initial.holdout_mse != Approx(half.initial.holdout_mse_result));
-  CHECK(half.initial.holdout_mse_result == plain.initial.holdout_mse_result);
-  CHECK(half.initial.holdout_sign_accuracy == plain.initial.holdout_sign_accuracy);
-  for (double bad : {0.0, -0.5, 1.5, std::nan("")}) {
-    cfg.result_discount = bad;
-    CHECK_THROWS_WITH(train_value_net(cfg, data, out), Catch::Contains("result_discount"));
-  }
-  remove_tree(dir.string());
-  // Regression: a sample that says 0 turns left (a hand-made chunk) was labelled
-  // result / D, infinite for a tiny D: every figure NaN, and the step-0 weights written.
-  const fs::path end_dir = games_dir("ps_vdisc_end", 30, 11, /*random_only=*/true, /*zero_turns_left=*/true);
-  cfg.result_discount = 1e-300;
-  cfg.steps = 50;
-  cfg.log_interval = 25;
-  const ValueTrainResult tiny =
-      train_value_net(cfg, (end_dir / "data").string(), (end_dir / "t.vnet").string());
-  CHECK(std::isfinite(tiny.initial.holdout_mse));
-  CHECK(std::isfinite(tiny.final.holdout_mse));
-  CHECK(tiny.final.step == 50);
-  remove_tree(end_dir.string());
 }
 
 TEST_CASE("train-value: baselines of the held-out slice", "[train]") {
