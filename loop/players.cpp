@@ -12,7 +12,6 @@
 #include "search/mcts_player.h"
 #include "search/nnue_eval.h"
 #include "search/params.h"
-#include "search/phase_player.h"
 #include "search/value_net_evaluator.h"
 #include "search/value_net_file.h"
 #include "tournament/registry.h"
@@ -210,27 +209,6 @@ std::string mcts_keys_text() {
   return "keys: " + top + ", search: {" + search + "}";
 }
 
-// The `phased` type (search/phase_player.h): from_turn (required, >= 0), and the maps opening
-// and endgame, each a player spec of its own with a type and that type's keys (the tournament's
-// budget is given to whichever plays the turn). Errors in a sub-map name it
-// ("players[1].endgame.eval").
-std::unique_ptr<Player> make_phase_player(ConfigReader& r, const tour::PlayerContext& c) {
-  const int from_turn = r.require<int>("from_turn");
-  if (from_turn < 0) r.fail_key("from_turn", "must be >= 0");
-  std::unique_ptr<Player> sub[2];
-  const char* keys[2] = {"opening", "endgame"};
-  for (int i = 0; i < 2; ++i) {
-    if (!r.has(keys[i])) r.fail_key(keys[i], "required key is missing (a player map with a type)");
-    ConfigReader sr = r.child(keys[i]);
-    const YAML::Node n = sr.node();
-    if (!n.IsMap() || !n["type"]) r.fail_key(keys[i], "must be a player map with a type");
-    tour::PlayerContext sc = c;
-    sc.name = (c.name.empty() ? std::string("phased") : c.name) + "." + keys[i];
-    sub[i] = tour::create_player(n["type"].as<std::string>(), n, sc, r.source(), r.path(keys[i]));
-  }
-  return std::make_unique<PhasePlayer>(std::move(sub[0]), std::move(sub[1]), from_turn, c.name);
-}
-
 // The `bestfirst` type: a search written for the residual net (best-first minimax by default,
 // search/descent.h) over the small value net (search/value_net_evaluator.h): value_net (required)
 // and a search: map (search/params.h); its defaults: algorithm ubfm, every turn listed at each
@@ -251,10 +229,7 @@ std::unique_ptr<Player> make_bestfirst_player(ConfigReader& r, const tour::Playe
   // Keys of the mcts player's extra phases, which this type does not have (they were accepted
   // and then failed every game, or were ignored).
   for (const char* k : {"endgame_from_turn", "endgame_eval", "endgame_value_net", "endgame_eval_noise"})
-    if (sr.has(k))
-      sr.fail_key(k,
-                  "is not read by bestfirst, which has no alpha-beta endgame (the phased type hands a "
-                  "game from one player to another)");
+    if (sr.has(k)) sr.fail_key(k, "is not read by bestfirst, which has no alpha-beta endgame");
   const SearchParams params = parse_search_params(sr, bestfirst_defaults());
   if (params.algorithm == "puct")
     sr.fail_key("algorithm",
@@ -292,10 +267,6 @@ void register_builtin_players() {
         "a random evaluation of range noise_range; eval_noise: R adds one of range R to hand or nnue "
         "(keys: " +
             keys_read_by(read_alphabeta_options) + ", eval, value_net, noise_range, eval_noise)");
-    tour::register_player_type(
-        "phased", make_phase_player,
-        "one player (opening: {type: ...}) until from_turn complete turns, then another "
-        "(endgame: {type: ...}) (keys: from_turn, opening, endgame)");
     tour::register_player_type(
         "bestfirst", make_bestfirst_player,
         "best-first minimax (UBFM) over complete turns with the small value net as evaluation "

@@ -13,7 +13,6 @@
 #include "search/fixed_cost_evaluator.h"
 #include "search/leaf_eval.h"
 #include "search/mcts_player.h"
-#include "search/phase_player.h"
 #include "tests/search/helpers.h"
 
 using namespace ps;
@@ -234,57 +233,6 @@ TEST_CASE("players: an mcts player sums its searches of one game", "[search]") {
     CHECK(p.totals().searches == 0);
     CHECK(p.totals().visits == 0);
   }
-}
-
-namespace {
-
-// A random player that records the complete-turn counts it was asked to play and its new_game
-// calls.
-class RecordingPlayer final : public Player {
- public:
-  explicit RecordingPlayer(uint64_t seed) : inner_(seed) {}
-  std::string name() const override { return "recording"; }
-  void new_game(const Pitch& pitch, Variant variant) override {
-    ++games;
-    inner_.new_game(pitch, variant);
-  }
-  std::string choose_turn(const Game& game, const TurnBudget& budget) override {
-    asked.push_back(game.num_complete_turns());
-    return inner_.choose_turn(game, budget);
-  }
-  std::vector<int> asked;
-  int games = 0;
-
- private:
-  RandomPlayer inner_;
-};
-
-}  // namespace
-
-TEST_CASE("players: a phased player hands the turns from from_turn on to its endgame player", "[search]") {
-  auto opening = std::make_unique<RecordingPlayer>(1);
-  auto endgame = std::make_unique<RecordingPlayer>(2);
-  RecordingPlayer* o = opening.get();
-  RecordingPlayer* e = endgame.get();
-  PhasePlayer phased(std::move(opening), std::move(endgame), 5);
-  CHECK(phased.name() == "phased(recording, recording from turn 5)");
-  RandomPlayer other(3);
-  const Pitch& pitch = Pitch::standard();
-  play(phased, other, pitch, Variant::kStandard, TurnBudget{});
-  CHECK(o->games == 1);
-  CHECK(e->games == 1);
-  REQUIRE(!o->asked.empty());
-  for (int t : o->asked) CHECK(t < 5);
-  for (int t : e->asked) CHECK(t >= 5);
-  // The phased player moves first: its turns are the even ones, and the opening player got
-  // turns 0, 2 and 4 (the game lasted past them: random games run for dozens of turns).
-  CHECK(o->asked == std::vector<int>{0, 2, 4});
-  CHECK(!e->asked.empty());
-  CHECK(e->asked.front() == 6);
-
-  CHECK_THROWS_AS(PhasePlayer(nullptr, std::make_unique<RandomPlayer>(1), 5), std::invalid_argument);
-  CHECK_THROWS_AS(PhasePlayer(std::make_unique<RandomPlayer>(1), std::make_unique<RandomPlayer>(2), -1),
-                  std::invalid_argument);
 }
 
 TEST_CASE("players: the noise evaluation is a deterministic hash of the position, in range", "[search]") {
