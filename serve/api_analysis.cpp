@@ -26,6 +26,7 @@ Game requested_game(ApiContext& ctx, const Json& body) {
 }  // namespace
 
 Json api_position(ApiContext& ctx, const Json& body) {
+  check_fields(body, {"game", "record", "kicks", "pitch", "variant", "at_kick"});
   const Game g = requested_game(ctx, body);
   return {{"position", position_json(g)}, {"record", record_json(g)}};
 }
@@ -54,6 +55,8 @@ Json on_job_pool(ApiContext& ctx, int64_t time_ms, Fn fn) {
 // "puct" (the network's search, with a model: serve/analyst.h).
 Json api_analyse(ApiContext& ctx, const Json& body) {
   // The search's fields first: a refused request does not touch the game it names.
+  check_fields(body, {"engine", "game", "record", "kicks", "pitch", "variant", "at_kick", "time_ms", "lines",
+                      "pv_turns", "visits", "top", "fresh"});
   const std::string engine = get_string(body, "engine", "alphabeta", 16);
   if (engine != "alphabeta" && engine != "puct")
     throw bad_request("field 'engine': must be alphabeta or puct, not '" + engine + "'");

@@ -30,9 +30,9 @@ struct Strength {
   const char* about;
   int64_t time_ms, nodes;
 };
-constexpr Strength kStrengths[] = {{"easy", "a shallow search: 100 nodes per turn", 1000, 100},
-                                   {"medium", "2,000 nodes per turn (a few turns deep)", 1000, 2000},
-                                   {"strong", "200 ms per turn, the CodinGame arena's time", 200, -1},
+constexpr Strength kStrengths[] = {{"easy", "a shallow search, about 100 positions per turn", 1000, 100},
+                                   {"medium", "a few turns deep, about 2,000 positions per turn", 1000, 2000},
+                                   {"strong", "200 ms per turn, as in the CodinGame arena", 200, -1},
                                    {"full", "2 seconds per turn", 2000, -1}};
 constexpr const char* kDefaultStrength = "strong";
 
@@ -210,6 +210,7 @@ Json api_info(ApiContext& ctx) {
 }
 
 Json api_new_game(ApiContext& ctx, const Json& body) {
+  check_fields(body, {"pitch", "variant", "opponent", "strength", "human_side", "time_ms", "visits", "seed"});
   const Pitch& pitch = get_pitch(body);
   const Variant variant = get_variant(body);
   const std::string opponent = get_string(body, "opponent", "bot", 64);
@@ -253,9 +254,12 @@ Json api_game(ApiContext& ctx, const std::string& id) { return locked_state(*ctx
 
 Json api_kick(ApiContext& ctx, const std::string& id, const Json& body) {
   // Every field is read before the game is touched: a refused request changes nothing.
+  check_fields(body, {"dir", "kicks", "reply", "wait"});
   std::string kicks = get_string(body, "kicks", "", 1024);
   const int64_t dir = get_int(body, "dir", -1, 0, 7);
   const bool reply = get_bool(body, "reply", false);
+  const bool wait = get_bool(body, "wait", true);  // with reply: for the bot's turn
+  if (body.contains("wait") && !reply) throw bad_request("field 'wait': is read with \"reply\": true only");
   if (!kicks.empty() && dir >= 0) throw bad_request("give either 'dir' or 'kicks', not both");
   if (kicks.empty()) kicks = std::to_string(dir);
   if (kicks == "-1") throw bad_request("give the kick as 'dir' (0-7) or the kicks as 'kicks' (digits)");
@@ -292,10 +296,11 @@ Json api_kick(ApiContext& ctx, const std::string& id, const Json& body) {
         throw;
       }
   }
-  return replying ? bot_answer(ctx, *s, true) : locked_state(*s);
+  return replying ? bot_answer(ctx, *s, wait) : locked_state(*s);
 }
 
 Json api_bot(ApiContext& ctx, const std::string& id, const Json& body) {
+  check_fields(body, {"wait"});
   const bool wait = get_bool(body, "wait", true);
   auto s = ctx.games.get(id);
   start_bot_turn(s, ctx.jobs);
@@ -303,6 +308,7 @@ Json api_bot(ApiContext& ctx, const std::string& id, const Json& body) {
 }
 
 Json api_undo(ApiContext& ctx, const std::string& id, const Json& body) {
+  check_fields(body, {});
   auto s = ctx.games.get(id);
   std::lock_guard<std::mutex> lock(s->mu);
   refuse_while_thinking(*s);

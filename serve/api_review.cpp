@@ -116,6 +116,7 @@ Json run_games(ApiContext& ctx, const Json& body) {
 }  // namespace
 
 Json api_review(ApiContext& ctx, const Json& body) {
+  check_fields(body, {"text", "pitch", "variant", "run", "file", "offset", "limit"});
   if (body.contains("run")) return run_games(ctx, body);
   const std::string text = get_string(body, "text", "", ctx.options.max_request_bytes);
   if (text.empty()) throw bad_request("give 'text' (PGN, records or test-vector lines) or 'run' and 'file'");
@@ -127,6 +128,7 @@ Json api_review(ApiContext& ctx, const Json& body) {
 }
 
 Json api_runs(ApiContext& ctx, const Json& body) {
+  check_fields(body, {"run"});
   const std::string run = get_string(body, "run", "", 256);
   if (!run.empty()) {
     try {

@@ -1,5 +1,8 @@
 #include "serve/request.h"
 
+#include <algorithm>
+#include <set>
+
 #include "core/plural.h"
 #include "core/text.h"
 #include "serve/api_error.h"
@@ -28,10 +31,13 @@ Json parse_body(const std::string& body) {
         "the request body starts with a UTF-8 byte order mark (EF BB BF): send the JSON without it");
   // The parser's callback notes the last top-level field, to name it when a number in it is
   // out of range.
-  std::string last_field;
-  const Json::parser_callback_t note_field = [&last_field](int depth, Json::parse_event_t event,
-                                                           Json& parsed) {
-    if (event == Json::parse_event_t::key && depth == 1) last_field = parsed.get<std::string>();
+  std::string last_field, twice;
+  std::set<std::string> seen;
+  const Json::parser_callback_t note_field = [&](int depth, Json::parse_event_t event, Json& parsed) {
+    if (event == Json::parse_event_t::key && depth == 1) {
+      last_field = parsed.get<std::string>();
+      if (!seen.insert(last_field).second && twice.empty()) twice = last_field;
+    }
     return true;
   };
   Json j;
@@ -49,7 +55,19 @@ Json parse_body(const std::string& body) {
     throw bad_request(std::string("malformed JSON: ") + e.what());
   }
   if (!j.is_object()) throw bad_request("the request body must be a JSON object");
+  if (!twice.empty()) throw bad_request("field " + quoted_text(twice, 64) + " is given twice");
   return j;
+}
+
+void check_fields(const Json& body, std::initializer_list<const char*> fields) {
+  if (!body.is_object()) return;
+  for (auto it = body.begin(); it != body.end(); ++it) {
+    if (std::any_of(fields.begin(), fields.end(), [&](const char* f) { return it.key() == f; })) continue;
+    std::string list;
+    for (const char* f : fields) list += std::string(list.empty() ? "" : ", ") + f;
+    throw bad_request("field " + quoted_text(it.key(), 64) + " is not read by this request (" +
+                      (list.empty() ? std::string("it reads none: send {}") : "its fields: " + list) + ")");
+  }
 }
 
 std::string get_string(const Json& j, const char* key, const std::string& def, size_t max_size) {

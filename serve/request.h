@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -16,9 +17,14 @@ using Json = nlohmann::json;
 /// (or blank) body is refused rather than read as {}, as is a body that starts with a UTF-8
 /// byte order mark (RFC 8259 forbids one; {} would be the lenient reading). Throws ApiError
 /// 400: "the request body is empty ...", "... byte order mark ...", "malformed JSON: ...",
-/// "field 'F': the number N is out of range ..." (beyond a double, e.g. 1e400), or "the
-/// request body must be a JSON object".
+/// "field 'F': the number N is out of range ..." (beyond a double, e.g. 1e400), "field 'F' is
+/// given twice" (JSON leaves a repeated name's meaning open; the parser would keep the last), or
+/// "the request body must be a JSON object".
 Json parse_body(const std::string& body);
+
+/// Refuses a field the request does not read (a misspelt one would otherwise leave its default
+/// without a word): ApiError 400 "field 'F' is not read by this request (its fields: ...)".
+void check_fields(const Json& body, std::initializer_list<const char*> fields);
 
 /// Optional fields: the default when absent; ApiError when of the wrong type or range, or null
 /// (a null is refused, not read as "the default": leave the field out for that).

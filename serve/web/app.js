@@ -142,7 +142,9 @@ function drawPath(layer, geo, from, digits, style) {
   }, layer);
   if (style.label) {
     const [lx, ly] = pts[pts.length - 1];
-    svgEl('text', { x: lx + 6, y: ly - 6, class: 'path-label', fill: style.colour }, layer).textContent = style.label;
+    const dy = style.labelDy || 0;  // lines ending on one point: their labels one above the other
+    svgEl('text', {x: lx + 6, y: ly - 6 - dy, class: 'path-label', fill: style.colour}, layer).textContent =
+        style.label;
   }
   return [x, y];
 }
@@ -329,8 +331,15 @@ function updateForm() {
   const o = play.info && play.info.opponents.find((x) => x.type === opponent);
   let about = o ? o.description : '';
   if (opponent === 'bot') {
+    const rules = `${$('pitch').value}/${$('variant').value}`;
+    about = (play.info.value_nets || {})[rules] ?
+        'The shipped bot: it searches whole turns ahead (alpha-beta) and judges positions with its trained value net.' :
+        'The shipped bot: it searches whole turns ahead (alpha-beta); on these rules it has no trained net and ' +
+            'judges positions by hand-made rules (distances to the goals, free kicks).';
     const st = o.strengths.find((x) => x.name === $('strength').value);
-    about += st ? ` Strength ${st.name}: ${st.description}.` : ' Custom: the time and visits below (visits are nodes).';
+    about += st ? ` Strength ${st.name}: ${st.description}.` :
+                  ' Custom: the time per turn and the visits below ' +
+            '(for the bot, visits count the positions it searches).';
   }
   $('opponent-about').textContent = about;
 }
@@ -375,7 +384,9 @@ function loadReview(games, keepGameAnalysis) {
   sel.innerHTML = '';
   games.forEach((g, i) => {
     const who = g.tags && g.tags.Player0 ? ` ${g.tags.Player0} vs ${g.tags.Player1}` : '';
-    const res = g.result ? ` — ${SIDE_NAMES[g.result.winner]} won (${g.result.reason})` : ' — unfinished';
+    const winner = g.result ? who(g.result.winner, g.human === undefined ? -1 : g.human) : '';
+    const res = g.result ? ` — ${winner === 'you' ? 'you won' : winner + ' won'} (${g.result.reason})` :
+                           ' — unfinished';
     sel.appendChild(new Option(`${i + 1}.${who}${res}`, i));
   });
   selectTab('review');
@@ -518,7 +529,7 @@ function humanOfView() {
 // A line's score for the side to move: "+0.34", or "wins in 3 turns" when proven.
 function scoreText(line) {
   if (line.proven > 0) return `wins in ${line.end_in_turns} turn${line.end_in_turns === 1 ? '' : 's'}`;
-  if (line.proven < 0) return `loses in ${line.end_in_turns} turns`;
+  if (line.proven < 0) return `loses in ${line.end_in_turns} turn${line.end_in_turns === 1 ? '' : 's'}`;
   return fmt(line.value, 2);
 }
 
@@ -534,7 +545,7 @@ function showEval(r) {
   const pink = r.side_to_move === 0 ? r.value : -r.value;
   $('eval-bar').classList.remove('empty');
   fill.style.height = `${Math.round((1 + pink) * 50)}%`;
-  label.textContent = r.proven ? (pink > 0 ? 'pink' : 'blue') + ' wins' : fmt(pink, 2);
+  label.textContent = r.proven ? (pink > 0 ? 'pink' : 'blue') + ' wins' : 'pink ' + fmt(pink, 2);
   $('eval-bar').title = `The engine's evaluation: ${fmt(pink, 2)} for pink (${Math.round((1 + pink) * 50)}% pink)`;
 }
 
@@ -558,7 +569,10 @@ function drawAnalysisPaths(r, highlight) {
   rows.slice(0, 4).forEach((t, i) => {
     const width = r.lines ? geo.unit * (i === 0 ? 0.16 : 0.08) : geo.unit * (0.06 + 0.16 * t.visits / total);
     drawPath(layer, geo, pos.ball, t.kicks, {
-      colour: PATH_COLOURS[i], width, label: r.lines ? `${i + 1}` : `${i + 1}: ${t.visits}`,
+      colour: PATH_COLOURS[i],
+      width,
+      label: r.lines ? `${i + 1}` : `${i + 1}: ${t.visits}`,
+      labelDy: i * 14,
     });
   });
 }
@@ -566,7 +580,8 @@ function drawAnalysisPaths(r, highlight) {
 function showAnalysis(r) {
   analysis.result = r;
   const human = humanOfView();
-  const forWhom = who(r.side_to_move, human);
+  const forWhom =
+      who(r.side_to_move, human) + (human === 0 || human === 1 ? `, ${SIDE_NAMES[r.side_to_move]}` : '');
   const head = $('analysis').querySelector('thead'), body = $('analysis').querySelector('tbody');
   body.innerHTML = '';
   let rows;
@@ -622,12 +637,26 @@ function analyseRequest(src, more) {
 }
 
 async function analyse(more) {
-  const src = view.source;
-  if (!src) return;
+  const src = view.source, pos = view.position;
+  if (!src || !pos) return;
+  if (pos.result) {
+    $('analysis-summary').textContent =
+        'The game is over here: nothing to analyse. Step back to an earlier ' +
+        'turn (Review), or use Analyse the whole game.';
+    return;
+  }
+  if (pos.kicks_in_turn > 0) {
+    $('analysis-summary').textContent = 'The ball bounced: the analysis starts where a turn starts. ' +
+        'Finish the turn, or step to the start of a turn.';
+    return;
+  }
   $('analysis-summary').textContent = 'Analysing…';
   try {
     const r = await api('POST', '/api/analyse', analyseRequest(src, more));
-    if (view.source !== src) return;  // the board moved on meanwhile
+    if (view.source !== src) {  // the board moved on meanwhile
+      $('analysis-summary').textContent = 'The board moved on: press Analyse again for this position.';
+      return;
+    }
     showAnalysis(r);
   } catch (e) {
     $('analysis-summary').textContent = e.message;
@@ -720,6 +749,19 @@ function showTurnStart(g, at) {
 
 // --- tabs and start-up ---------------------------------------------------------------------
 
+// Before the first game: the chosen rules' start position (it can be analysed too).
+async function showStartBoard() {
+  const src = {pitch: $('pitch').value, variant: $('variant').value, kicks: ''};
+  try {
+    const r = await api('POST', '/api/position', src);
+    if (play.game || view.mode !== 'play') return;
+    showPosition(r.position, src);
+    setStatus('Choose the rules and the opponent, then press New game.', 'idle');
+  } catch (e) {
+    setStatus(e.message, 'error');
+  }
+}
+
 function selectTab(name) {
   view.mode = name;
   for (const b of document.querySelectorAll('nav .tab')) b.classList.toggle('active', b.dataset.panel === name);
@@ -728,7 +770,7 @@ function selectTab(name) {
   if (name === 'play') {
     showResult(null);
     if (play.game) renderPlay();
-    else setStatus('Choose the rules and press New game.', 'idle');
+    else showStartBoard();
   } else {
     loadRuns();
     if (reviewGame()) showReviewStep();
@@ -737,8 +779,13 @@ function selectTab(name) {
 }
 
 const OPPONENT_LABELS = {
-  bot: 'the bot (alpha-beta + value net)', human: 'nobody: two people at this board', mcts: 'the network (--model)',
-  alphabeta: 'alpha-beta, hand evaluation', greedy: 'greedy', uct: 'UCT (random play-outs)', random: 'random turns',
+  bot: 'the bot (the strongest)',
+  human: 'nobody: two people at this board',
+  mcts: 'the network',
+  alphabeta: 'alpha-beta with a hand-made evaluation',
+  greedy: 'greedy',
+  uct: 'UCT (random play-outs)',
+  random: 'random turns',
 };
 
 async function start() {
@@ -750,14 +797,18 @@ async function start() {
     sel.appendChild(new Option(o.label, o.type));
   }
   const bot = info.opponents.find((o) => o.type === 'bot');
-  for (const st of bot.strengths) $('strength').appendChild(new Option(`${st.name} (${st.description})`, st.name));
-  $('strength').appendChild(new Option('custom (time and visits below)', 'custom'));
+  for (const st of bot.strengths)
+    $('strength').appendChild(new Option(`${st.name}: ${st.description}`, st.name));
+  $('strength').appendChild(new Option('custom: the time and visits below', 'custom'));
   $('strength').value = bot.default_strength;
   sel.value = info.default_opponent;
   sel.addEventListener('change', updateForm);
   $('strength').addEventListener('change', updateForm);
-  $('pitch').addEventListener('change', updateOpponents);
-  $('variant').addEventListener('change', updateOpponents);
+  for (const id of ['pitch', 'variant'])
+    $(id).addEventListener('change', () => {
+      updateOpponents();
+      if (!play.game) showStartBoard();
+    });
   updateOpponents();
   const engines = { alphabeta: 'alpha-beta + value net (the bot\'s search)', puct: 'the network\'s PUCT' };
   for (const e of info.engines) $('analyse-engine').appendChild(new Option(engines[e] || e, e));
@@ -794,6 +845,7 @@ async function start() {
   $('analyse').addEventListener('click', () => analyse(false));
   $('search-more').addEventListener('click', () => analyse(true));
   await resumeGame();
+  if (!play.game) showStartBoard();
 }
 
 start().catch((e) => setStatus('Cannot reach the server: ' + e.message, 'error'));

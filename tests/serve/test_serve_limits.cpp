@@ -307,3 +307,35 @@ TEST_CASE("empty bodies, a byte order mark, null and NUL are refused with 400", 
   CHECK(contains(nul.body, "field 'opponent' holds a NUL byte: 'gr\\x00eedy'"));  // not cut at the NUL
   CHECK(s.get("/api/info").body["games"] == 0);
 }
+
+// Misspelt and unknown fields were read as absent: {"recrod":"0 3"} analysed the start
+// position, {"tme_ms":100} searched the default time, {"oponent":"random"} made a game against
+// the bot, and a repeated field kept its last value.
+TEST_CASE("a field a request does not read, or a field given twice, is refused with 400", "[serve]") {
+  TestServer s;
+  const Reply recrod = s.send("POST", "/api/analyse", R"({"recrod":"0 3","time_ms":100})");
+  CHECK(recrod.status == 400);
+  CHECK(
+      contains(recrod.body, "field 'recrod' is not read by this request (its fields: engine, game, record"));
+  const Reply tme = s.send("POST", "/api/analyse", R"({"record":"0 3","tme_ms":100})");
+  CHECK(tme.status == 400);
+  CHECK(contains(tme.body, "field 'tme_ms' is not read by this request"));
+  const int64_t games = s.get("/api/info").body["games"];
+  const Reply oponent = s.send("POST", "/api/games", R"({"oponent":"random"})");
+  CHECK(oponent.status == 400);
+  CHECK(contains(oponent.body, "field 'oponent' is not read by this request"));
+  CHECK(s.get("/api/info").body["games"] == games);  // no game made
+  const std::string id = new_game(s, {{"opponent", "random"}});
+  const Reply twice = s.send("POST", "/api/games/" + id + "/kick", R"({"dir":1,"dir":2})");
+  CHECK(twice.status == 400);
+  CHECK(contains(twice.body, "field 'dir' is given twice"));
+  CHECK(contains(s.send("POST", "/api/games/" + id + "/undo", R"({"all":true})").body,
+                 "it reads none: send {}"));
+  CHECK(s.get("/api/games/" + id).body["version"] == 0);  // nothing was played or undone
+  // "wait": false with "reply": true answers at once, the bot's turn queued.
+  const Reply quick = s.send("POST", "/api/games/" + id + "/kick", R"({"dir":4,"reply":true,"wait":false})");
+  REQUIRE(quick.status == 200);
+  CHECK(quick.body["record"]["kicks"].get<std::string>().rfind("4", 0) == 0);
+  CHECK(contains(s.send("POST", "/api/games/" + id + "/kick", R"({"dir":0,"wait":false})").body,
+                 "field 'wait': is read with \"reply\": true only"));
+}
