@@ -134,7 +134,7 @@ try {
   const paths = await page.$$eval('#analysis-paths polyline', (els) => els.length);
   assert.ok(paths > 0, 'the best turns are drawn as paths');
   const summary = await text('#analysis-summary');
-  assert.match(summary, /Network value [+-]\d\.\d{3} for (you|the bot) \(to move\)\. PUCT: \d+ visits/);
+  assert.match(summary, /Network value [+-]\d\.\d{3} for (you|the bot), (pink|blue) \(to move\)\. PUCT: \d+ visits/);
   const visits = () => +((document.getElementById('analysis-summary').textContent.match(/PUCT: (\d+) visits/) || [])[1] || 0);
   const first = await page.evaluate(visits);
   assert.ok(first >= 100, summary);
