@@ -12,7 +12,6 @@
 #include "search/mcts_player.h"
 #include "search/nnue_eval.h"
 #include "search/params.h"
-#include "search/value_net_evaluator.h"
 #include "search/value_net_file.h"
 #include "tournament/registry.h"
 
@@ -176,7 +175,7 @@ namespace {
 
 // The `mcts` player type: checkpoint, the service's keys, a search: map, and the diagnostics
 // uniform_priors and zero_value (search/mcts_player.h: Ablation; default false), and
-// search_stats (default false: true writes each game's visits, evaluations and depth per search
+// search_stats (default false: true writes each game's visits, evaluations and time per search
 // to stderr, search/mcts_player.h: SearchTotals). A checkpoint
 // that is not there is named with the player and the config line that gave it.
 std::unique_ptr<Player> make_mcts_player(ConfigReader& r, const tour::PlayerContext& c) {
@@ -209,43 +208,6 @@ std::string mcts_keys_text() {
   return "keys: " + top + ", search: {" + search + "}";
 }
 
-// The `bestfirst` type: a search written for the residual net (best-first minimax by default,
-// search/descent.h) over the small value net (search/value_net_evaluator.h): value_net (required)
-// and a search: map (search/params.h); its defaults: algorithm ubfm, every turn listed at each
-// expansion (the value net has no policy to list the best first; bounded by the turn
-// generator's turn_gen_max_expansions).
-SearchParams bestfirst_defaults() {
-  SearchParams p;
-  p.algorithm = "ubfm";
-  p.initial_turns = 1 << 20;
-  p.root_initial_turns = 1 << 20;
-  return p;
-}
-std::unique_ptr<Player> make_bestfirst_player(ConfigReader& r, const tour::PlayerContext& c) {
-  const std::string path = r.require<std::string>("value_net");
-  bool search_stats = false;
-  r.read(field("search_stats", search_stats));
-  ConfigReader sr = r.child("search");
-  // Keys of the mcts player's extra phases, which this type does not have (they were accepted
-  // and then failed every game, or were ignored).
-  for (const char* k : {"endgame_from_turn", "endgame_eval", "endgame_value_net", "endgame_eval_noise"})
-    if (sr.has(k)) sr.fail_key(k, "is not read by bestfirst, which has no alpha-beta endgame");
-  const SearchParams params = parse_search_params(sr, bestfirst_defaults());
-  if (params.algorithm == "puct")
-    sr.fail_key("algorithm",
-                "must be ubfm or descent for bestfirst (PUCT needs a policy; the value net has none)");
-  std::shared_ptr<const ValueNet> net;
-  try {
-    net = shared_value_net(path);
-    if (c.pitch) check_value_net_rules(path, *c.pitch, c.variant);
-  } catch (const std::exception& e) {
-    r.fail_key("value_net", e.what());
-  }
-  auto eval = std::make_shared<ValueNetEvaluator>(net, path);
-  return std::make_unique<NetMctsPlayer>(eval, params, c.seed, c.name.empty() ? "bestfirst" : c.name,
-                                         Ablation{}, search_stats);
-}
-
 }  // namespace
 
 void register_builtin_players() {
@@ -267,11 +229,6 @@ void register_builtin_players() {
         "a random evaluation of range noise_range; eval_noise: R adds one of range R to hand or nnue "
         "(keys: " +
             keys_read_by(read_alphabeta_options) + ", eval, value_net, noise_range, eval_noise)");
-    tour::register_player_type(
-        "bestfirst", make_bestfirst_player,
-        "best-first minimax (UBFM) over complete turns with the small value net as evaluation "
-        "(keys: value_net, search_stats, search: {...}; algorithm ubfm or descent, every turn listed "
-        "by default)");
     tour::register_player_type(
         "mcts", make_mcts_player,
         "PUCT search guided by a network checkpoint (" + mcts_keys_text() + "; checkpoint is required)");

@@ -7,7 +7,7 @@
 //   mcts     PUCT search guided by a network; keys: checkpoint (path, required), device,
 //            max_batch, batch_timeout_us, workers, torch_threads, cache_entries (the inference
 //            service, nn/service.h), uniform_priors, zero_value (search/mcts_player.h:
-//            Ablation), search_stats (each game's visits, evaluations and depth per search on
+//            Ablation), search_stats (each game's visits, evaluations and time per search on
 //            stderr) and search: {...} (search/params.h); `tournament --list-types` lists
 //            them from mcts_player_keys()
 // Networks are loaded once per (checkpoint, service options) and shared by every player that uses them
@@ -34,7 +34,7 @@ struct MctsPlayerOptions {
   std::string checkpoint;
   nn::ServiceOptions service;
   Ablation ablation;
-  bool search_stats = false;  ///< each game's visits, evaluations and depth per search on stderr
+  bool search_stats = false;  ///< each game's visits, evaluations and time per search on stderr
   SearchParams search;
 };
 /// Reads an `mcts` player's map (the keys of mcts_player_keys()). Throws ConfigError naming the

@@ -78,16 +78,16 @@ inline void set_endgame_leaf_eval(SearchParams& sp, const LeafEvalSpec& spec) {
 
 /// How an MctsPlayer (search/mcts_player.h) with `sp` answers timed turns, in the words of
 /// `bot`'s and `serve`'s start lines and the ladder's header (one wording for the three):
-/// "alpha-beta from the first turn (evaluation: E)", "<algorithm>, then alpha-beta from turn N
-/// (...)", or "<algorithm> all game" (endgame_from_turn -1, or
+/// "alpha-beta from the first turn (evaluation: E)", "puct, then alpha-beta from turn N (...)", or
+/// "puct all game" (endgame_from_turn -1, or
 /// `visit_budget`: a turn given visits is the net's search). Inline, as describe_leaf_eval.
 inline std::string describe_play_search(const SearchParams& sp, bool visit_budget = false) {
-  if (sp.endgame_from_turn < 0 || visit_budget) return sp.algorithm + " all game";
+  if (sp.endgame_from_turn < 0 || visit_budget) return "puct all game";
   // From turn 0 every timed turn is alpha-beta's: naming the network's search would say it
   // plays a turn it never does.
-  std::string text = sp.endgame_from_turn == 0 ? std::string("alpha-beta from the first turn")
-                                               : sp.algorithm + ", then alpha-beta from turn " +
-                                                     std::to_string(sp.endgame_from_turn);
+  std::string text = sp.endgame_from_turn == 0
+                         ? std::string("alpha-beta from the first turn")
+                         : "puct, then alpha-beta from turn " + std::to_string(sp.endgame_from_turn);
   return text + " (evaluation: " + describe_leaf_eval(endgame_leaf_eval(sp)) + ")";
 }
 

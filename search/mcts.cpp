@@ -3,8 +3,6 @@
 // mcts_expand.cpp, mcts_select.cpp and mcts_result.cpp).
 #include "search/mcts.h"
 
-#include "search/descent.h"
-
 #include <algorithm>
 #include <chrono>
 #include <stdexcept>
@@ -132,40 +130,25 @@ BestFirstOptions root_turn_options(const SearchParams& params) {
   return opt;
 }
 
-// The single-file bot (export/single_file.h) plays PUCT only at policy temperature 1 (its
-// parameters are fixed): the tempering and the UBFM / Descent dispatch are left out of it, and so
-// are search/policy_temperature.h and search/descent.h / .cpp (with the members that hold them).
-// The policy temperature is applied here, once for every algorithm (search/policy_temperature.h).
+// The single-file bot (export/single_file.h) searches at policy temperature 1 (its parameters
+// are fixed): the tempering is left out of it, and so is search/policy_temperature.h (with the
+// member that holds it). The policy temperature is applied here, once for the whole search
+// (search/policy_temperature.h).
 Search::Search(Evaluator& evaluator, const SearchParams& params, uint64_t seed) {
   Evaluator* ev = &evaluator;
-  // single-file: omit begin (the exported bot searches at temperature 1 and plays PUCT only)
+  // single-file: omit begin (the exported bot searches at temperature 1)
   if (params.policy_temperature != 1.0) {
     tempered_ = std::make_unique<PolicyTemperatureEvaluator>(evaluator, params.policy_temperature);
     ev = tempered_.get();
-  }
-  if (params.algorithm != "puct") {
-    descent_ = std::make_unique<DescentSearch>(*ev, params, seed);
-    return;
   }
   // single-file: omit end
   impl_ = std::make_unique<Impl>(*ev, params, seed);
 }
 Search::~Search() = default;
-SearchResult Search::run(const Position& pos, const SearchLimits& limits) {
-  // single-file: omit begin
-  if (descent_) return descent_->run(pos, limits);
-  // single-file: omit end
-  return impl_->run(pos, limits);
-}
-void Search::clear() {
-  // single-file: omit begin
-  if (descent_) return descent_->clear();
-  // single-file: omit end
-  impl_->clear();
-}
+SearchResult Search::run(const Position& pos, const SearchLimits& limits) { return impl_->run(pos, limits); }
+void Search::clear() { impl_->clear(); }
 // single-file: omit begin (the exported bot shows no variations)
 std::vector<std::string> Search::variation(const std::string& first_turn, int max_turns) const {
-  if (descent_) return descent_->variation(first_turn, max_turns);
   return impl_->variation(first_turn, max_turns);
 }
 // single-file: omit end
@@ -173,26 +156,15 @@ std::vector<std::string> Search::variation(const std::string& first_turn, int ma
 void Search::set_turn_state_budget(int64_t bytes) {
   if (bytes < 0)
     throw std::invalid_argument("search: turn state budget must be >= 0 bytes, got " + std::to_string(bytes));
-  if (impl_) impl_->turn_state_budget = bytes;
+  impl_->turn_state_budget = bytes;
 }
 // single-file: omit end
 // single-file: omit begin
 void Search::exclude_root_turns(std::vector<uint64_t> hashes) {
-  if (!impl_) throw std::invalid_argument("search: excluded root turns need algorithm puct");
   impl_->excluded_root_turns = std::move(hashes);
 }
 // single-file: omit end
-const SearchParams& Search::params() const {
-  // single-file: omit begin
-  if (descent_) return descent_->params();
-  // single-file: omit end
-  return impl_->params;
-}
-std::mt19937_64& Search::rng() {
-  // single-file: omit begin
-  if (descent_) return descent_->rng();
-  // single-file: omit end
-  return impl_->rng;
-}
+const SearchParams& Search::params() const { return impl_->params; }
+std::mt19937_64& Search::rng() { return impl_->rng; }
 
 }  // namespace ps

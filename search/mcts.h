@@ -73,11 +73,9 @@ struct SearchResult {
   int64_t collisions = 0;             ///< simulations retried because another thread was busy
   /// Turn generations (expansions and widenings) by this call that continued a node's saved
   /// best-first generation instead of listing its turns from the first (Search::
-  /// set_turn_state_budget); PUCT only.
+  /// set_turn_state_budget).
   int64_t resumed_generations = 0;
-  int64_t tree_nodes = 0;             ///< nodes in the tree after the search
-  int max_depth = 0;                  ///< deepest node reached, turns below the root (ubfm and
-                                      ///< descent; 0 for puct, which does not track it)
+  int64_t tree_nodes = 0;  ///< nodes in the tree after the search
   double elapsed_ms = 0.0;
 
   /// Index of `best_turn` in children (-1 if children is empty).
@@ -94,12 +92,7 @@ BestFirstOptions root_turn_options(const SearchParams& params);
 /// std::invalid_argument when the result has no children.
 std::string sample_turn(const SearchResult& result, double temperature, std::mt19937_64& rng);
 
-// single-file: omit begin (the exported bot plays PUCT only: no search/descent.h in its file)
-class DescentSearch;
-// single-file: omit end
-
-/// One search tree, of the algorithm params.algorithm names (PUCT here; UBFM / Descent in
-/// search/descent.h behind the same interface). Not thread-safe itself (one caller at a time); with num_threads > 1 it
+/// One PUCT search tree. Not thread-safe itself (one caller at a time); with num_threads > 1 it
 /// starts its own worker threads inside run(). Cheap to construct: self-play keeps one per game.
 class Search {
  public:
@@ -129,15 +122,14 @@ class Search {
   /// turns again: the same turns and priors, bit for bit. Default 256 MiB per search, at most
   /// 1 MiB per node (a larger one is not kept); a node keeps one only while it keeps its logits
   /// (SearchParams::widen_per_sqrt_visit). 0: every widening lists the node's turns afresh.
-  /// Throws std::invalid_argument when negative. PUCT only (ubfm and descent ignore it). Call
-  /// between runs; a smaller budget applies to generations saved from then on.
+  /// Throws std::invalid_argument when negative. Call between runs; a smaller budget applies to
+  /// generations saved from then on.
   void set_turn_state_budget(int64_t bytes);
   /// Root turns, named by the hash of the position after each (Position::hash), that the next
   /// run() treats as proven lost for the root's side to move: the MCTS-solver's mark, so they
   /// get no visits and are never played while another turn is not proven lost (the proof step
   /// of the hybrid in search/mcts_player.h). Turns not among the root's listed children are
-  /// ignored; the next run() uses the list once and forgets it. Throws std::invalid_argument
-  /// unless params.algorithm is puct. Call between runs.
+  /// ignored; the next run() uses the list once and forgets it. Call between runs.
   void exclude_root_turns(std::vector<uint64_t> hashes);
   // single-file: omit end
   const SearchParams& params() const;
@@ -152,10 +144,7 @@ class Search {
   // single-file: omit begin (the exported bot plays PUCT at policy temperature 1)
   std::unique_ptr<Evaluator> tempered_;
   // single-file: omit end
-  std::unique_ptr<Impl> impl_;                     // PUCT (params.algorithm "puct")
-  // single-file: omit begin
-  std::unique_ptr<DescentSearch> descent_;    // "ubfm" / "descent" (search/descent.h)
-  // single-file: omit end
+  std::unique_ptr<Impl> impl_;
 };
 
 }  // namespace ps

@@ -51,12 +51,9 @@ std::string SearchTotals::search_summary() const {
   if (searches == 0) return "0 searches";
   const double n = double(searches);
   char buf[160];
-  // PUCT does not measure the depth (SearchResult::max_depth stays 0): left out, not printed as 0.
-  char depth_text[32] = "";
-  if (best_first) std::snprintf(depth_text, sizeof depth_text, ", depth %.1f", double(depth) / n);
-  std::snprintf(buf, sizeof buf, "%lld searches, per search: %.0f %s, %.0f evaluations%s, %.0f ms",
-                static_cast<long long>(searches), double(visits) / n, best_first ? "expansions" : "visits",
-                double(evaluations) / n, depth_text, elapsed_ms / n);
+  std::snprintf(buf, sizeof buf, "%lld searches, per search: %.0f visits, %.0f evaluations, %.0f ms",
+                static_cast<long long>(searches), double(visits) / n, double(evaluations) / n,
+                elapsed_ms / n);
   if (proofs == 0) return buf;
   char proof_text[160];
   std::snprintf(proof_text, sizeof proof_text,
@@ -180,10 +177,8 @@ std::string MctsPlayer::choose_turn(const Game& game, const TurnBudget& budget) 
   }
   last_ = search_.run(game.position(), limits);
   ++totals_.searches;
-  totals_.best_first = search_.params().algorithm != "puct";
   totals_.visits += last_.new_visits;
   totals_.evaluations += last_.evaluations;
-  totals_.depth += last_.max_depth;
   totals_.elapsed_ms += last_.elapsed_ms;
   const double t = search_.params().temperature_at(game.num_complete_turns());
   return sample_turn(last_, t, search_.rng());

@@ -69,11 +69,9 @@ class AblatedEvaluator final : public Evaluator {
 /// its choose_turn calls, for per-turn means (docs/STRENGTH.md reports visits per turn).
 struct SearchTotals {
   int64_t searches = 0;     ///< choose_turn calls
-  int64_t visits = 0;       ///< new simulations (ubfm / descent: node expansions)
+  int64_t visits = 0;       ///< new simulations
   int64_t evaluations = 0;  ///< evaluator positions
-  int64_t depth = 0;        ///< sum of SearchResult::max_depth (0 for puct, which does not track it)
   double elapsed_ms = 0;    ///< search wall time
-  bool best_first = false;  ///< ubfm / descent: visits are expansions and depth is measured
   int64_t proofs = 0;       ///< proof steps run (SearchParams::proof_fraction)
   int64_t proof_wins = 0;   ///< turns played because the proof step proved them won
   int64_t proof_resigned = 0;  ///< turns played with every root turn proven lost
@@ -83,9 +81,8 @@ struct SearchTotals {
   int64_t endgame_depth = 0;   ///< sum of their deepest completed iterations (turns)
   int64_t endgame_nodes = 0;   ///< sum of their nodes
   double endgame_ms = 0;       ///< their wall time
-  /// "N searches, per search: V visits, E evaluations, T ms" for puct; "N searches, per search:
-  /// V expansions, E evaluations, depth D, T ms" for ubfm / descent (means; "0 searches" when
-  /// there were none); with proof steps "; proof steps: P ms, X excluded per turn, W won, L all
+  /// "N searches, per search: V visits, E evaluations, T ms" (means; "0 searches" when there
+  /// were none); with proof steps "; proof steps: P ms, X excluded per turn, W won, L all
   /// lost" follows (per-step means, W and L counts); with alpha-beta endgame turns "; alpha-beta
   /// endgame: N turns, per turn: depth D, K nodes, T ms" (the searches above exclude them).
   std::string summary() const;

@@ -14,14 +14,6 @@ namespace ps {
 void SearchParams::validate() const {
   const FieldCheck check("search params: ");
   const SearchParams& p = *this;
-  check(p.algorithm == "puct" || p.algorithm == "ubfm" || p.algorithm == "descent", "algorithm",
-        "must be puct, ubfm or descent");
-  check(std::isfinite(p.ubfm_exploration) && p.ubfm_exploration >= 0 && p.ubfm_exploration <= 100,
-        "ubfm_exploration", "must be in [0, 100]");
-  check(p.ubfm_exploration == 0 || p.algorithm != "puct", "ubfm_exploration",
-        "is only read by algorithm ubfm or descent");
-  check(p.algorithm == "puct" || p.num_threads == 1, "num_threads",
-        "must be 1 with algorithm ubfm or descent (one-thread searches)");
   check(p.visits >= 1, "visits", "must be >= 1");
   check(p.time_ms >= 1 || p.time_ms == -1, "time_ms", "must be -1 (unlimited) or >= 1");
   check(p.num_threads >= 1 && p.num_threads <= 256, "num_threads", "must be in 1..256");
@@ -45,8 +37,6 @@ void SearchParams::validate() const {
   check(p.policy_temperature > 0 && std::isfinite(p.policy_temperature), "policy_temperature",
         "must be > 0 and finite");
   check(p.proof_fraction >= 0 && p.proof_fraction <= 0.9, "proof_fraction", "must be in [0, 0.9]");
-  check(p.algorithm == "puct" || p.proof_fraction == 0, "proof_fraction",
-        "must be 0 with algorithm ubfm or descent (the proof step excludes turns from PUCT's root)");
   check(p.endgame_from_turn >= -1, "endgame_from_turn", "must be >= -1 (-1: never)");
   check(p.endgame_eval == "noise" || p.endgame_eval == "hand" || p.endgame_eval == "nnue", "endgame_eval",
         "unknown evaluation '" + p.endgame_eval + "' (known: " + kLeafEvalNames + ")");
@@ -69,8 +59,7 @@ void SearchParams::validate() const {
 
 SearchParams parse_search_params(ConfigReader& cfg, const SearchParams& defaults) {
   SearchParams p = defaults;
-  cfg.read(field("algorithm", p.algorithm), field("ubfm_exploration", p.ubfm_exploration),
-           field("visits", p.visits), field("time_ms", p.time_ms), field("num_threads", p.num_threads),
+  cfg.read(field("visits", p.visits), field("time_ms", p.time_ms), field("num_threads", p.num_threads),
            field("leaf_batch", p.leaf_batch), field("c_puct_init", p.c_puct_init),
            field("c_puct_base", p.c_puct_base), field("fpu_reduction", p.fpu_reduction),
            field("root_fpu_reduction", p.root_fpu_reduction), field("virtual_loss", p.virtual_loss),

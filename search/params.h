@@ -21,14 +21,6 @@ class ConfigReader;
 /// Units: visits are simulations (one network evaluation or one proven/terminal leaf each),
 /// times are wall-clock milliseconds, values are in [-1, 1] for the player concerned.
 struct SearchParams {
-  // --- algorithm ---------------------------------------------------------------------------
-  /// algorithm: "puct" (search/mcts.h: AlphaZero PUCT with averaging backups), "ubfm" or
-  /// "descent" (search/descent.h: best-first minimax with minimax backups, Cohen-Solal 2020;
-  /// one thread; visits count node expansions). The keys below marked PUCT only are ignored by
-  /// ubfm/descent, which use initial_turns, root_initial_turns, turn generation, visits and
-  /// time_ms.
-  std::string algorithm = "puct";
-
   // --- budget ------------------------------------------------------------------------------
   /// visits: new simulations per search when the caller's budget gives neither visits nor time.
   int64_t visits = 800;
@@ -41,7 +33,6 @@ struct SearchParams {
   /// them in one Evaluator::evaluate_many call (Leela Chess Zero's minibatch gathering), so a
   /// single-threaded search hands the batching service leaf_batch positions at a time. A
   /// descent that meets a leaf already waiting ends the batch early. 1 = each leaf alone.
-  /// PUCT only.
   int leaf_batch = 1;
 
   // --- PUCT (AlphaZero pseudocode) -----------------------------------------------------------
@@ -101,7 +92,7 @@ struct SearchParams {
   /// policy_temperature: the per-kick policy softmax is taken over logits / policy_temperature
   /// (Leela Chess Zero's policy softmax temperature; search/policy_temperature.h): > 1 flattens
   /// the turn priors towards uniform over kicks, < 1 sharpens them, 1 = the network's priors.
-  /// Every algorithm and widening see it. Must be > 0.
+  /// Expansions and widening see it. Must be > 0.
   double policy_temperature = 1.0;
 
   // --- solver ------------------------------------------------------------------------------
@@ -109,12 +100,7 @@ struct SearchParams {
   /// Terminal turns and the win check always give exact leaf values, even when false.
   bool solver = true;
 
-  // single-file: omit begin (the exported bot has no UBFM exploration and no proof step)
-  /// ubfm_exploration: ubfm/descent only. 0: pure best-first minimax (the child of highest
-  /// minimax value; Cohen-Solal's UBFM). c > 0: the descent picks the child maximising value +
-  /// c * sqrt(ln(1 + N) / (1 + n)) (UCB1 over minimax values; N the selections of its children,
-  /// n the child's), proven children without the bonus; the move played is still the best-valued.
-  double ubfm_exploration = 0.0;
+  // single-file: omit begin (the exported bot has no proof step)
   // --- proof step (MCTS-minimax hybrid, search/mcts_player.h) --------------------------------
   /// proof_fraction: share of a timed turn's search time that the `mcts` player first spends
   /// on an alpha-beta win/loss proof over the root's turns (AlphaBetaPlayer::prove_root,
@@ -123,7 +109,7 @@ struct SearchParams {
   /// (Search::exclude_root_turns), the rest of the time goes to PUCT. 0 = no proof step.
   /// Searches with a visit budget only skip it: self-play and a run's evaluation, whose configs
   /// refuse a proof_fraction other than 0 (SelfplayConfig::validate, loop/run_config.h); a
-  /// tournament or ladder player needs a time_ms budget for it. In [0, 0.9]; PUCT only.
+  /// tournament or ladder player needs a time_ms budget for it. In [0, 0.9].
   double proof_fraction = 0.0;
 
   // --- endgame search (search/mcts_player.h) -------------------------------------------------

@@ -5,8 +5,8 @@
 //
 // Source: Leela Chess Zero's policy softmax temperature (its search option PolicyTemperature,
 // `--policy-softmax-temp`), which applies the same division to the network's move logits.
-// Applied by ps::Search to its evaluator (search/mcts.cpp), so PUCT, ubfm / descent and
-// widening (which reuses the logits kept at a node's expansion) all see the tempered logits.
+// Applied by ps::Search to its evaluator (search/mcts.cpp), so PUCT's expansions and widening
+// (which reuses the logits kept at a node's expansion) all see the tempered logits.
 // The single-file bot leaves it out (it searches at temperature 1; export/CMakeLists.txt).
 #pragma once
 

@@ -200,7 +200,6 @@ std::string player_search_text(const PlayerSpec& m) {
   // The keys that name the play-time search, read as the player reads them (defaults:
   // SearchParams').
   SearchParams sp;
-  if (s["algorithm"]) sp.algorithm = s["algorithm"].as<std::string>();
   sp.endgame_from_turn = s["endgame_from_turn"] ? s["endgame_from_turn"].as<int>() : -1;
   if (s["endgame_eval"]) sp.endgame_eval = s["endgame_eval"].as<std::string>();
   if (s["endgame_value_net"]) sp.endgame_value_net = s["endgame_value_net"].as<std::string>();

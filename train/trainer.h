@@ -34,7 +34,7 @@
 //              cheap_value_weight weights the value loss of cheap-search (value-only) samples;
 //              search_value_weight w (0..1) [0] makes the value target (1 - w) * game result +
 //              w * the search's root value: 1 is Descent's target (Cohen-Solal 2020: learn the
-//              values the search backed up, search.algorithm descent), 0 AlphaZero's
+//              values the search backed up), 0 AlphaZero's
 //   mirror: true             left-right mirror augmentation
 //   deterministic: false     deterministic kernels (at::globalContext().setDeterministicAlgorithms
 //                            and cuDNN's deterministic mode; sets CUBLAS_WORKSPACE_CONFIG if

@@ -11,7 +11,6 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
-#include <map>
 #include <set>
 #include <sstream>
 #include <string>
@@ -21,8 +20,6 @@
 #include "engine/record.h"
 #include "engine/turns.h"
 #include "loop/players.h"
-#include "search/value_net.h"
-#include "search/value_net_file.h"
 #include "tournament/protocol.h"
 #include "tournament/registry.h"
 #include "train/trainer.h"
@@ -155,29 +152,6 @@ TEST_CASE("corpus: mcts with a small net answers legally in bounded time and mem
 
 TEST_CASE("corpus: alphabeta answers legally in bounded time and memory", "[corpus]") {
   run_corpus("alphabeta", registry_player("alphabeta", "{}", TurnBudget{200, -1}), 3.0);
-}
-
-// bestfirst (UBFM over the small value net, every turn listed at each expansion): a random net
-// of each position's rules.
-TEST_CASE("corpus: bestfirst answers legally in bounded time and memory", "[corpus]") {
-  const std::filesystem::path dir =
-      std::filesystem::temp_directory_path() / ("ps-corpus-vnet-" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  std::map<std::string, std::string> nets;
-  run_corpus(
-      "bestfirst",
-      [&](const Game& g) {
-        const Position& pos = g.position();
-        const std::string rules = pos.pitch().name() + "-" + variant_name(pos.variant());
-        if (!nets.count(rules)) {
-          nets[rules] = (dir / (rules + ".vnet")).string();
-          save_value_net(random_value_net(pos.pitch(), pos.variant(), {16, 16}, 3), nets[rules]);
-        }
-        return registry_player("bestfirst", "{value_net: '" + nets[rules] + "'}", TurnBudget{200, -1})(g);
-      },
-      3.0);
-  clear_net_evaluators();
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("corpus: the bot's fallback answers legally in bounded time and memory", "[corpus]") {

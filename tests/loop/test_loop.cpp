@@ -190,48 +190,6 @@ TEST_CASE("the mcts player's search_stats writes the game's searches per turn on
   clear_net_evaluators();
 }
 
-// The `bestfirst` type: UBFM over the small value net, from a config map; plays legal turns
-// within its budget, and names a missing or unusable value_net with the config's line.
-TEST_CASE("the bestfirst player searches with the value net and names a bad value_net") {
-  ps::test::TempDir dir("bestfirst");
-  const std::string vnet = (dir.path / "v.vnet").string(), other = (dir.path / "o.vnet").string();
-  save_value_net(random_value_net(Pitch::standard(), Variant::kStandard, {8}, 2), vnet);
-  save_value_net(random_value_net(Pitch::get(8, 12, 2), Variant::kStandard, {8}, 2), other);
-  const tour::PlayerContext ctx = mcts_context("bf");
-  auto p = tour::create_player("bestfirst",
-                               YAML::Load("{value_net: " + vnet + ", search: {ubfm_exploration: 0.3}}"), ctx);
-  RandomPlayer rp(5);
-  Game g(Pitch::standard(), Variant::kStandard);
-  for (int t = 0; t < 12 && !g.position().game_over(); ++t) {
-    Player& mover = t % 2 == 0 ? *p : static_cast<Player&>(rp);
-    const std::string turn = mover.choose_turn(g, {-1, 40});
-    REQUIRE(ps::test::is_legal_turn(g, turn));
-    g.play_turn(turn);
-  }
-  CHECK_THROWS_WITH(tour::create_player("bestfirst", YAML::Load("{search: {}}"), ctx, "t.yaml"),
-                    Catch::Contains("value_net") && Catch::Contains("missing"));
-  CHECK_THROWS_WITH(tour::create_player("bestfirst", YAML::Load("{value_net: " + other + "}"), ctx, "t.yaml"),
-                    Catch::Contains("t.yaml: player.value_net (line 1)") && Catch::Contains("8x12"));
-  CHECK_THROWS_WITH(tour::create_player(
-                        "bestfirst", YAML::Load("{value_net: " + vnet + ", search: {ubfm_exploration: -1}}"),
-                        ctx, "t.yaml"),
-                    Catch::Contains("ubfm_exploration"));
-  // No alpha-beta endgame and no PUCT: said with the key and its line (before: an
-  // endgame_value_net of another pitch failed every game; algorithm puct played silently).
-  CHECK_THROWS_WITH(
-      tour::create_player(
-          "bestfirst",
-          YAML::Load("{value_net: " + vnet + ",\n search: {endgame_from_turn: 10, endgame_eval: nnue}}"), ctx,
-          "t.yaml"),
-      Catch::Contains("t.yaml: player.search.endgame_from_turn (line 2)") &&
-          Catch::Contains("no alpha-beta endgame"));
-  CHECK_THROWS_WITH(
-      tour::create_player("bestfirst", YAML::Load("{value_net: " + vnet + ", search: {algorithm: puct}}"),
-                          ctx, "t.yaml"),
-      Catch::Contains("player.search.algorithm") && Catch::Contains("ubfm or descent"));
-  clear_net_evaluators();
-}
-
 TEST_CASE("the mcts player's listed keys are the keys its parser reads") {
   // Regression: `tournament --list-types` listed no keys for mcts. The list is taken from the
   // parser; each listed key, given, is read (not an unknown key), and a key not listed is refused.

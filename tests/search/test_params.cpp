@@ -53,11 +53,6 @@ TEST_CASE("params: YAML defaults, overrides and errors", "[search]") {
                         "t.yaml: search.proof_fraction (line 3): must be in [0, 0.9]");
   }
   {
-    auto cfg = ConfigReader::from_string("algorithm: ubfm\nproof_fraction: 0.25\n", "u.yaml");
-    REQUIRE_THROWS_WITH(parse_search_params(cfg), Catch::Contains("u.yaml: proof_fraction (line 2)") &&
-                                                      Catch::Contains("must be 0 with algorithm ubfm"));
-  }
-  {
     auto cfg = ConfigReader::from_string("proof_fraction: .nan\n", "n.yaml");
     REQUIRE_THROWS_WITH(parse_search_params(cfg), Catch::Contains("n.yaml: proof_fraction (line 1)"));
   }
@@ -81,7 +76,7 @@ TEST_CASE("params: configs/search.yaml is valid and documents every key", "[sear
   root.finish();
   REQUIRE(p.visits >= 1);
   // Every key of the example is a field: count them against the parser's list.
-  REQUIRE(cfg.node().size() == 26);
+  REQUIRE(cfg.node().size() == 25);
 }
 
 TEST_CASE("params: endgame_from_turn and endgame_eval are read and checked", "[search]") {

@@ -199,40 +199,27 @@ TEST_CASE("players: finished games and mid-turn positions are rejected", "[searc
 
 TEST_CASE("players: an mcts player sums its searches of one game", "[search]") {
   FixedCostEvaluator net(0, 0.5f, 1.0f, 4);
-  for (const char* algo : {"puct", "ubfm"}) {
-    SearchParams sp;
-    sp.algorithm = algo;
-    MctsPlayer p(net, sp, 5);
-    CHECK(p.totals().summary() == "0 searches");
-    Game g(Pitch::standard(), Variant::kStandard);
-    int64_t visits = 0, evaluations = 0, depth = 0;
-    for (int t = 0; t < 3 && !g.position().game_over(); ++t) {
-      g.play_turn(p.choose_turn(g, {-1, 40}));
-      visits += p.last_result().new_visits;
-      evaluations += p.last_result().evaluations;
-      depth += p.last_result().max_depth;
-    }
-    INFO(algo);
-    CHECK(p.totals().searches == 3);
-    CHECK(p.totals().visits == visits);
-    CHECK(p.totals().evaluations == evaluations);
-    CHECK(p.totals().depth == depth);
-    CHECK(visits >= 3);
-    const std::string s = p.totals().summary();
-    CHECK(s.rfind("3 searches, per search: ", 0) == 0);
-    // Regression: puct printed "depth 0.0", a depth it never measures; ubfm's visits are
-    // expansions.
-    if (std::string(algo) == "puct") {
-      CHECK(s.find(" visits, ") != std::string::npos);
-      CHECK(s.find("depth") == std::string::npos);
-    } else {
-      CHECK(s.find(" expansions, ") != std::string::npos);
-      CHECK(s.find(" evaluations, depth ") != std::string::npos);
-    }
-    p.new_game(Pitch::standard(), Variant::kStandard);
-    CHECK(p.totals().searches == 0);
-    CHECK(p.totals().visits == 0);
+  MctsPlayer p(net, SearchParams{}, 5);
+  CHECK(p.totals().summary() == "0 searches");
+  Game g(Pitch::standard(), Variant::kStandard);
+  int64_t visits = 0, evaluations = 0;
+  for (int t = 0; t < 3 && !g.position().game_over(); ++t) {
+    g.play_turn(p.choose_turn(g, {-1, 40}));
+    visits += p.last_result().new_visits;
+    evaluations += p.last_result().evaluations;
   }
+  CHECK(p.totals().searches == 3);
+  CHECK(p.totals().visits == visits);
+  CHECK(p.totals().evaluations == evaluations);
+  CHECK(visits >= 3);
+  const std::string s = p.totals().summary();
+  CHECK(s.rfind("3 searches, per search: ", 0) == 0);
+  // Regression: it printed "depth 0.0", a depth PUCT never measures.
+  CHECK(s.find(" visits, ") != std::string::npos);
+  CHECK(s.find("depth") == std::string::npos);
+  p.new_game(Pitch::standard(), Variant::kStandard);
+  CHECK(p.totals().searches == 0);
+  CHECK(p.totals().visits == 0);
 }
 
 TEST_CASE("players: the noise evaluation is a deterministic hash of the position, in range", "[search]") {

@@ -1,7 +1,7 @@
 // SearchParams::policy_temperature (search/policy_temperature.h): the per-kick softmax over
 // logits / T. T = 1 keeps the network's priors, large T approaches uniform per-kick priors,
-// T < 1 sharpens them, and ps::Search applies it wherever logits reach turn generation (PUCT
-// with widening, ubfm).
+// T < 1 sharpens them, and ps::Search applies it wherever logits reach turn generation (PUCT's
+// expansions and widening).
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -104,44 +104,40 @@ TEST_CASE("policy temperature: a large T approaches uniform per-kick priors", "[
   REQUIRE(compared > 50);
 }
 
-TEST_CASE("policy temperature: every search algorithm sees logits / T, widening included", "[search]") {
+TEST_CASE("policy temperature: the search sees logits / T, widening included", "[search]") {
   // Logits scaled by 4 (an evaluator at temperature 1/4) searched at T = 4 must give exactly
   // the search of the unscaled logits at T = 1 (powers of two: the division is exact in
   // float). A path that read the net's logits without T would see 4x sharper priors.
   FixedCostEvaluator net(0, 0.8f, 1.5f, 9);
   PolicyTemperatureEvaluator sharp(net, 0.25);
-  for (const char* algo : {"puct", "ubfm"}) {
-    SearchParams p;
-    p.algorithm = algo;
-    p.reuse_tree = false;
-    p.root_initial_turns = 2;  // PUCT: the root and every node grow by widening
-    p.initial_turns = 1;
-    SearchParams hot = p;
-    hot.policy_temperature = 4.0;
-    int differs = 0, widened = 0;
-    for (const Position& pos : random_positions(Pitch::standard(), Variant::kStandard, 6, 17, 16)) {
-      Search plain(net, p, 1), tempered(sharp, hot, 1), untempered(sharp, p, 1);
-      SearchLimits lim;
-      lim.visits = 200;
-      const SearchResult a = plain.run(pos, lim), b = tempered.run(pos, lim), c = untempered.run(pos, lim);
-      INFO(algo);
-      REQUIRE(a.children.size() == b.children.size());
-      widened += a.children.size() > 2;  // more root turns than root_initial_turns
-      for (size_t i = 0; i < a.children.size(); ++i) {
-        REQUIRE(a.children[i].kicks == b.children[i].kicks);
-        REQUIRE(a.children[i].prior == Approx(b.children[i].prior).margin(1e-6));
-        REQUIRE(a.children[i].visits == b.children[i].visits);
-      }
-      REQUIRE(a.best_turn == b.best_turn);
-      bool same = a.children.size() == c.children.size();
-      for (size_t i = 0; same && i < a.children.size(); ++i)
-        same = a.children[i].kicks == c.children[i].kicks &&
-               std::abs(a.children[i].prior - c.children[i].prior) < 1e-6;
-      differs += !same;
+  SearchParams p;
+  p.reuse_tree = false;
+  p.root_initial_turns = 2;  // the root and every node grow by widening
+  p.initial_turns = 1;
+  SearchParams hot = p;
+  hot.policy_temperature = 4.0;
+  int differs = 0, widened = 0;
+  for (const Position& pos : random_positions(Pitch::standard(), Variant::kStandard, 6, 17, 16)) {
+    Search plain(net, p, 1), tempered(sharp, hot, 1), untempered(sharp, p, 1);
+    SearchLimits lim;
+    lim.visits = 200;
+    const SearchResult a = plain.run(pos, lim), b = tempered.run(pos, lim), c = untempered.run(pos, lim);
+    REQUIRE(a.children.size() == b.children.size());
+    widened += a.children.size() > 2;  // more root turns than root_initial_turns
+    for (size_t i = 0; i < a.children.size(); ++i) {
+      REQUIRE(a.children[i].kicks == b.children[i].kicks);
+      REQUIRE(a.children[i].prior == Approx(b.children[i].prior).margin(1e-6));
+      REQUIRE(a.children[i].visits == b.children[i].visits);
     }
-    REQUIRE(differs > 0);
-    if (std::string(algo) == "puct") REQUIRE(widened > 0);
+    REQUIRE(a.best_turn == b.best_turn);
+    bool same = a.children.size() == c.children.size();
+    for (size_t i = 0; same && i < a.children.size(); ++i)
+      same = a.children[i].kicks == c.children[i].kicks &&
+             std::abs(a.children[i].prior - c.children[i].prior) < 1e-6;
+    differs += !same;
   }
+  REQUIRE(differs > 0);
+  REQUIRE(widened > 0);
 }
 
 TEST_CASE("policy temperature: the key is read and must be > 0", "[search]") {

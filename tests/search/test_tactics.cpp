@@ -205,29 +205,6 @@ TEST_CASE("tactics: baseline players take one-turn wins and the greedy one avoid
   }
 }
 
-TEST_CASE("tactics: UBFM and Descent take wins, prove two-turn wins and avoid traps", "[search]") {
-  for (const Case& c : kCases) {
-    const Game g = parse_record(Pitch::get(8, c.length, 2), parse_variant(c.variant), c.record);
-    const Position& p = g.position();
-    INFO("8x" << c.length << " " << c.variant << ", " << kind_name(c.kind) << "\n" << render_ascii(p));
-    FixedCostEvaluator ev(0, 0.3f, 1.0f, 7);
-    for (const char* algo : {"ubfm", "descent"}) {
-      INFO(algo);
-      SearchParams sp;
-      sp.algorithm = algo;
-      sp.root_initial_turns = 1000;  // every root turn, so a loss can be proven
-      Search search(ev, sp, 1);
-      const SearchResult r = search.run(p, SearchLimits{3000, -1});
-      // Descent spends its expansions on deep lines (search/descent.h): with a random
-      // evaluator it need not find a two-turn win, so it is held to wins in one and traps.
-      const bool two_turn = c.kind == Kind::kWin2 || c.kind == Kind::kBlockWin2;
-      if (two_turn && std::string(algo) == "descent") continue;
-      check_answer(c, p, r.best_turn, algo);
-      if (c.kind != Kind::kTrap) REQUIRE(r.root_proven == 1);
-    }
-  }
-}
-
 TEST_CASE("tactics: alpha-beta takes wins, proves two-turn wins and avoids traps", "[search]") {
   for (const Case& c : kCases) {
     const Game g = parse_record(Pitch::get(8, c.length, 2), parse_variant(c.variant), c.record);
@@ -361,10 +338,6 @@ TEST_CASE("tactics: excluded root turns get no visits and are never played", "[s
   // Without the call nothing is excluded: the same search plays the plain one's turn.
   Search again(ev, sp, 1);
   REQUIRE(again.run(p, SearchLimits{400, -1}).best_turn == first.best_turn);
-  SearchParams ubfm = sp;
-  ubfm.algorithm = "ubfm";
-  Search best_first(ev, ubfm, 1);
-  REQUIRE_THROWS_WITH(best_first.exclude_root_turns({}), Catch::Contains("algorithm puct"));
 }
 
 TEST_CASE("tactics: the mcts player's proof step plays proven wins and avoids proven losses", "[search]") {

@@ -23,7 +23,6 @@
 #include "search/baselines.h"
 #include "search/leaf_evals.h"
 #include "search/nnue_eval.h"
-#include "search/value_net_evaluator.h"
 #include "search/value_net_file.h"
 #include "tests/common/random_games.h"
 #include "tests/search/helpers.h"
@@ -591,7 +590,7 @@ TEST_CASE("the endgame's evaluation in SearchParams: one mapping both ways, and 
   CHECK(back.eval_noise == net.eval_noise);
   CHECK(describe_play_search(sp) ==
         "alpha-beta from the first turn (evaluation: value net v.vnet + noise 150)");
-  CHECK(describe_play_search(sp, true) == sp.algorithm + " all game");
+  CHECK(describe_play_search(sp, true) == "puct all game");
 }
 
 // Plays 12 random turns and checks that `added` scores each turn start (evaluate_current) and a
@@ -654,29 +653,4 @@ TEST_CASE("eval_noise adds the noise evaluation to the hand or learned score", "
     CHECK(e.field() == "eval_noise");
   }
   std::remove(path.c_str());
-}
-
-// The value net behind the network interface (search/value_net_evaluator.h): its value, equal
-// logits, and refusals of other rules and of positions that are not turn starts.
-TEST_CASE("value net evaluator: the net's value and a uniform policy", "[search]") {
-  auto net =
-      std::make_shared<const ValueNet>(random_value_net(Pitch::standard(), Variant::kStandard, {8, 4}, 5));
-  ValueNetEvaluator ev(net, "test.vnet");
-  CHECK(ev.name() == "value-net:test.vnet");
-  std::mt19937_64 rng(3);
-  const Game g = testing::random_game(Pitch::standard(), Variant::kStandard, 12, rng);
-  REQUIRE(!g.position().game_over());
-  Evaluation out;
-  ev.evaluate(g.position(), out);
-  CHECK(out.value == net->evaluate(g.position()));
-  REQUIRE(out.policy_logits.size() == size_t(Pitch::standard().num_points()) * 8);
-  CHECK(std::all_of(out.policy_logits.begin(), out.policy_logits.end(), [](float x) { return x == 0.0f; }));
-  const Game other = testing::random_game(Pitch::get(8, 12, 2), Variant::kStandard, 2, rng);
-  CHECK_THROWS_WITH(ev.evaluate(other.position(), out),
-                    Catch::Contains("test.vnet") && Catch::Contains("8x12"));
-  Position mid = g.position();
-  mid.make_kick(__builtin_ctz(mid.legal_kicks()));
-  if (!mid.turn_start() && !mid.game_over())
-    CHECK_THROWS_WITH(ev.evaluate(mid, out), Catch::Contains("turn starts"));
-  CHECK_THROWS_AS(ValueNetEvaluator(nullptr, "x"), std::invalid_argument);
 }

@@ -152,12 +152,12 @@ TEST_CASE("ladder: players and spec errors", "[tournament]") {
   // its search map gives endgame_from_turn (-1: PUCT all game); its other search keys are kept.
   CHECK(players[0].options["search"]["endgame_from_turn"].as<int>() == MctsPlayer::kPlayEndgameFromTurn);
   LadderSpec puct_only = s;
-  puct_only.model_options = YAML::Load("{search: {endgame_from_turn: -1, algorithm: ubfm}}");
+  puct_only.model_options = YAML::Load("{search: {endgame_from_turn: -1, c_puct_init: 2}}");
   CHECK(ladder_players(puct_only)[0].options["search"]["endgame_from_turn"].as<int>() == -1);
-  LadderSpec ubfm = s;
-  ubfm.model_options = YAML::Load("{search: {algorithm: ubfm}}");
-  CHECK(ladder_players(ubfm)[0].options["search"]["algorithm"].as<std::string>() == "ubfm");
-  CHECK(ladder_players(ubfm)[0].options["search"]["endgame_from_turn"].as<int>() ==
+  LadderSpec tuned = s;
+  tuned.model_options = YAML::Load("{search: {c_puct_init: 2}}");
+  CHECK(ladder_players(tuned)[0].options["search"]["c_puct_init"].as<double>() == 2);
+  CHECK(ladder_players(tuned)[0].options["search"]["endgame_from_turn"].as<int>() ==
         MctsPlayer::kPlayEndgameFromTurn);
   const TournamentSpec t = ladder_tournament(s);
   CHECK(t.format == Format::kGauntlet);
