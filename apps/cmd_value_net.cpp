@@ -266,7 +266,7 @@ void bench_value_net(const BenchOptions& o) {
 void register_value_net_commands(CLI::App& app) {
   struct TrainArgs {
     ValueTrainConfig cfg;
-    std::string data_dir, out;
+    std::string data_dir, out, config;
   };
   auto t = std::make_shared<TrainArgs>();
   auto* tv = app.add_subcommand(
@@ -325,7 +325,24 @@ void register_value_net_commands(CLI::App& app) {
       ->capture_default_str()
       ->check(integer_at_least(0));
   tv->add_flag("!--no-mirror", t->cfg.mirror, "no left-right mirror augmentation");
+  // --config: the training keys from a YAML file's `train:` map, as `train CONFIG` reads its
+  // own; not beside the flags that set them (one source for each key).
+  auto* config = tv->add_option("--config", t->config,
+                                "YAML whose train: map sets the training keys (those of a value-net run "
+                                "config's train:, e.g. configs/ship-8x10-value-net.yaml; the file's other "
+                                "maps are not read), instead of the flags; with --data, --out and --init");
+  for (CLI::Option* o : tv->get_options())
+    if (o != config && o->get_name() != "--data" && o->get_name() != "--out" && o->get_name() != "--init" &&
+        o->get_name() != "--help" && o->get_name() != "--config")
+      config->excludes(o);
   tv->callback([t] {
+    if (!t->config.empty()) {
+      ConfigReader top = ConfigReader::from_file(t->config);
+      ConfigReader r = top.child("train");
+      const std::string init = t->cfg.init;
+      t->cfg = parse_value_train_config(r);
+      t->cfg.init = init;
+    }
     // Before the training, not at the final rename (`--out emptydir` had trained first).
     std::error_code ec;
     if (std::filesystem::is_directory(t->out, ec))
