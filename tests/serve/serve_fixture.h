@@ -18,6 +18,12 @@ struct Reply {
   Json body;
 };
 
+/// Whether an answer is an error whose message holds text.
+inline bool contains(const Json& j, const std::string& text) {
+  return j.is_object() && j.contains("error") && j["error"].is_string() &&
+         j["error"].get<std::string>().find(text) != std::string::npos;
+}
+
 class TestServer {
  public:
   explicit TestServer(ServeOptions o = options()) : server_(o) {

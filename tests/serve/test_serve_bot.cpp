@@ -10,16 +10,12 @@
 #include "serve_fixture.h"
 
 using ps::serve::ServeOptions;
+using ps::serve::test::contains;
 using ps::serve::test::Json;
 using ps::serve::test::Reply;
 using ps::serve::test::TestServer;
 
 namespace {
-
-bool contains(const Json& j, const std::string& text) {
-  return j.is_object() && j.contains("error") &&
-         j["error"].get<std::string>().find(text) != std::string::npos;
-}
 
 // The server as `serve` runs it without --model: the shipped 8x10 standard value net.
 ServeOptions without_model() {

@@ -19,16 +19,12 @@
 
 #include "serve_fixture.h"
 
+using ps::serve::test::contains;
 using ps::serve::test::Json;
 using ps::serve::test::Reply;
 using ps::serve::test::TestServer;
 
 namespace {
-
-bool contains(const Json& j, const std::string& text) {
-  return j.is_object() && j.contains("error") &&
-         j["error"].get<std::string>().find(text) != std::string::npos;
-}
 
 std::string new_game(const TestServer& s, Json body) {
   const Reply r = s.post("/api/games", body);

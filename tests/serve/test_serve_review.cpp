@@ -8,16 +8,13 @@
 
 #include "serve_fixture.h"
 
+using ps::serve::test::contains;
 using ps::serve::test::Json;
 using ps::serve::test::Reply;
 using ps::serve::test::TestServer;
 namespace fs = std::filesystem;
 
 namespace {
-
-bool contains(const Json& j, const std::string& text) {
-  return j.is_object() && j.contains("error") && j["error"].get<std::string>().find(text) != std::string::npos;
-}
 
 void write(const fs::path& p, const std::string& text) {
   fs::create_directories(p.parent_path());
