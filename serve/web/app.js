@@ -383,11 +383,11 @@ function loadReview(games, keepGameAnalysis) {
   const sel = $('review-games');
   sel.innerHTML = '';
   games.forEach((g, i) => {
-    const who = g.tags && g.tags.Player0 ? ` ${g.tags.Player0} vs ${g.tags.Player1}` : '';
+    const players = g.tags && g.tags.Player0 ? ` ${g.tags.Player0} vs ${g.tags.Player1}` : '';
     const winner = g.result ? who(g.result.winner, g.human === undefined ? -1 : g.human) : '';
     const res = g.result ? ` — ${winner === 'you' ? 'you won' : winner + ' won'} (${g.result.reason})` :
                            ' — unfinished';
-    sel.appendChild(new Option(`${i + 1}.${who}${res}`, i));
+    sel.appendChild(new Option(`${i + 1}.${players}${res}`, i));
   });
   selectTab('review');
   review.index = 0;
