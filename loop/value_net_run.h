@@ -25,8 +25,9 @@
 //      yardsticks (ladder.opponents at ladder.time_ms) in ladder/gen-<g>/;
 //   6. the generation's line on stdout and in logs/generations.jsonl, state.json, report.html.
 // Each step first looks at what the run directory holds (stored games, relabelled chunks, a
-// written net, a gating or ladder decision), so a killed run loses at most the games, training
-// or match in progress. Elo per generation: chained from the gating matches (generation 0 = 0),
+// written net, the games of a gating match or ladder and their decision), so a killed run loses
+// at most the games or the training in progress: a match goes on with the games it played
+// (tour::TournamentSpec::resume). Elo per generation: chained from the gating matches (generation 0 = 0),
 // with the 95% interval of each match's score, summed in quadrature along the chain.
 // A run directory of this learner holds state.json with "learner": "value-net". Teacher workers
 // (run_value_net_teacher_worker, `selfplay --follow RUNDIR`) may play step 1's games beside it.
