@@ -9,6 +9,8 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <mutex>
 #include <sstream>
 #include <stdexcept>
 
@@ -146,7 +148,10 @@ uint64_t remove_tree(const std::string& path) {
 }
 
 namespace {
+// nftw's callback takes no context: the sweep's state, guarded by g_stale_mutex.
+std::mutex g_stale_mutex;
 uint64_t g_stale_removed = 0;
+const std::function<bool(const std::string&)>* g_stale_select = nullptr;
 int remove_if_stale_temp(const char* path, const struct stat*, int type, struct FTW* ftw) {
   if (type != FTW_F) return 0;
   const std::string name(path + ftw->base);
@@ -154,14 +159,19 @@ int remove_if_stale_temp(const char* path, const struct stat*, int type, struct 
   if (at == std::string::npos || at + 5 >= name.size()) return 0;
   for (size_t i = at + 5; i < name.size(); ++i)
     if (name[i] < '0' || name[i] > '9') return 0;
+  if (*g_stale_select && !(*g_stale_select)(name.substr(0, at))) return 0;
   if (::unlink(path) == 0) ++g_stale_removed;
   return 0;
 }
 }  // namespace
 
-uint64_t remove_stale_temp_files(const std::string& dir) {
+uint64_t remove_stale_temp_files(const std::string& dir,
+                                 const std::function<bool(const std::string& name)>& select) {
+  const std::lock_guard<std::mutex> lock(g_stale_mutex);
   g_stale_removed = 0;
+  g_stale_select = &select;
   ::nftw(dir.c_str(), remove_if_stale_temp, 16, FTW_PHYS);
+  g_stale_select = nullptr;
   return g_stale_removed;
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 namespace ps {
@@ -30,8 +31,11 @@ void append_line(const std::string& path, const std::string& line);
 /// crashed (docs/BENCHMARKS.md, "CUDA on an H200").
 uint64_t remove_tree(const std::string& path);
 /// Removes the temporary files write_file_atomic leaves when its process is killed between
-/// creating and renaming one (`NAME.tmp.PID`), anywhere below dir. Only for a directory no other
-/// process writes to at the moment (a resumed run's own directory). Returns how many it removed.
-uint64_t remove_stale_temp_files(const std::string& dir);
+/// creating and renaming one (`NAME.tmp.PID`), anywhere below dir: all of them, or only those
+/// whose NAME (the file name without `.tmp.PID`) select accepts. Only for files no live process
+/// writes: a resumed run's own directory, or the names only one process writes (a worker's own
+/// chunks). Returns how many it removed. Thread-safe (calls are serialised).
+uint64_t remove_stale_temp_files(const std::string& dir,
+                                 const std::function<bool(const std::string& name)>& select = {});
 
 }  // namespace ps

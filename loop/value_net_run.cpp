@@ -445,11 +445,12 @@ class VnetLoop {
                                      : changed_config_keys(old.source, cfg_.source);
   }
 
-  // Makes the folders, clears a killed process's temporaries, and records the config (its
-  // accepted changes printed and logged).
+  // Makes the folders, clears a killed run's temporaries, and records the config (its
+  // accepted changes printed and logged). A teacher worker's chunk temporaries (`w-ID-...`) are
+  // left alone: the worker may be writing one now; it clears its own when it starts.
   void write_directory(const std::vector<ConfigChange>& changes) {
     for (const std::string& d : {p_.root, p_.nets, p_.logs}) ensure_directory(d, "the run directory");
-    (void)remove_stale_temp_files(p_.root);
+    (void)remove_stale_temp_files(p_.root, [](const std::string& name) { return name.rfind("w-", 0) != 0; });
     if (!fs::exists(p_.config)) {
       write_file_atomic(p_.config, cfg_.source);
       return;
@@ -899,6 +900,12 @@ void run_value_net_teacher_worker(const VnetRunConfig& cfg, const std::string& w
   const VnetPaths p(cfg.dir);
   RoleClaims claims;
   if (!claims.add(cfg.dir, "worker-" + worker, opt.claim, cancel)) return;
+  // The claim makes this the only process with this id: its killed predecessor's chunk
+  // temporaries are stale.
+  const std::string own = "w-" + worker + "-";
+  if (fs::exists(p.root + "/data"))
+    (void)remove_stale_temp_files(p.root + "/data",
+                                  [&](const std::string& name) { return name.rfind(own, 0) == 0; });
   std::printf("teacher worker %s in %s: %s per turn, %s at once\n", worker.c_str(), cfg.dir.c_str(),
               counted(cfg.teacher.nodes, "node").c_str(),
               counted(cfg.selfplay.concurrent_games, "game").c_str());

@@ -350,3 +350,26 @@ TEST_CASE(
       parse_vnet_run_config("run: {learner: value-net}\nladder: {opponents: [greedy, greedy]}\n", "t.yaml"),
       Catch::Contains("ladder.opponents (line 2): 'greedy' is listed twice"));
 }
+
+TEST_CASE("value-net run: `run` leaves a worker's chunk temporary alone; the worker clears its own") {
+  // A restarted worker was writing w-B-g0001-000004.psd when `run` started and cleared every
+  // temporary of the run; the worker's rename then failed ("rename failed: No such file").
+  const std::string dir = temp_dir("temps");
+  const VnetRunConfig c = parse_vnet_run_config(tiny_config(dir), "tiny.yaml");
+  const std::string data = dir + "/data/teacher-gen-0000";
+  fs::create_directories(data);
+  const std::string workers = data + "/w-B-g0001-000004.psd.tmp.4242";
+  const std::string others = data + "/w-C-g0001-000001.psd.tmp.4243";
+  const std::string runs = data + "/g0001-000001.psd.tmp.4244";
+  for (const std::string& f : {workers, others, runs}) write_file_atomic(f, "partial");
+  run_value_net_loop(c);
+  CHECK(fs::exists(workers));
+  CHECK(fs::exists(others));
+  CHECK_FALSE(fs::exists(runs));
+  RoleOptions opt;
+  opt.poll_seconds = 0.05;
+  run_value_net_teacher_worker(c, "B", nullptr, opt);  // the run is finished: it clears and ends
+  CHECK_FALSE(fs::exists(workers));
+  CHECK(fs::exists(others));
+  remove_tree(dir);
+}
