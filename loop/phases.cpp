@@ -163,8 +163,9 @@ tour::TournamentSpec evaluation_spec(const RunContext& ctx, int g) {
   spec.variant = cfg.variant;
   spec.format = tour::Format::kGauntlet;
   spec.gauntlet_size = 1;
-  spec.games_per_pairing = g == cfg.generations ? cfg.evaluate.final_games : cfg.evaluate.games;
-  spec.openings = cfg.evaluate.openings;
+  spec.games_per_pairing = cfg.evaluate.games;  // generation 0's in the last: evaluation_players
+  // Each opening once per colour (run_config.h).
+  spec.openings = std::max(cfg.evaluate.games, cfg.evaluate.final_games) / 2;
   spec.opening_turns = cfg.evaluate.opening_turns;
   spec.seed = cfg.selfplay.seed * 1000003ULL + uint64_t(g);
   spec.concurrency = cfg.evaluate.concurrency;
@@ -194,6 +195,8 @@ std::vector<tour::PlayerSpec> evaluation_players(const RunContext& ctx, int g) {
     } else {
       net_player(opp);
     }
+    // The run's verdict: the last generation against generation 0, at final_games.
+    if (opp == gen_name(0) && g == ctx.cfg.generations) players.back().games = ctx.cfg.evaluate.final_games;
   }
   if (players.size() < 2)
     throw ConfigError("evaluate: every opponent is switched off (vs_previous, vs_generation0, "

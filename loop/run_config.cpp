@@ -8,6 +8,7 @@
 
 #include "core/fileutil.h"
 #include "loop/run_dir.h"
+#include "tournament/openings.h"
 
 namespace ps {
 
@@ -27,7 +28,7 @@ std::vector<std::string> evaluation_opponents(const EvaluateConfig& e, int gener
   };
   if (e.vs_previous) add(gen_name(generation - 1));
   if (e.gating) add(best);
-  if (e.vs_generation0 && generation - 1 != 0) add(gen_name(0));
+  if (e.vs_generation0) add(gen_name(0));
   if (e.vs_random) add("random");
   if (e.vs_greedy) add("greedy");
   return out;
@@ -38,10 +39,9 @@ namespace {
 EvaluateConfig parse_evaluate(ConfigReader& r) {
   EvaluateConfig e;
   r.read(field("games", e.games), field("final_games", e.final_games), field("visits", e.visits),
-         field("openings", e.openings), field("opening_turns", e.opening_turns),
-         field("concurrency", e.concurrency), field("vs_previous", e.vs_previous),
-         field("vs_generation0", e.vs_generation0), field("vs_random", e.vs_random),
-         field("vs_greedy", e.vs_greedy));
+         field("opening_turns", e.opening_turns), field("concurrency", e.concurrency),
+         field("vs_previous", e.vs_previous), field("vs_generation0", e.vs_generation0),
+         field("vs_random", e.vs_random), field("vs_greedy", e.vs_greedy));
   {
     ConfigReader g = r.child("gating");
     g.read(field("enabled", e.gating), field("threshold", e.gating_threshold));
@@ -56,7 +56,6 @@ EvaluateConfig parse_evaluate(ConfigReader& r) {
   if (e.games < 2 || e.games % 2) r.fail_key("games", "must be even and >= 2");
   if (e.final_games < 2 || e.final_games % 2) r.fail_key("final_games", "must be even and >= 2");
   if (e.visits < 1) r.fail_key("visits", "must be >= 1");
-  if (e.openings < 1) r.fail_key("openings", "must be >= 1");
   if (e.opening_turns < 0) r.fail_key("opening_turns", "must be >= 0");
   if (e.concurrency < 1) r.fail_key("concurrency", "must be >= 1");
   // The proof step (search/mcts_player.h) runs on timed turns only; evaluation's are visits.
@@ -150,6 +149,21 @@ RunConfig parse_run_config(const std::string& text, const std::string& source) {
                                     {"train.device", c.train.device}})
     if (!nn::is_device_name(device))
       throw ConfigError(source + ": " + key + ": '" + device + "' is not a device (cpu, cuda or cuda:N)");
+  // Each pair of evaluation games has its own opening (phases.cpp): there must be that many
+  // distinct ones of opening_turns turns, checked here rather than at the last generation.
+  if (c.evaluate.opening_turns > 0) {
+    tour::OpeningOptions oo;
+    oo.count = std::max(c.evaluate.games, c.evaluate.final_games) / 2;
+    oo.turns = c.evaluate.opening_turns;
+    try {
+      (void)tour::generate_openings(Pitch::get(c.width, c.length, c.goal), c.variant, oo);
+    } catch (const std::runtime_error& e) {
+      throw ConfigError(source + ": evaluate: " + std::to_string(oo.count * 2) +
+                        " games against an opponent need " + std::to_string(oo.count) +
+                        " distinct openings (one per pair of games), and " + e.what() +
+                        ": raise evaluate.opening_turns or play fewer games");
+    }
+  }
   if (c.dir.empty()) c.dir = "runs/" + c.name;
   return c;
 }

@@ -25,10 +25,15 @@ namespace ps {
 
 struct EvaluateConfig {
   int games = 20;           ///< games against each opponent per generation (even)
-  int final_games = 40;     ///< games against each opponent in the last generation (even)
+  /// Games against generation 0 in the last generation (even): the run's verdict, played
+  /// with more games than the per-generation check (the other opponents play `games`).
+  int final_games = 40;
   int64_t visits = 32;      ///< search visits per turn of network players
-  int openings = 10;        ///< balanced random openings, each played with both colours
-  int opening_turns = 2;    ///< random turns per opening
+  /// Random turns per opening. Each pair of games against an opponent has its own opening,
+  /// played once with each colour (games / 2 distinct openings): a network player searching a
+  /// visit budget is deterministic, so an opening played twice with the same colours repeats
+  /// its game and the score would count it twice.
+  int opening_turns = 2;
   int concurrency = 4;      ///< games in parallel
   bool vs_previous = true, vs_generation0 = true, vs_random = true, vs_greedy = true;
   bool gating = false;      ///< promote only a network that beats the best so far (played

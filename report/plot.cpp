@@ -107,6 +107,19 @@ struct DataRange {
   size_t finite = 0;
 };
 
+// The ends of point i's error bar, if it has one (Series: lo/hi, else y -+ err).
+bool error_bar(const Series& s, size_t i, double& a, double& b) {
+  if (i < s.lo.size() && i < s.hi.size()) {
+    a = s.lo[i];
+    b = s.hi[i];
+    return std::isfinite(a) && std::isfinite(b) && a < b;
+  }
+  if (i >= s.err.size() || !std::isfinite(s.err[i]) || s.err[i] == 0) return false;
+  a = s.y[i] - std::fabs(s.err[i]);
+  b = s.y[i] + std::fabs(s.err[i]);
+  return true;
+}
+
 DataRange data_range(const PlotSpec& spec) {
   DataRange r;
   for (const Series& s : spec.series)
@@ -115,9 +128,10 @@ DataRange data_range(const PlotSpec& spec) {
       ++r.finite;
       r.xlo = std::min(r.xlo, s.x[i]);
       r.xhi = std::max(r.xhi, s.x[i]);
-      double e = i < s.err.size() && std::isfinite(s.err[i]) ? std::fabs(s.err[i]) : 0;
-      r.ylo = std::min(r.ylo, s.y[i] - e);
-      r.yhi = std::max(r.yhi, s.y[i] + e);
+      double a = s.y[i], b = s.y[i];
+      (void)error_bar(s, i, a, b);
+      r.ylo = std::min({r.ylo, s.y[i], a});
+      r.yhi = std::max({r.yhi, s.y[i], b});
     }
   for (const RefLine& ref : spec.refs) {
     if (!std::isfinite(ref.at)) continue;
@@ -234,9 +248,10 @@ void draw_series(const Series& s, const Frame& f, std::ostream& os) {
   const size_t n = std::min(s.x.size(), s.y.size());
   auto ok = [&](size_t i) { return std::isfinite(s.x[i]) && std::isfinite(s.y[i]); };
   os << "<g>\n";
-  for (size_t i = 0; i < n && i < s.err.size(); ++i) {
-    if (!ok(i) || !std::isfinite(s.err[i]) || s.err[i] <= 0) continue;
-    const double x = f.X(s.x[i]), ya = f.Y(s.y[i] - s.err[i]), yb = f.Y(s.y[i] + s.err[i]);
+  for (size_t i = 0; i < n; ++i) {
+    double a = 0, b = 0;
+    if (!ok(i) || !error_bar(s, i, a, b)) continue;
+    const double x = f.X(s.x[i]), ya = f.Y(a), yb = f.Y(b);
     os << "<path d=\"M" << num(x) << ' ' << num(ya) << "V" << num(yb) << "M" << num(x - 4) << ' ' << num(ya)
        << "h8M" << num(x - 4) << ' ' << num(yb) << "h8\" stroke=\"" << s.colour
        << "\" stroke-opacity=\"0.55\" stroke-width=\"1.5\" fill=\"none\"/>\n";

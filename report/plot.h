@@ -9,14 +9,16 @@
 
 namespace ps::report {
 
-/// One line of a plot. x, y (and err when not empty) have the same length; a NaN y leaves a gap
-/// in the line. err[i] is the half-width of a symmetric error bar at point i (NaN or 0: none).
+/// One line of a plot. x, y (and err, lo, hi when not empty) have the same length; a NaN y
+/// leaves a gap in the line. err[i] is the half-width of a symmetric error bar at point i (NaN
+/// or 0: none); lo[i] and hi[i], when given, are the ends of an asymmetric one (a Wilson
+/// interval) and replace err.
 struct Series {
   explicit Series(std::string name_ = "", std::string colour_ = "#2f6fd0")
       : name(std::move(name_)), colour(std::move(colour_)) {}
   std::string name;
   std::string colour;
-  std::vector<double> x, y, err;
+  std::vector<double> x, y, err, lo, hi;
   bool markers = true;   ///< a dot on every point (drawn only where there are at most 80 points)
   bool dashed = false;
 };

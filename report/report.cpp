@@ -321,9 +321,39 @@ std::string ratings_table(const RunData& run) {
   return os.str();
 }
 
+// Each generation's score against generation 0 in its own evaluation, with the 95% Wilson
+// interval: whether the loop learns, read without the ratings' model.
+std::string generation0_plot(const RunData& run) {
+  PlotSpec p;
+  p.title = "Score against generation 0 (95% Wilson interval)";
+  p.x_label = "generation";
+  p.y_label = "score";
+  p.x_integer = true;
+  p.y_min = 0;
+  p.y_max = 1;
+  p.y_percent = true;
+  Series score{"", kElo};
+  for (const auto& g : run.generations)
+    for (const ScoreLine& l : g.scores) {
+      if (l.opponent != "gen-0000" || l.games <= 0) continue;
+      const auto [lo, hi] = wilson_interval(l.wins, l.games);
+      score.x.push_back(g.generation);
+      score.y.push_back(double(l.wins) / l.games);
+      score.lo.push_back(lo);
+      score.hi.push_back(hi);
+    }
+  if (!score.x.empty()) {
+    p.series.push_back(score);
+    p.refs.push_back({0.5, "level", false, kBaseline});
+  }
+  p.empty_text = "no generation has played generation 0 yet";
+  return plot_svg(p);
+}
+
 std::string strength_section(const RunData& run) {
   std::ostringstream os;
-  os << "<div class=\"grid2\">" << card(elo_plot(run)) << card(ratings_table(run)) << "</div>";
+  os << "<div class=\"grid2\">" << card(elo_plot(run)) << card(generation0_plot(run)) << "</div>";
+  os << "<div class=\"grid2\">" << card(ratings_table(run)) << "</div>";
   return os.str();
 }
 

@@ -10,6 +10,7 @@
 #include <set>
 #include <stdexcept>
 #include <thread>
+#include <tuple>
 
 #include "core/field_check.h"
 #include "core/fileutil.h"
@@ -141,18 +142,36 @@ int anchor_index(const TournamentSpec& spec, const TournamentResult& res) {
   return 0;
 }
 
+// Games of the pairing of players a and b (PlayerSpec::games).
+int pairing_games(const TournamentSpec& spec, const PlayerSpec& a, const PlayerSpec& b) {
+  if (a.games && b.games) return std::min(*a.games, *b.games);
+  return a.games ? *a.games : b.games ? *b.games : spec.games_per_pairing;
+}
+
+// The most games any pairing plays: spec.games_per_pairing, or a player's own count.
+int most_pairing_games(const TournamentSpec& spec, const std::vector<PlayerSpec>& players) {
+  int most = spec.games_per_pairing;
+  for (const PlayerSpec& p : players)
+    if (p.games) most = std::max(most, *p.games);
+  return most;
+}
+
 // Game k of every pairing before game k + 1 of any, so partial results stay balanced; game k
 // of a pairing uses opening (k / 2) mod openings, colours swapped between k and k + 1.
-std::vector<Job> schedule(const TournamentSpec& spec, int n, int num_openings) {
-  std::vector<std::pair<int, int>> pairings;
+std::vector<Job> schedule(const TournamentSpec& spec, const std::vector<PlayerSpec>& players,
+                          int num_openings) {
+  const int n = int(players.size());
+  std::vector<std::tuple<int, int, int>> pairings;  // i, j, games
   for (int i = 0; i < n; ++i)
     for (int j = i + 1; j < n; ++j) {
       if (spec.format == Format::kGauntlet && !(i < spec.gauntlet_size && j >= spec.gauntlet_size)) continue;
-      pairings.emplace_back(i, j);
+      pairings.emplace_back(i, j, pairing_games(spec, players[size_t(i)], players[size_t(j)]));
     }
   std::vector<Job> jobs;
-  for (int k = 0; k < spec.games_per_pairing; ++k)
-    for (auto [i, j] : pairings) {
+  const int most = most_pairing_games(spec, players);
+  for (int k = 0; k < most; ++k)
+    for (auto [i, j, games] : pairings) {
+      if (k >= games) continue;
       const int opening = (k / 2) % num_openings;
       jobs.push_back(k % 2 == 0 ? Job{i, j, opening} : Job{j, i, opening});
     }
@@ -370,16 +389,22 @@ TournamentResult run_tournament(const TournamentSpec& spec, const std::vector<Pl
   if (spec.format == Format::kGauntlet && (spec.gauntlet_size < 1 || spec.gauntlet_size >= n))
     throw std::invalid_argument("tournament: gauntlet_size must be in [1, " + std::to_string(n - 1) +
                                 "], got " + std::to_string(spec.gauntlet_size));
+  for (const PlayerSpec& p : players_in)
+    if (p.games && (*p.games < 2 || *p.games % 2 || *p.games > TournamentSpec::kMaxGamesPerPairing))
+      throw std::invalid_argument("tournament: player " + p.name + ": games " + std::to_string(*p.games) +
+                                  " must be even and in [2, 1,000,000]");
+  const int most_games = most_pairing_games(spec, players_in);
   {
     // Counted, not listed: the list of pairings of 100,000 players would itself be the blow-up.
+    // A bound: every pairing at the most games any plays.
     const long long pairings = spec.format == Format::kGauntlet
                                    ? (long long)spec.gauntlet_size * (n - spec.gauntlet_size)
                                    : (long long)n * (n - 1) / 2;
-    const long long total = pairings * spec.games_per_pairing;
+    const long long total = pairings * most_games;
     if (total > TournamentSpec::kMaxGames)
       throw std::invalid_argument("tournament: " + std::to_string(pairings) +
-                                  " pairings x games_per_pairing " + std::to_string(spec.games_per_pairing) +
-                                  " = " + std::to_string(total) +
+                                  " pairings x games_per_pairing " + std::to_string(most_games) + " = " +
+                                  std::to_string(total) +
                                   " games; at most 1,000,000 in one tournament (fewer games or players)");
   }
   const Pitch& pitch = Pitch::get(spec.width, spec.length, spec.goal);
@@ -400,15 +425,15 @@ TournamentResult run_tournament(const TournamentSpec& spec, const std::vector<Pl
 
   OpeningOptions oo;
   // A pairing plays opening (k / 2) mod openings in its game k, so only the first
-  // games_per_pairing / 2 openings are ever played; the generator is sequential, so these are
-  // the same openings a larger count would list first.
-  oo.count = spec.opening_turns == 0 ? 1 : std::min(spec.openings, spec.games_per_pairing / 2);
+  // (most games of a pairing) / 2 openings are ever played; the generator is sequential, so
+  // these are the same openings a larger count would list first.
+  oo.count = spec.opening_turns == 0 ? 1 : std::min(spec.openings, most_games / 2);
   oo.turns = spec.opening_turns;
   oo.seed = spec.seed;
   oo.balance_rollouts = spec.opening_balance_rollouts;
   res.openings = generate_openings(pitch, spec.variant, oo);
 
-  const std::vector<Job> jobs = schedule(spec, n, int(res.openings.size()));
+  const std::vector<Job> jobs = schedule(spec, players, int(res.openings.size()));
   res.scheduled_games = int(jobs.size());
   for (auto& g : play_jobs(spec, pitch, players, res, jobs, progress, cancel))
     if (g) res.games.push_back(std::move(*g));

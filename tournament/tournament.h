@@ -47,6 +47,10 @@ struct PlayerSpec {
   YAML::Node options;   ///< the player's YAML map, read by the type's factory (may be null)
   std::optional<int64_t> time_ms;  ///< per-turn time, ms; unset = TournamentSpec::budget
   std::optional<int64_t> visits;   ///< per-turn visits; unset = TournamentSpec::budget
+  /// Games of every pairing this player meets (even, >= 2); unset = games_per_pairing. Where
+  /// both players of a pairing set it, the smaller. (The loop's last evaluation plays more
+  /// games against generation 0 than against the other opponents.)
+  std::optional<int> games;
   /// When set, creates the player instead of the registry (type and options are then unused).
   std::function<std::unique_ptr<Player>(const PlayerContext&)> make;
   std::string source = "<code>";  ///< config file, for error messages

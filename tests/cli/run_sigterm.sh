@@ -11,7 +11,7 @@ run: {name: sigterm, generations: 1, pitch: 6x8, dir: $work/run}
 service: {max_batch: 4, batch_timeout_us: 0}
 selfplay: {games: 100000, concurrent_games: 2, visits: 8, cheap_visits: 4, games_per_chunk: 4}
 train: {net: {preset: tiny}, threads: 1, batch_size: 16, steps: 10}
-evaluate: {games: 2, final_games: 2, visits: 4, openings: 1, opening_turns: 1, concurrency: 1}
+evaluate: {games: 2, final_games: 2, visits: 4, opening_turns: 1, concurrency: 1}
 YAML
 "$exe" run "$work/c.yaml" > "$work/out.txt" 2>&1 &
 pid=$!

@@ -42,7 +42,7 @@ run: {name: kill, generations: $GENS, pitch: 6x8, dir: $RUN}
 service: {max_batch: 8, batch_timeout_us: 0, workers: 1}
 selfplay: {games: $GAMES, concurrent_games: 4, visits: 16, cheap_visits: 8, games_per_chunk: 2}
 train: {net: {preset: tiny}, threads: 1, batch_size: 16, steps: $STEPS, checkpoint_interval: 10, log_interval: 10, window: {min_samples: 50}}
-evaluate: {games: $EVAL, final_games: $EVAL, visits: 8, openings: 1, opening_turns: 1, concurrency: 2}
+evaluate: {games: $EVAL, final_games: $EVAL, visits: 8, opening_turns: 1, concurrency: 2}
 YAML
 fail() { echo "FAIL: $*"; exit 1; }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -108,6 +109,21 @@ TEST_CASE("gating plays and compares with the best network, not the previous one
   c.evaluate.vs_previous = false;
   CHECK(evaluation_opponents(c.evaluate, 3, "gen-0001") ==
         std::vector<std::string>{"gen-0000", "random", "greedy"});
+  // Regression: generation 1 with only vs_generation0 on had no opponent ("every opponent is
+  // switched off"): generation 0 was left out as if vs_previous had listed it.
+  c.evaluate.vs_random = c.evaluate.vs_greedy = false;
+  CHECK(evaluation_opponents(c.evaluate, 1, "gen-0000") == std::vector<std::string>{"gen-0000"});
+}
+
+TEST_CASE("evaluation openings: one per pair of games, enough of them checked when the config is read") {
+  // 56 distinct openings of 2 turns exist on 8x10: 120 games need 60.
+  CHECK_THROWS_WITH(
+      parse_run_config("evaluate: {final_games: 120, opening_turns: 2}\n", "r.yaml"),
+      Catch::Contains("r.yaml: evaluate: 120 games against an opponent need 60 distinct openings") &&
+          Catch::Contains("raise evaluate.opening_turns"));
+  CHECK_NOTHROW(parse_run_config("evaluate: {final_games: 120, opening_turns: 3}\n", "r.yaml"));
+  CHECK_THROWS_WITH(parse_run_config("evaluate: {openings: 10}\n", "r.yaml"),
+                    Catch::Contains("evaluate.openings") && Catch::Contains("unknown key"));
 }
 
 // A freshly initialised tiny net (generation 0) in dir.
@@ -319,12 +335,13 @@ TEST_CASE("a tiny loop runs end to end and a second call resumes without redoing
   const fs::path dir = fs::temp_directory_path() / ("ps_loop_" + std::to_string(::getpid()));
   ps::remove_tree(fs::path(dir).string());
   const std::string yaml =
-      "run: {name: tiny, generations: 2, pitch: 6x8, dir: " + dir.string() + "}\n"
+      "run: {name: tiny, generations: 2, pitch: 6x8, dir: " + dir.string() +
+      "}\n"
       "service: {max_batch: 8, batch_timeout_us: 200}\n"
       "selfplay: {games: 4, concurrent_games: 4, visits: 8, cheap_visits: 4, games_per_chunk: 2}\n"
       "train: {net: {preset: tiny}, threads: 1, batch_size: 16, steps: 10, checkpoint_interval: 5, "
       "log_interval: 5}\n"
-      "evaluate: {games: 2, final_games: 2, visits: 4, openings: 1, opening_turns: 1, "
+      "evaluate: {games: 2, final_games: 4, visits: 4, opening_turns: 1, "
       "concurrency: 2}\n";
   RunConfig cfg = parse_run_config(yaml, "tiny.yaml");
   // Stop after generation 1 (as an interrupted run would), then resume to the end.
@@ -353,9 +370,21 @@ TEST_CASE("a tiny loop runs end to end and a second call resumes without redoing
   auto state = nlohmann::json::parse(read_file((dir / "state.json").string()));
   CHECK(state["generation"] == 2);
   CHECK(state["phase"] == "finished");
-  // 4 opponents in generation 2 (previous, generation 0, random, greedy) x 2 games.
+  // 4 opponents in generation 2, the last (previous, random, greedy: 2 games; generation 0,
+  // the verdict: final_games 4).
   auto outcomes = nlohmann::json::parse(read_file((dir / "eval" / "gen-0002" / "outcomes.json").string()));
-  CHECK(outcomes["games"].size() == 8);
+  CHECK(outcomes["games"].size() == 10);
+  // Each pair of games against generation 0 has its own opening (a visit-limited net repeats
+  // its game from the same opening and colours: 2 of the 4 games would be repeats).
+  std::map<std::string, int> openings_played;
+  std::istringstream tsv(read_file((dir / "eval" / "gen-0002" / "games.tsv").string()));
+  for (std::string line; std::getline(tsv, line);) {
+    std::vector<std::string> f;
+    std::istringstream fields(line);
+    for (std::string x; std::getline(fields, x, '\t');) f.push_back(x);
+    if (f.size() > 6 && (f[1] == "gen-0000" || f[2] == "gen-0000")) ++openings_played[f[6]];
+  }
+  CHECK(openings_played == std::map<std::string, int>{{"0", 2}, {"1", 2}});
   auto ratings = nlohmann::json::parse(read_file((dir / "ratings.json").string()));
   CHECK(ratings["anchor"] == "random");
   CHECK(ratings["players"].size() == 5);  // random, greedy, gen-0000, gen-0001, gen-0002

@@ -43,7 +43,7 @@ std::string run_yaml(const fs::path& run_dir, const std::string& init_line,
          "service: {max_batch: 8, batch_timeout_us: 200}\n"
          "selfplay: {games: 2, concurrent_games: 2, visits: 4, cheap_visits: 2, games_per_chunk: 2}\n" +
          train +
-         "evaluate: {games: 2, final_games: 2, visits: 2, openings: 1, opening_turns: 1, concurrency: 2, "
+         "evaluate: {games: 2, final_games: 2, visits: 2, opening_turns: 1, concurrency: 2, "
          "vs_generation0: false, vs_random: false, vs_greedy: false}\n";
 }
 

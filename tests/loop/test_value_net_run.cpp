@@ -351,7 +351,7 @@ TEST_CASE(
       Catch::Contains("ladder.opponents (line 2): 'greedy' is listed twice"));
 }
 
-TEST_CASE("value-net run: `run` leaves a worker's chunk temporary alone; the worker clears its own") {
+TEST_CASE("value-net run: `run` leaves a worker's chunk temporary alone, and the worker clears its own") {
   // A restarted worker was writing w-B-g0001-000004.psd when `run` started and cleared every
   // temporary of the run; the worker's rename then failed ("rename failed: No such file").
   const std::string dir = temp_dir("temps");

@@ -52,11 +52,12 @@ TEST_CASE("a complete run of 3 generations gives the whole page") {
 
   for (const char* id : {"strength", "crosstable", "evaluation", "training", "selfplay", "games", "files"})
     CHECK_THAT(html, Contains(std::string("<section id=\"") + id + "\">"));
-  // Seven plots (Elo, losses, accuracies, game length, root turns, throughput, seats) and five
-  // boards (3 evaluation games of generation 3, self-play of gen-0000 and gen-0002).
-  CHECK(occurrences(html, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"plot\"") == 7);
+  // Eight plots (Elo, score against generation 0, losses, accuracies, game length, root turns,
+  // throughput, seats) and five boards (3 evaluation games of generation 3, self-play of gen-0000
+  // and gen-0002).
+  CHECK(occurrences(html, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"plot\"") == 8);
   CHECK(occurrences(html, "<figure class=\"board\"") == 5);
-  CHECK(occurrences(html, "<svg ") == 12);
+  CHECK(occurrences(html, "<svg ") == 13);
 
   // Header.
   CHECK_THAT(html, Contains("<h1>tiny-8x10<span class=\"chip live\">3 of 5 generations</span></h1>"));
@@ -80,6 +81,9 @@ TEST_CASE("a complete run of 3 generations gives the whole page") {
   CHECK_THAT(html, Contains("<th style=\"text-align:center\">vs earlier networks</th><th style=\"text-align:center\">vs "
                             "random</th><th style=\"text-align:center\">vs greedy</th>"));
   CHECK_THAT(html, Contains(">kept gen-0001</span>"));
+  // Whether the loop learns: each generation's score against generation 0, with its interval.
+  CHECK_THAT(html, Contains("Score against generation 0 (95% Wilson interval)"));
+  CHECK_THAT(html, Contains(">level</text>"));
   // Board captions name the players from games.csv.
   CHECK_THAT(html, Contains("Evaluation \u00b7 gen 3 \u00b7 game 1"));
   CHECK_THAT(html, Contains("<span class=\"dot p0\"></span>gen-0003 <span class=\"muted\""));
@@ -140,7 +144,8 @@ TEST_CASE("a run killed during its first generation still gives a page") {
 
   CHECK(html.rfind("<!DOCTYPE html>", 0) == 0);
   check_balanced(html);
-  CHECK(occurrences(html, "class=\"plot\"") == 7);  // every plot is drawn, empty ones say so
+  CHECK(occurrences(html, "class=\"plot\"") == 8);  // every plot is drawn, empty ones say so
+  CHECK_THAT(html, Contains("no generation has played generation 0 yet"));
   CHECK_THAT(html, Contains("0 of 10 generations"));
   CHECK_THAT(html, Contains("no rated generation yet"));
   CHECK_THAT(html, Contains("ratings.json has not been written yet"));

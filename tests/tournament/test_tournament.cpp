@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -213,6 +214,31 @@ TEST_CASE("gauntlet: only the gauntlet players meet the field, external engines 
     CHECK((g.termination == "goal" || g.termination == "blocked"));
     CHECK(g.opening == 0);  // opening_history: openings are used with the engine
   }
+}
+
+TEST_CASE("a player's own games count: more games against one opponent of a gauntlet", "[tournament]") {
+  TournamentSpec spec;
+  spec.format = Format::kGauntlet;
+  spec.gauntlet_size = 1;
+  spec.games_per_pairing = 2;
+  spec.openings = 10;
+  spec.opening_turns = 2;
+  test::register_test_players();
+  std::vector<PlayerSpec> players{reg("cand", "test-random"), reg("gen0", "test-random"),
+                                  reg("other", "test-random")};
+  players[1].games = 6;
+  TournamentResult r = run_tournament(spec, players);
+  REQUIRE(r.games.size() == 8);
+  CHECK(r.scheduled_games == 8);
+  CHECK(r.cross.games(0, 1) == 6);
+  CHECK(r.cross.games(0, 2) == 2);
+  CHECK(r.openings.size() == 3);  // the most games of a pairing / 2
+  std::map<int, int> gen0_openings;
+  for (const GameResult& g : r.games)
+    if (g.seat[0] == 1 || g.seat[1] == 1) ++gen0_openings[g.opening];
+  CHECK(gen0_openings == std::map<int, int>{{0, 2}, {1, 2}, {2, 2}});
+  players[1].games = 3;
+  CHECK_THROWS_WITH(run_tournament(spec, players), Catch::Contains("player gen0: games 3 must be even"));
 }
 
 TEST_CASE("an engine without opening_history plays from the start position", "[tournament]") {

@@ -10,7 +10,7 @@ run: {name: cmp, generations: 3, pitch: 6x8}
 service: {max_batch: 8, batch_timeout_us: 0, workers: 1, torch_threads: 1}
 selfplay: {games: 8, concurrent_games: 2, visits: 8, cheap_visits: 4, games_per_chunk: 2}
 train: {net: {preset: tiny}, threads: 1, batch_size: 16, steps: 30, rows_per_sample: 4, checkpoint_interval: 10, log_interval: 10, window: {min_samples: 50}}
-evaluate: {games: 2, final_games: 2, visits: 8, openings: 1, opening_turns: 1, concurrency: 1}
+evaluate: {games: 2, final_games: 2, visits: 8, opening_turns: 1, concurrency: 1}
 YAML
 for rep in 1 2; do
 rm -rf $W/run-alt $W/run-roles
