@@ -258,8 +258,9 @@ TEST_CASE("alphabeta: a frontier node with hundreds of turns that lose at once s
   // Ladder seed 42, game 264, the bot to move at turn 61: 408 turns, and below them
   // frontier nodes with hundreds of turns that lose at once, which search_frontier took one by
   // one by selection (a scan of the node's children per child, without counting a node or
-  // reading the clock): with the shipped value net a 100-ms turn took 161-190 ms of CPU for
-  // depth 2, where it now reaches depth 3 (a proven loss) in about 50.
+  // reading the clock): with the value net shipped then (models/8x10-standard-20261205.vnet) a
+  // 100-ms turn took 161-190 ms of CPU for depth 2, where it now reaches depth 3 (a proven loss)
+  // in about 50.
   const Game g =
       parse_record(Pitch::standard(), Variant::kStandard,
                    "5 5 2 06 1 6 3021 3 0 0 7 2 0 74 7 65 2 7474 24 14 2 11450341 65 33 17 0175325561271 "
@@ -268,7 +269,7 @@ TEST_CASE("alphabeta: a frontier node with hundreds of turns that lose at once s
                    "0503360634 360667");
   LeafEvalSpec spec;
   spec.eval = "nnue";
-  spec.value_net = std::string(PS_SOURCE_DIR) + "/models/8x10-standard.vnet";
+  spec.value_net = std::string(PS_SOURCE_DIR) + "/models/8x10-standard-20261205.vnet";
   AlphaBetaPlayer ab(AlphaBetaPlayer::Options{}, make_leaf_evaluator(spec, 1), 1);
   ab.choose_turn(g, TurnBudget{-1, 100});  // allocates the table outside the timed call
   const double cpu0 = ps::test::thread_cpu_ms();
