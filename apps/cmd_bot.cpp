@@ -23,44 +23,17 @@ namespace ps::cmd {
 
 namespace {
 
-// Runs the protocol loop with the model of a (the shipped one when a.model is empty).
-void run_bot(BotArgs a) {
-  if (!bot_needs_network(a)) {  // alpha-beta with the value net: no network to load
-    run_alphabeta_bot(a);
-    return;
-  }
-  check_bot_margins(a);
-  if (a.nodes > 0)
-    throw std::invalid_argument(
-        "bot: --nodes is the budget of alpha-beta without a network; with a MODEL, "
-        "--visits, --config or --device give --visits");
-  if (a.model.empty()) {
-    const PitchChoice c = parse_pitch_spec(a.pitch_text.empty() ? "8x10" : a.pitch_text);
-    const Pitch& pt = Pitch::get(c.width, c.length, c.goal);
-    const Variant vv = parse_variant(a.variant_text.empty() ? "standard" : a.variant_text);
-    a.model = default_model_path(pt, vv);
-    if (a.model.empty())
-      throw std::invalid_argument("bot: no MODEL given and no shipped model models/" + pt.name() + "-" +
-                                  variant_name(vv) +
-                                  ".model (export one: papersoccer "
-                                  "export CKPT OUT)");
-  }
-  nn::CheckpointMeta meta = nn::read_checkpoint_meta(a.model);
-  std::string p = rules_choice(a.pitch_text, meta.pitches, "8x10");
-  std::string v = rules_choice(a.variant_text, meta.variants, "standard");
-  PitchChoice pc = parse_pitch_spec(p);
-  const Pitch& pitch = Pitch::get(pc.width, pc.length, pc.goal);
-  // A model that lists its pitches/variants would refuse every evaluation on another one:
-  // say so now rather than play fallback turns all game.
-  check_model_rules("bot", a.model, meta.pitches, meta.variants, pitch.name(),
-                    variant_name(parse_variant(v)));
+// The network bot's search: PUCT with alpha-beta on every timed turn, evaluating with
+// --value-net (else the shipped net of these rules), then --config's search map over it. Options
+// that would be read and forgotten beside each other are refused, naming both.
+SearchParams network_bot_search(const BotArgs& a, const Pitch& pitch, Variant variant) {
   SearchParams sp;
   sp.temperature = 0;
   sp.root_noise = false;
   sp.endgame_from_turn = MctsPlayer::kPlayEndgameFromTurn;  // alpha-beta on every timed turn
   // ... evaluating with the small value net: --value-net, else the shipped one of these rules.
   // (none: the random evaluation, hand: the hand evaluation, as analyse --value-net.)
-  const std::optional<LeafEvalSpec> eval = endgame_eval_or_shipped(a.value_net, pitch, parse_variant(v));
+  const std::optional<LeafEvalSpec> eval = endgame_eval_or_shipped(a.value_net, pitch, variant);
   const std::string value_net = eval && eval->eval == "nnue" ? eval->value_net : "";
   std::optional<ConfigReader> top, search;  // --config and its search map
   bool config_sets_eval = false;
@@ -114,7 +87,7 @@ void run_bot(BotArgs a) {
                                 ": -1 turns that endgame off");
   if (sp.endgame_from_turn >= 0 && sp.endgame_eval == "nnue") {
     try {
-      check_value_net_rules(sp.endgame_value_net, pitch, parse_variant(v));
+      check_value_net_rules(sp.endgame_value_net, pitch, variant);
     } catch (const std::exception& e) {  // say where the file was named
       const std::string where = sp.endgame_value_net == value_net && !a.value_net.empty() ? "--value-net"
                                 : sp.endgame_value_net == value_net ? "the shipped value net"
@@ -122,6 +95,41 @@ void run_bot(BotArgs a) {
       throw std::invalid_argument("bot: " + where + ": " + e.what());
     }
   }
+  return sp;
+}
+
+// Runs the protocol loop with the model of a (the shipped one when a.model is empty).
+void run_bot(BotArgs a) {
+  if (!bot_needs_network(a)) {  // alpha-beta with the value net: no network to load
+    run_alphabeta_bot(a);
+    return;
+  }
+  check_bot_margins(a);
+  if (a.nodes > 0)
+    throw std::invalid_argument(
+        "bot: --nodes is the budget of alpha-beta without a network; with a MODEL, "
+        "--visits, --config or --device give --visits");
+  if (a.model.empty()) {
+    const PitchChoice c = parse_pitch_spec(a.pitch_text.empty() ? "8x10" : a.pitch_text);
+    const Pitch& pt = Pitch::get(c.width, c.length, c.goal);
+    const Variant vv = parse_variant(a.variant_text.empty() ? "standard" : a.variant_text);
+    a.model = default_model_path(pt, vv);
+    if (a.model.empty())
+      throw std::invalid_argument("bot: no MODEL given and no shipped model models/" + pt.name() + "-" +
+                                  variant_name(vv) +
+                                  ".model (export one: papersoccer "
+                                  "export CKPT OUT)");
+  }
+  nn::CheckpointMeta meta = nn::read_checkpoint_meta(a.model);
+  std::string p = rules_choice(a.pitch_text, meta.pitches, "8x10");
+  std::string v = rules_choice(a.variant_text, meta.variants, "standard");
+  PitchChoice pc = parse_pitch_spec(p);
+  const Pitch& pitch = Pitch::get(pc.width, pc.length, pc.goal);
+  // A model that lists its pitches/variants would refuse every evaluation on another one:
+  // say so now rather than play fallback turns all game.
+  check_model_rules("bot", a.model, meta.pitches, meta.variants, pitch.name(),
+                    variant_name(parse_variant(v)));
+  const SearchParams sp = network_bot_search(a, pitch, parse_variant(v));
   // One search, num_threads evaluations in flight at most: a batch never needs to wait for
   // more (a batch timeout would add its full length to every evaluation of a 1-thread search).
   nn::ServiceOptions so;

@@ -50,8 +50,9 @@ struct LadderArgs {
   bool opponents_given = false;  // --opponents on the command line
 };
 
-// The ladder of a.spec.model with the rules of the model (or of the options).
-void run_ladder(LadderArgs& a) {
+// The ladder's opponents and rules (the model's, or the options'), and the previous bot's
+// files, checked against those rules and named by their flags.
+void set_ladder_rules(LadderArgs& a) {
   tour::LadderSpec& spec = a.spec;
   spec.opponents = split_list(a.opponents);
   // --previous-value-net alone: the previous bot is this model with that evaluation (the model's
@@ -92,22 +93,27 @@ void run_ladder(LadderArgs& a) {
         throw std::runtime_error(std::string("ladder --previous-value-net: ") + e.what());
       }
   }
+}
+
+// The model's alpha-beta evaluation (--value-net, else the shipped net of the rules) and the
+// alphabeta-nnue yardstick's, checked against the rules.
+void set_ladder_evaluations(LadderArgs& a) {
+  tour::LadderSpec& spec = a.spec;
+  const Pitch& pitch = Pitch::get(spec.width, spec.length, spec.goal);
   const bool nnue_asked =
       std::find(spec.opponents.begin(), spec.opponents.end(), "alphabeta-nnue") != spec.opponents.end();
   // --value-net none / hand: the model's endgame on the random / hand evaluation, as `bot
   // --value-net`, and no alphabeta-nnue yardstick unless asked for (which then names the missing
   // net). The shipped value net joins the default yardsticks; an explicit list is kept as given.
   const std::string& value_net_given = a.value_net;
-  spec.endgame_eval =
-      endgame_eval_or_shipped(value_net_given, Pitch::get(ps.width, ps.length, ps.goal), spec.variant);
+  spec.endgame_eval = endgame_eval_or_shipped(value_net_given, pitch, spec.variant);
   const bool has_net = spec.endgame_eval && spec.endgame_eval->eval == "nnue";
   bool add_nnue = has_net && !a.opponents_given;
   // The model's endgame and the yardstick use it: one for other rules is refused now, not in
   // every game.
   if (has_net) {
     try {
-      check_value_net_rules(spec.endgame_eval->value_net, Pitch::get(ps.width, ps.length, ps.goal),
-                            spec.variant);
+      check_value_net_rules(spec.endgame_eval->value_net, pitch, spec.variant);
     } catch (const std::exception& e) {  // say where the file was named
       throw std::runtime_error(
           std::string(value_net_given.empty() ? "ladder: the shipped value net: " : "ladder --value-net: ") +
@@ -117,13 +123,19 @@ void run_ladder(LadderArgs& a) {
   // --yardstick-value-net: the yardstick keeps its own (fixed) net while the model's changes.
   if (!spec.yardstick_value_net.empty()) {
     try {
-      check_value_net_rules(spec.yardstick_value_net, Pitch::get(ps.width, ps.length, ps.goal), spec.variant);
+      check_value_net_rules(spec.yardstick_value_net, pitch, spec.variant);
     } catch (const std::exception& e) {
       throw std::runtime_error(std::string("ladder --yardstick-value-net: ") + e.what());
     }
     add_nnue = true;
   }
   if (add_nnue && !nnue_asked) spec.opponents.push_back("alphabeta-nnue");
+}
+
+// --config's model map: the model's player options; the flags it would override are refused.
+void read_ladder_model_config(LadderArgs& a) {
+  tour::LadderSpec& spec = a.spec;
+  const std::string& value_net_given = a.value_net;
   if (!a.config.empty()) {
     ConfigReader top = ConfigReader::from_file(a.config);
     ConfigReader m = top.child("model");
@@ -164,6 +176,14 @@ void run_ladder(LadderArgs& a) {
     throw std::invalid_argument("ladder: --previous-value-net " + a.previous_value_net +
                                 " chooses the previous bot's alpha-beta evaluation, and " + a.config +
                                 "'s model.search.endgame_from_turn: -1 turns alpha-beta off");
+}
+
+// The ladder of a.spec.model with the rules of the model (or of the options).
+void run_ladder(LadderArgs& a) {
+  set_ladder_rules(a);
+  set_ladder_evaluations(a);
+  read_ladder_model_config(a);
+  tour::LadderSpec& spec = a.spec;
   const std::vector<tour::PlayerSpec> players = tour::ladder_players(spec);
   // The model's options (its --config, its endgame's value net) are tried once now, with their
   // file and line: a bad one made the model forfeit every game.

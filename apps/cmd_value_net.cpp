@@ -261,13 +261,87 @@ void bench_value_net(const BenchOptions& o) {
   bench_alphabeta(net, name, games, o);
 }
 
-}  // namespace
+// train-value's options.
+struct TrainArgs {
+  ValueTrainConfig cfg;
+  std::string data_dir, out, config;
+};
 
-void register_value_net_commands(CLI::App& app) {
-  struct TrainArgs {
-    ValueTrainConfig cfg;
-    std::string data_dir, out, config;
-  };
+// train-value: the keys from --config or the flags, checks on --out before training, progress
+// lines, the summary.
+void run_train_value(TrainArgs& t) {
+  if (!t.config.empty()) {
+    ConfigReader top = ConfigReader::from_file(t.config);
+    ConfigReader r = top.child("train");
+    const std::string init = t.cfg.init;
+    t.cfg = parse_value_train_config(r);
+    t.cfg.init = init;
+  }
+  // Before the training, not at the final rename (`--out emptydir` had trained first).
+  std::error_code ec;
+  if (std::filesystem::is_directory(t.out, ec))
+    throw std::invalid_argument("--out " + t.out + " is a directory: give the value net's file name (e.g. " +
+                                (std::filesystem::path(t.out) / "value.vnet").string() + ")");
+  {
+    // A file can be made beside --out (the atomic write's temporary goes there): said before
+    // the training, not after it (`--out /proc/x.vnet` had trained, then failed).
+    const std::string probe = t.out + ".probe-" + std::to_string(::getpid());
+    std::ofstream f(probe);
+    if (!f)
+      throw std::invalid_argument("--out " + t.out + ": cannot create a file there (" + std::strerror(errno) +
+                                  ")");
+    f.close();
+    std::filesystem::remove(probe, ec);
+  }
+  // Figures that do not exist print as n/a: the training loss before step 1, and every
+  // held-out figure without held-out games (--holdout 0; they used to read 0.0000).
+  const ValueTrainResult r = train_value_net(t.cfg, t.data_dir, t.out, [](const ValueTrainMetrics& m) {
+    char train[32] = "n/a";
+    if (m.step > 0) std::snprintf(train, sizeof train, "%.4f", m.train_loss);
+    // The late figures: n/a without held-out positions within late_turns of the end.
+    std::string late = "late n/a (no held-out position within " + std::to_string(ValueBaselines::late_turns) +
+                       " turns of the end)";
+    if (m.holdout_late_samples > 0) {
+      char buf[96];
+      std::snprintf(buf, sizeof buf, "late_mse_vs_result %.4f  late_sign_acc %.3f  (%lld late)",
+                    m.holdout_late_mse_result, m.holdout_late_sign_accuracy,
+                    (long long)m.holdout_late_samples);
+      late = buf;
+    }
+    if (m.holdout_samples > 0)
+      std::printf(
+          "step %6lld  train_mse %s  holdout_mse %.4f  holdout_mse_vs_result %.4f  "
+          "holdout_sign_acc %.3f  %s\n",
+          (long long)m.step, train, m.holdout_mse, m.holdout_mse_result, m.holdout_sign_accuracy,
+          late.c_str());
+    else std::printf("step %6lld  train_mse %s  holdout n/a (no held-out games)\n", (long long)m.step, train);
+    std::fflush(stdout);
+  });
+  std::printf("data: %s (%s %s; %lld of other rules skipped), %s, %lld held out\n",
+              counted(r.games, "game").c_str(), r.pitch.c_str(), r.variant.c_str(),
+              (long long)r.skipped_games, counted(r.train_samples, "training sample").c_str(),
+              (long long)r.holdout_samples);
+  if (r.holdout_samples > 0) {
+    const ValueBaselines& b = r.baselines;
+    std::printf(
+        "held-out baselines (sign accuracy vs the result): the self-play search's root "
+        "value %.3f (%.3f on the %.0f%% of positions within %d turns of the end), ball "
+        "nearer the attacked goal %.3f\n",
+        b.root_sign_accuracy, b.late_root_sign_accuracy, 100 * b.late_share, ValueBaselines::late_turns,
+        b.ball_sign_accuracy);
+  }
+  if (r.holdout_samples > 0)
+    std::printf("kept the weights of step %lld (lowest held-out MSE %.4f, sign accuracy %.3f)\n",
+                (long long)r.best.step, r.best.holdout_mse, r.best.holdout_sign_accuracy);
+  else
+    std::printf("kept the weights of the last step, %lld (no held-out games to choose by)\n",
+                (long long)r.best.step);
+  std::printf("wrote %s (target %s%s%s, %.1f s)\n", t.out.c_str(), t.cfg.target.c_str(),
+              r.window ? (", ball window " + std::to_string(r.window)).c_str() : "",
+              r.window_points ? " with its points" : "", r.seconds);
+}
+
+void register_train_value_command(CLI::App& app) {
   auto t = std::make_shared<TrainArgs>();
   auto* tv = app.add_subcommand(
       "train-value", "Train the small value net of the alphabeta player (eval: nnue) on self-play data");
@@ -335,84 +409,49 @@ void register_value_net_commands(CLI::App& app) {
     if (o != config && o->get_name() != "--data" && o->get_name() != "--out" && o->get_name() != "--init" &&
         o->get_name() != "--help" && o->get_name() != "--config")
       config->excludes(o);
-  tv->callback([t] {
-    if (!t->config.empty()) {
-      ConfigReader top = ConfigReader::from_file(t->config);
-      ConfigReader r = top.child("train");
-      const std::string init = t->cfg.init;
-      t->cfg = parse_value_train_config(r);
-      t->cfg.init = init;
-    }
-    // Before the training, not at the final rename (`--out emptydir` had trained first).
-    std::error_code ec;
-    if (std::filesystem::is_directory(t->out, ec))
-      throw std::invalid_argument("--out " + t->out +
-                                  " is a directory: give the value net's file name (e.g. " +
-                                  (std::filesystem::path(t->out) / "value.vnet").string() + ")");
-    {
-      // A file can be made beside --out (the atomic write's temporary goes there): said before
-      // the training, not after it (`--out /proc/x.vnet` had trained, then failed).
-      const std::string probe = t->out + ".probe-" + std::to_string(::getpid());
-      std::ofstream f(probe);
-      if (!f)
-        throw std::invalid_argument("--out " + t->out + ": cannot create a file there (" +
-                                    std::strerror(errno) + ")");
-      f.close();
-      std::filesystem::remove(probe, ec);
-    }
-    // Figures that do not exist print as n/a: the training loss before step 1, and every
-    // held-out figure without held-out games (--holdout 0; they used to read 0.0000).
-    const ValueTrainResult r = train_value_net(t->cfg, t->data_dir, t->out, [](const ValueTrainMetrics& m) {
-      char train[32] = "n/a";
-      if (m.step > 0) std::snprintf(train, sizeof train, "%.4f", m.train_loss);
-      // The late figures: n/a without held-out positions within late_turns of the end.
-      std::string late = "late n/a (no held-out position within " +
-                         std::to_string(ValueBaselines::late_turns) + " turns of the end)";
-      if (m.holdout_late_samples > 0) {
-        char buf[96];
-        std::snprintf(buf, sizeof buf, "late_mse_vs_result %.4f  late_sign_acc %.3f  (%lld late)",
-                      m.holdout_late_mse_result, m.holdout_late_sign_accuracy,
-                      (long long)m.holdout_late_samples);
-        late = buf;
-      }
-      if (m.holdout_samples > 0)
-        std::printf(
-            "step %6lld  train_mse %s  holdout_mse %.4f  holdout_mse_vs_result %.4f  "
-            "holdout_sign_acc %.3f  %s\n",
-            (long long)m.step, train, m.holdout_mse, m.holdout_mse_result, m.holdout_sign_accuracy,
-            late.c_str());
-      else
-        std::printf("step %6lld  train_mse %s  holdout n/a (no held-out games)\n", (long long)m.step, train);
-      std::fflush(stdout);
-    });
-    std::printf("data: %s (%s %s; %lld of other rules skipped), %s, %lld held out\n",
-                counted(r.games, "game").c_str(), r.pitch.c_str(), r.variant.c_str(),
-                (long long)r.skipped_games, counted(r.train_samples, "training sample").c_str(),
-                (long long)r.holdout_samples);
-    if (r.holdout_samples > 0) {
-      const ValueBaselines& b = r.baselines;
-      std::printf("held-out baselines (sign accuracy vs the result): the self-play search's root "
-                  "value %.3f (%.3f on the %.0f%% of positions within %d turns of the end), ball "
-                  "nearer the attacked goal %.3f\n",
-                  b.root_sign_accuracy, b.late_root_sign_accuracy, 100 * b.late_share,
-                  ValueBaselines::late_turns, b.ball_sign_accuracy);
-    }
-    if (r.holdout_samples > 0)
-      std::printf("kept the weights of step %lld (lowest held-out MSE %.4f, sign accuracy %.3f)\n",
-                  (long long)r.best.step, r.best.holdout_mse, r.best.holdout_sign_accuracy);
-    else
-      std::printf("kept the weights of the last step, %lld (no held-out games to choose by)\n",
-                  (long long)r.best.step);
-    std::printf("wrote %s (target %s%s%s, %.1f s)\n", t->out.c_str(), t->cfg.target.c_str(),
-                r.window ? (", ball window " + std::to_string(r.window)).c_str() : "",
-                r.window_points ? " with its points" : "", r.seconds);
-  });
+  tv->callback([t] { run_train_value(*t); });
+}
 
-  struct RelabelArgs {
-    std::vector<std::string> games;
-    std::string out, prefix = "relabel";
-    RelabelOptions o;
-  };
+// relabel's options.
+struct RelabelArgs {
+  std::vector<std::string> games;
+  std::string out, prefix = "relabel";
+  RelabelOptions o;
+};
+
+void run_relabel(const RelabelArgs& ra) {
+  std::vector<Game> games;
+  for (const std::string& f : ra.games) {
+    std::ifstream in(f);
+    if (!in) throw std::runtime_error(f + ": cannot open");
+    for (PgnGame& g : read_pgn(in, f, Pitch::standard(), Variant::kStandard))
+      games.push_back(std::move(g.game));
+  }
+  ProgressLine line;
+  const RelabelStats st = relabel_games(games, ra.o, ra.out, ra.prefix, [&](int64_t done, int64_t total) {
+    line.update(std::to_string(done) + "/" + std::to_string(total) + " games done");
+  });
+  line.finish();
+  std::printf(
+      "relabel: %s of %zu (%lld skipped: unfinished or other rules), %s kept from an earlier run, "
+      "%s written\n",
+      counted(st.games, "game").c_str(), games.size(), (long long)st.skipped_games,
+      counted(st.kept_chunks, "chunk").c_str(), counted(st.written_chunks, "chunk").c_str());
+  if (st.dropped > 0)
+    std::printf("relabel: %s dropped: their search completed no iteration within --nodes %lld\n",
+                counted(st.dropped, "position").c_str(), (long long)ra.o.nodes);
+  if (st.games > 0 && st.positions == 0)
+    throw std::runtime_error("relabel: no position was labelled; raise --nodes or lower --from-turn");
+  if (st.positions > 0)
+    std::printf(
+        "relabel: %s, %.1f%% proven won or lost, %.0f nodes and depth %.2f turns per position, "
+        "%.1f positions/s (%d threads)\n",
+        counted(st.positions, "position").c_str(), 100.0 * double(st.proven) / double(st.positions),
+        double(st.nodes) / double(st.positions), double(st.depth_sum) / double(st.positions),
+        double(st.positions) / std::max(st.seconds, 1e-9), ra.o.threads);
+}
+
+void register_relabel_command(CLI::App& app) {
   auto ra = std::make_shared<RelabelArgs>();
   auto* rl = app.add_subcommand(
       "relabel",
@@ -438,39 +477,10 @@ void register_value_net_commands(CLI::App& app) {
   rl->add_option("--games-per-chunk", ra->o.games_per_chunk, "games per chunk file")
       ->capture_default_str()
       ->check(in_range(1, 100000));
-  rl->callback([ra] {
-    std::vector<Game> games;
-    for (const std::string& f : ra->games) {
-      std::ifstream in(f);
-      if (!in) throw std::runtime_error(f + ": cannot open");
-      for (PgnGame& g : read_pgn(in, f, Pitch::standard(), Variant::kStandard))
-        games.push_back(std::move(g.game));
-    }
-    ProgressLine line;
-    const RelabelStats st =
-        relabel_games(games, ra->o, ra->out, ra->prefix, [&](int64_t done, int64_t total) {
-          line.update(std::to_string(done) + "/" + std::to_string(total) + " games done");
-        });
-    line.finish();
-    std::printf(
-        "relabel: %s of %zu (%lld skipped: unfinished or other rules), %s kept from an earlier run, "
-        "%s written\n",
-        counted(st.games, "game").c_str(), games.size(), (long long)st.skipped_games,
-        counted(st.kept_chunks, "chunk").c_str(), counted(st.written_chunks, "chunk").c_str());
-    if (st.dropped > 0)
-      std::printf("relabel: %s dropped: their search completed no iteration within --nodes %lld\n",
-                  counted(st.dropped, "position").c_str(), (long long)ra->o.nodes);
-    if (st.games > 0 && st.positions == 0)
-      throw std::runtime_error("relabel: no position was labelled; raise --nodes or lower --from-turn");
-    if (st.positions > 0)
-      std::printf(
-          "relabel: %s, %.1f%% proven won or lost, %.0f nodes and depth %.2f turns per position, "
-          "%.1f positions/s (%d threads)\n",
-          counted(st.positions, "position").c_str(), 100.0 * double(st.proven) / double(st.positions),
-          double(st.nodes) / double(st.positions), double(st.depth_sum) / double(st.positions),
-          double(st.positions) / std::max(st.seconds, 1e-9), ra->o.threads);
-  });
+  rl->callback([ra] { run_relabel(*ra); });
+}
 
+void register_bench_value_net_command(CLI::App& app) {
   CLI::App* bench = bench_command(app);
   auto* b = bench->add_subcommand(
       "value-net", "Value net evaluations/s (incremental vs scratch); alphabeta hand vs nnue");
@@ -510,6 +520,14 @@ void register_value_net_commands(CLI::App& app) {
       ->capture_default_str()
       ->check(integer_at_least(0));
   b->callback([o] { bench_value_net(*o); });
+}
+
+}  // namespace
+
+void register_value_net_commands(CLI::App& app) {
+  register_train_value_command(app);
+  register_relabel_command(app);
+  register_bench_value_net_command(app);
 }
 
 }  // namespace ps::cmd

@@ -470,60 +470,110 @@ class VnetLoop {
     const std::string best = st_.best, cand = gen_name(g);
     const bool from_random = best == "gen-0000" && cfg_.init.empty();
     const std::string prefix = generation_prefix(g);
-    // 1. Teacher games of the best bot. Teacher workers (`selfplay --follow`) may store games
-    // of the generation under their own prefixes: this process plays what is still missing.
+    // 1. Teacher games of the best bot.
     const TeacherJob job = teacher_job(cfg_, p_, g, best);
     const std::string& data = job.data;
-    {
-      const int64_t target = job.selfplay.games;
-      SelfplayConfig sc = job.selfplay;
-      sc.games = count_stored_games(data, prefix) + std::max<int64_t>(0, target - teacher_games_of(data, g));
-      save("teacher games " + cand);
-      ProgressLine line;
-      std::atomic<bool> enough{false};  // every game of the generation stored, or a stop request
-      (void)run_teacher_selfplay(
-          sc, job.teacher, data, prefix,
-          [&](const SelfplayStats& s, int64_t) {
-            const int64_t total = teacher_games_of(data, g);
-            if (total >= target || stopped()) enough = true;
-            const double rate = s.seconds > 0 ? double(s.games) / s.seconds : 0;
-            line.update("gen " + std::to_string(g) + " teacher (" + best + "): " + std::to_string(total) +
-                        "/" + std::to_string(target) + " games, " + format_rate(rate) + " here, ETA " +
-                        (rate > 0 ? format_duration(double(std::max<int64_t>(0, target - total)) / rate)
-                                  : std::string("?")));
-          },
-          &enough);
-      line.finish();
-      if (stopped()) return false;
-    }
+    if (!play_teacher_games(g, job, best, prefix)) return false;
     // 2. Optional relabelling by a deeper search with the best net.
     std::string train_data = data;
     if (cfg_.relabel && !from_random) {
-      train_data = p_.relabelled(best);
-      std::vector<Game> games;
-      const Pitch& pitch = Pitch::get(cfg_.width, cfg_.length, cfg_.goal);
-      for (auto& entry : fs::directory_iterator(data)) {
-        if (!of_generation(entry.path().filename().string(), g) || entry.path().extension() != ".psd")
-          continue;
-        for (const GameData& gd : read_chunk(entry.path().string()))
-          if (gd.winner >= 0) games.push_back(parse_record(pitch, cfg_.variant, gd.record));
-      }
-      std::sort(games.begin(), games.end(), [](const Game& a, const Game& b) {
-        return a.record() < b.record();
-      });  // an order fixed by the games
-      RelabelOptions ro = cfg_.relabel_options;
-      ro.value_net = net_file(cfg_, p_, best);
-      save("relabel " + cand);
-      ProgressLine line;
-      (void)relabel_games(games, ro, train_data, prefix, [&](int64_t done, int64_t total) {
-        line.update("gen " + std::to_string(g) + " relabel: " + std::to_string(done) + "/" +
-                    std::to_string(total) + " games");
-      });
-      line.finish();
-      if (stopped()) return false;
+      train_data = relabel_teacher_games(g, data, best, prefix);
+      if (train_data.empty()) return false;
     }
-    // 3. The candidate from the best net (from random weights after the random evaluation).
+    // 3. The candidate.
     const std::string cand_file = p_.net(cand);
+    const json train_json = train_candidate(g, best, from_random, train_data, cand_file);
+    if (stopped()) return false;
+    // 4. Gating by play.
+    const std::string decision_path = p_.gating(g) + "/decision.json";
+    if (!fs::exists(decision_path)) {
+      save("gating " + cand);
+      if (!gate(g, cand, best, decision_path)) return false;
+    }
+    const json decision = read_json_file(decision_path);
+    const bool promoted = decision.at("promoted").get<bool>();
+    // 5. The promoted net's single file and ladder. The state moves on only once the generation
+    // is whole (state.json's best is never a generation it has not finished), so a run stopped
+    // here resumes at this step.
+    json single = nullptr, ladder = nullptr;
+    if (promoted) {
+      if (cfg_.export_single_file) single = export_single(g, cand_file);
+      if (!cfg_.ladder.opponents.empty()) {
+        save("ladder " + cand);
+        ladder = run_ladder(g, cand);
+        if (ladder.is_null()) return false;
+      }
+    }
+    if (promoted) promote(g, cand, best, decision, train_json, single, ladder);
+    // 6. The generation's line.
+    st_.generation = g;
+    log_generation(g, best, data, train_json, decision, single, ladder);
+    save("generation " + std::to_string(g) + " done");
+    write_report();
+    return true;
+  }
+
+  // 1. Teacher games of the best bot. Teacher workers (`selfplay --follow`) may store games of
+  // the generation under their own prefixes: this process plays what is still missing. False
+  // when stopped.
+  bool play_teacher_games(int g, const TeacherJob& job, const std::string& best, const std::string& prefix) {
+    const std::string& data = job.data;
+    const std::string cand = gen_name(g);
+    const int64_t target = job.selfplay.games;
+    SelfplayConfig sc = job.selfplay;
+    sc.games = count_stored_games(data, prefix) + std::max<int64_t>(0, target - teacher_games_of(data, g));
+    save("teacher games " + cand);
+    ProgressLine line;
+    std::atomic<bool> enough{false};  // every game of the generation stored, or a stop request
+    (void)run_teacher_selfplay(
+        sc, job.teacher, data, prefix,
+        [&](const SelfplayStats& s, int64_t) {
+          const int64_t total = teacher_games_of(data, g);
+          if (total >= target || stopped()) enough = true;
+          const double rate = s.seconds > 0 ? double(s.games) / s.seconds : 0;
+          line.update("gen " + std::to_string(g) + " teacher (" + best + "): " + std::to_string(total) + "/" +
+                      std::to_string(target) + " games, " + format_rate(rate) + " here, ETA " +
+                      (rate > 0 ? format_duration(double(std::max<int64_t>(0, target - total)) / rate)
+                                : std::string("?")));
+        },
+        &enough);
+    line.finish();
+    return !stopped();
+  }
+
+  // 2. The teacher's games of generation g relabelled by a deeper search with the best net, into
+  // their own folder (returned; "" when stopped).
+  std::string relabel_teacher_games(int g, const std::string& data, const std::string& best,
+                                    const std::string& prefix) {
+    const std::string cand = gen_name(g);
+    const std::string train_data = p_.relabelled(best);
+    std::vector<Game> games;
+    const Pitch& pitch = Pitch::get(cfg_.width, cfg_.length, cfg_.goal);
+    for (auto& entry : fs::directory_iterator(data)) {
+      if (!of_generation(entry.path().filename().string(), g) || entry.path().extension() != ".psd") continue;
+      for (const GameData& gd : read_chunk(entry.path().string()))
+        if (gd.winner >= 0) games.push_back(parse_record(pitch, cfg_.variant, gd.record));
+    }
+    std::sort(games.begin(), games.end(), [](const Game& a, const Game& b) {
+      return a.record() < b.record();
+    });  // an order fixed by the games
+    RelabelOptions ro = cfg_.relabel_options;
+    ro.value_net = net_file(cfg_, p_, best);
+    save("relabel " + cand);
+    ProgressLine line;
+    (void)relabel_games(games, ro, train_data, prefix, [&](int64_t done, int64_t total) {
+      line.update("gen " + std::to_string(g) + " relabel: " + std::to_string(done) + "/" +
+                  std::to_string(total) + " games");
+    });
+    line.finish();
+    return stopped() ? std::string() : train_data;
+  }
+
+  // 3. The candidate from the best net (from random weights after the random evaluation), unless
+  // a finished one is there; its training figures (null when unknown).
+  json train_candidate(int g, const std::string& best, bool from_random, const std::string& train_data,
+                       const std::string& cand_file) {
+    const std::string cand = gen_name(g);
     json train_json;
     if (!fs::exists(cand_file)) {
       ValueTrainConfig tc = from_random ? cfg_.train_first : cfg_.train;
@@ -553,44 +603,33 @@ class VnetLoop {
     } else if (fs::exists(cand_file + ".json")) {
       train_json = read_json_file(cand_file + ".json");
     }
-    if (stopped()) return false;
-    // 4. Gating by play.
-    const std::string decision_path = p_.gating(g) + "/decision.json";
-    if (!fs::exists(decision_path)) {
-      save("gating " + cand);
-      if (!gate(g, cand, best, decision_path)) return false;
-    }
-    const json decision = read_json_file(decision_path);
+    return train_json;
+  }
+
+  // The promoted candidate becomes the best: its Elo over the best so far, from the match's
+  // score, chained; its manifest; best.vnet.
+  void promote(int g, const std::string& cand, const std::string& best, const json& decision,
+               const json& train_json, const json& single, const json& ladder) {
+    const int wins = decision.at("wins").get<int>(), games = decision.at("games").get<int>();
+    const double s = (wins + 0.5) / (games + 1.0);  // finite for 0 and all wins
+    auto [lo, hi] = wilson_interval(wins, games);
+    const double d = tour::elo_from_score(s);
+    const double half = (tour::elo_from_score(std::min(std::max(hi, 1e-3), 1 - 1e-3)) -
+                         tour::elo_from_score(std::min(std::max(lo, 1e-3), 1 - 1e-3))) /
+                        2;
+    const auto [base, base_ci] = st_.elo.at(best);
+    st_.elo[cand] = {base + d, std::sqrt(base_ci * base_ci + half * half)};
+    write_manifest(g, cand, decision, train_json, single, ladder);
+    write_file_atomic(p_.best, read_file(p_.net(cand)));
+    st_.best = cand;
+  }
+
+  // 6. The generation's line: printed, and appended to logs/generations.jsonl.
+  void log_generation(int g, const std::string& best, const std::string& data, const json& train_json,
+                      const json& decision, const json& single, const json& ladder) {
+    const std::string cand = gen_name(g);
     const bool promoted = decision.at("promoted").get<bool>();
     const int wins = decision.at("wins").get<int>(), games = decision.at("games").get<int>();
-    // 5. The promoted net's single file and ladder. The state moves on only once the generation
-    // is whole (state.json's best is never a generation it has not finished), so a run stopped
-    // here resumes at this step.
-    json single = nullptr, ladder = nullptr;
-    if (promoted) {
-      if (cfg_.export_single_file) single = export_single(g, cand_file);
-      if (!cfg_.ladder.opponents.empty()) {
-        save("ladder " + cand);
-        ladder = run_ladder(g, cand);
-        if (ladder.is_null()) return false;
-      }
-    }
-    if (promoted) {
-      // Elo over the best so far, from the match's score, chained.
-      const double s = (wins + 0.5) / (games + 1.0);  // finite for 0 and all wins
-      auto [lo, hi] = wilson_interval(wins, games);
-      const double d = tour::elo_from_score(s);
-      const double half = (tour::elo_from_score(std::min(std::max(hi, 1e-3), 1 - 1e-3)) -
-                           tour::elo_from_score(std::min(std::max(lo, 1e-3), 1 - 1e-3))) /
-                          2;
-      const auto [base, base_ci] = st_.elo.at(best);
-      st_.elo[cand] = {base + d, std::sqrt(base_ci * base_ci + half * half)};
-      write_manifest(g, cand, decision, train_json, single, ladder);
-      write_file_atomic(p_.best, read_file(cand_file));
-      st_.best = cand;
-    }
-    // 6. The generation's line.
-    st_.generation = g;
     char buf[256];
     auto [lo, hi] = wilson_interval(wins, games);
     std::string text = "gen " + std::to_string(g) + " | " + cand + " vs " + best + " " +
@@ -633,9 +672,6 @@ class VnetLoop {
                  {"seconds", elapsed()},
                  {"peak_rss_mib", peak_rss_mib()}};
     append_line(p_.logs + "/generations.jsonl", line.dump());
-    save("generation " + std::to_string(g) + " done");
-    write_report();
-    return true;
   }
 
   static std::string format_rate(double games_per_s) {
