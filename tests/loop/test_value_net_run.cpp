@@ -117,7 +117,9 @@ TEST_CASE("value-net run: two generations end to end, stopped and resumed, every
   });
   run_value_net_loop(c, &cancel);
   stopper.join();
-  CHECK_FALSE(fs::exists(dir + "/gating/gen-0001/decision.json"));
+  // Stopped before the end: usually in generation 1's teacher games; on a loaded machine the
+  // stopper may wake later, in a later phase (a check on the phase failed under a full load).
+  CHECK(json::parse(read_file(dir + "/state.json")).at("phase") != "finished");
   run_value_net_loop(c);
   const std::vector<json> gens = generations(dir);
   REQUIRE(gens.size() == 2);
