@@ -321,17 +321,23 @@ std::string ratings_table(const RunData& run) {
   return os.str();
 }
 
-// Each generation's score against generation 0 in its own evaluation, with the 95% Wilson
-// interval: whether the loop learns, read without the ratings' model.
-std::string generation0_plot(const RunData& run) {
+// A plot of a share (0-100%) per generation.
+PlotSpec share_per_generation(const std::string& title, const std::string& y_label) {
   PlotSpec p;
-  p.title = "Score against generation 0 (95% Wilson interval)";
+  p.title = title;
   p.x_label = "generation";
-  p.y_label = "score";
+  p.y_label = y_label;
   p.x_integer = true;
   p.y_min = 0;
   p.y_max = 1;
   p.y_percent = true;
+  return p;
+}
+
+// Each generation's score against generation 0 in its own evaluation, with the 95% Wilson
+// interval: whether the loop learns, read without the ratings' model.
+std::string generation0_plot(const RunData& run) {
+  PlotSpec p = share_per_generation("Score against generation 0 (95% Wilson interval)", "score");
   Series score{"", kElo};
   for (const auto& g : run.generations)
     for (const ScoreLine& l : g.scores) {
@@ -585,14 +591,7 @@ std::string selfplay_section(const RunData& run) {
       p1.x.push_back(g.generation);
       p1.y.push_back(g.wins[1] / n);
     }
-  PlotSpec seats;
-  seats.title = "Self-play results by seat";
-  seats.x_label = "generation";
-  seats.y_label = "share of games won";
-  seats.x_integer = true;
-  seats.y_min = 0;
-  seats.y_max = 1;
-  seats.y_percent = true;
+  PlotSpec seats = share_per_generation("Self-play results by seat", "share of games won");
   seats.empty_text = "no win counts yet";
   if (!p0.x.empty()) seats.series = {p0, p1};
   seats.refs.push_back({0.5, "even", false, "#c3c8d1"});
