@@ -58,6 +58,14 @@ std::vector<json> generations(const std::string& dir) {
 
 }  // namespace
 
+TEST_CASE("the shipped recipe's config parses: configs/ship-8x10-value-net.yaml") {
+  const std::string path = std::string(PS_CONFIGS_DIR) + "/ship-8x10-value-net.yaml";
+  const VnetRunConfig c = parse_vnet_run_config(read_file(path), path);
+  CHECK(c.generations >= 3);  // the shipped net is its generation 3
+  CHECK(c.width == 8);
+  CHECK(c.length == 10);
+}
+
 TEST_CASE("value-net run config: keys read, errors named by key and line") {
   const VnetRunConfig c = parse_vnet_run_config(tiny_config("/tmp/x"), "t.yaml");
   CHECK(c.first_games == 6);

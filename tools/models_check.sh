@@ -1,0 +1,31 @@
+#!/bin/sh
+# The shipped model files: every manifest models/*.json (and models/candidates/*.json) names a
+# file beside it whose SHA-256 is the manifest's, and each pointer models/<pitch>-<variant>.vnet
+# is byte-identical to its newest dated file (<pitch>-<variant>-YYYYMMDD.vnet), the net that
+# manifest describes. Exit 0 when all hold, 1 naming the first that does not, 77 (skipped)
+# without sha256sum.
+#   tools/models_check.sh [MODELS_DIR]
+set -u
+dir=${1:-$(dirname "$0")/../models}
+command -v sha256sum > /dev/null 2>&1 || { echo "models_check: no sha256sum (skipped)"; exit 77; }
+status=0
+for m in "$dir"/*.json "$dir"/candidates/*.json; do
+  [ -f "$m" ] || continue
+  file=$(sed -n 's/^ *"file": *"\([^"]*\)".*/\1/p' "$m" | head -1)
+  want=$(sed -n 's/^ *"sha256": *"\([0-9a-f]*\)".*/\1/p' "$m" | head -1)
+  [ -n "$file" ] && [ -n "$want" ] || { echo "models_check: $m: no \"file\" and \"sha256\" lines"; status=1; continue; }
+  path=$(dirname "$m")/$file
+  [ -f "$path" ] || { echo "models_check: $m: names $file, which is not beside it"; status=1; continue; }
+  got=$(sha256sum "$path" | cut -d' ' -f1)
+  [ "$got" = "$want" ] || { echo "models_check: $m: $file has SHA-256 $got, the manifest says $want"; status=1; }
+done
+for pointer in "$dir"/*-*.vnet; do
+  case $(basename "$pointer") in *-[0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9].vnet) continue ;; esac
+  stem=${pointer%.vnet}
+  newest=$(ls "$stem"-[0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9].vnet 2> /dev/null | sort | tail -1)
+  [ -n "$newest" ] || continue  # an experiment net with a name of its own, not a pointer
+  cmp -s "$pointer" "$newest" ||
+    { echo "models_check: $pointer differs from $newest, the newest dated net it points to"; status=1; }
+done
+[ $status -eq 0 ] && echo "models_check: manifests and pointers agree"
+exit $status
