@@ -59,7 +59,13 @@ std::vector<json> generations(const std::string& dir) {
 }  // namespace
 
 TEST_CASE("the shipped recipe's config parses: configs/ship-8x10-value-net.yaml") {
-  const std::string path = std::string(PS_CONFIGS_DIR) + "/ship-8x10-value-net.yaml";
+  // Its paths (the ladder's value net) are relative to the repository root, where it is run.
+  struct InRepositoryRoot {
+    const fs::path before = fs::current_path();
+    InRepositoryRoot() { fs::current_path(fs::path(PS_CONFIGS_DIR) / ".."); }
+    ~InRepositoryRoot() { fs::current_path(before); }
+  } in_root;
+  const std::string path = "configs/ship-8x10-value-net.yaml";
   const VnetRunConfig c = parse_vnet_run_config(read_file(path), path);
   CHECK(c.generations >= 3);  // the shipped net is its generation 3
   CHECK(c.width == 8);
