@@ -51,6 +51,11 @@ EvaluateConfig parse_evaluate(ConfigReader& r) {
     ConfigReader sr = r.child("search");
     e.search = parse_search_params(sr, e.search);  // no noise, temperature 0 unless given
   }
+  // A key of older configs: said as such, not as an unknown key.
+  if (r.has("openings"))
+    r.fail_key("openings",
+               "is no longer read: each pair of games against an opponent has its own opening "
+               "(games / 2 openings of opening_turns turns); remove the key");
   r.finish();
   // "<file>: evaluate.<key> (line N): must ..."
   if (e.games < 2 || e.games % 2) r.fail_key("games", "must be even and >= 2");
