@@ -191,14 +191,20 @@ TEST_CASE("results do not depend on the number of concurrent games", "[tournamen
   for (size_t i = 0; i < r1.games.size(); ++i) CHECK(r1.games[i].record == r2.games[i].record);
 }
 
-TEST_CASE("gauntlet: only the gauntlet players meet the field, external engines take part", "[tournament]") {
-  test::register_test_players();
+// A gauntlet of the first player against the rest, 2 games per pairing, openings of 2 turns.
+static TournamentSpec gauntlet_of_first(int openings) {
   TournamentSpec spec;
   spec.format = Format::kGauntlet;
   spec.gauntlet_size = 1;
   spec.games_per_pairing = 2;
-  spec.openings = 1;
+  spec.openings = openings;
   spec.opening_turns = 2;
+  return spec;
+}
+
+TEST_CASE("gauntlet: only the gauntlet players meet the field, external engines take part", "[tournament]") {
+  test::register_test_players();
+  TournamentSpec spec = gauntlet_of_first(1);
   spec.concurrency = 2;
   PlayerSpec bot = reg("bot", "external");
   bot.options = YAML::Load(std::string("{command: [") + PS_TEST_BOT +
@@ -217,12 +223,7 @@ TEST_CASE("gauntlet: only the gauntlet players meet the field, external engines 
 }
 
 TEST_CASE("a player's own games count: more games against one opponent of a gauntlet", "[tournament]") {
-  TournamentSpec spec;
-  spec.format = Format::kGauntlet;
-  spec.gauntlet_size = 1;
-  spec.games_per_pairing = 2;
-  spec.openings = 10;
-  spec.opening_turns = 2;
+  const TournamentSpec spec = gauntlet_of_first(10);
   test::register_test_players();
   std::vector<PlayerSpec> players{reg("cand", "test-random"), reg("gen0", "test-random"),
                                   reg("other", "test-random")};
