@@ -317,14 +317,17 @@ std::string generation_prefix(int g) {
   std::snprintf(buf, sizeof buf, "g%04d", g);
   return buf;
 }
+// The start of every chunk name of one worker, and whether a name is any worker's.
+std::string worker_chunks(const std::string& worker) { return "w-" + worker + "-"; }
+bool is_worker_chunk(const std::string& name) { return name.rfind("w-", 0) == 0; }
 std::string worker_prefix(const std::string& worker, int g) {
-  return "w-" + worker + "-" + generation_prefix(g);
+  return worker_chunks(worker) + generation_prefix(g);
 }
 
 // Whether a chunk's file name is one of generation g's, stored by `run` or by a worker.
 bool of_generation(const std::string& name, int g) {
   const std::string own = generation_prefix(g) + "-";
-  return name.rfind(own, 0) == 0 || (name.rfind("w-", 0) == 0 && name.find("-" + own) != std::string::npos);
+  return name.rfind(own, 0) == 0 || (is_worker_chunk(name) && name.find("-" + own) != std::string::npos);
 }
 
 // Games of generation g in a teacher folder, by `run` and by every worker: a line each in the
@@ -450,7 +453,7 @@ class VnetLoop {
   // left alone: the worker may be writing one now; it clears its own when it starts.
   void write_directory(const std::vector<ConfigChange>& changes) {
     for (const std::string& d : {p_.root, p_.nets, p_.logs}) ensure_directory(d, "the run directory");
-    (void)remove_stale_temp_files(p_.root, [](const std::string& name) { return name.rfind("w-", 0) != 0; });
+    (void)remove_stale_temp_files(p_.root, [](const std::string& name) { return !is_worker_chunk(name); });
     if (!fs::exists(p_.config)) {
       write_file_atomic(p_.config, cfg_.source);
       return;
@@ -503,8 +506,8 @@ class VnetLoop {
         ladder = run_ladder(g, cand);
         if (ladder.is_null()) return false;
       }
+      promote(g, cand, best, decision, train_json, single, ladder);
     }
-    if (promoted) promote(g, cand, best, decision, train_json, single, ladder);
     // 6. The generation's line.
     st_.generation = g;
     log_generation(g, best, data, train_json, decision, single, ladder);
@@ -938,7 +941,7 @@ void run_value_net_teacher_worker(const VnetRunConfig& cfg, const std::string& w
   if (!claims.add(cfg.dir, "worker-" + worker, opt.claim, cancel)) return;
   // The claim makes this the only process with this id: its killed predecessor's chunk
   // temporaries are stale.
-  const std::string own = "w-" + worker + "-";
+  const std::string own = worker_chunks(worker);
   if (fs::exists(p.root + "/data"))
     (void)remove_stale_temp_files(p.root + "/data",
                                   [&](const std::string& name) { return name.rfind(own, 0) == 0; });
