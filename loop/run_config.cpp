@@ -73,56 +73,90 @@ EvaluateConfig parse_evaluate(ConfigReader& r) {
   return e;
 }
 
+// The run: map (name, dir, learner, init, generations, pitch, variant) into c.
+void read_run_section(ConfigReader& r, RunConfig& c, const std::string& source) {
+  std::string pitch = "8x10";
+  c.name = r.get<std::string>("name", c.name);
+  c.dir = r.get<std::string>("dir", "");
+  // The value-net learner has its own parser (loop/value_net_run.h), chosen before this one.
+  const std::string learner = r.get<std::string>("learner", "resnet");
+  if (learner != "resnet")
+    r.fail_key("learner",
+               "must be resnet (the AlphaZero loop) or value-net (`run CONFIG`, with teacher "
+               "workers `selfplay --follow RUNDIR`; the trainer and gatekeeper roles are resnet's)");
+  c.init = r.get<std::string>("init", "");
+  if (r.has("init")) c.init_where = r.where("init");
+  c.generations = r.get<int>("generations", c.generations);
+  pitch = r.get<std::string>("pitch", pitch);
+  const std::string variant = r.get<std::string>("variant", "standard");
+  r.finish();
+  try {
+    PitchChoice p = parse_pitch_spec(pitch);
+    c.width = p.width;
+    c.length = p.length;
+    c.goal = p.goal;
+  } catch (const std::invalid_argument& e) {
+    r.fail_key("pitch", e.what());
+  }
+  try {
+    c.variant = parse_variant(variant);
+  } catch (const std::invalid_argument& e) {
+    r.fail_key("variant", e.what());
+  }
+  if (c.generations < 1 || c.generations > kMaxGenerations)
+    r.fail_key("generations", "must be in [1, " + std::to_string(kMaxGenerations) + "]");
+  if (r.has("init") && c.init.empty()) r.fail_key("init", "must be a file name (or leave the key out)");
+  if (c.name.empty() || c.name.find('/') != std::string::npos)
+    throw ConfigError(source + ": run.name must be a non-empty name without '/'");
+  // state.json and the report carry the name as JSON text, which must be UTF-8: a name that is
+  // not made the run directory and then failed every resume.
+  try {
+    (void)nlohmann::json(c.name).dump();
+  } catch (const nlohmann::json::exception&) {
+    r.fail_key("name", "must be UTF-8 text");
+  }
+  if (std::any_of(c.name.begin(), c.name.end(), [](char ch) { return (unsigned char)ch < 32; }))
+    r.fail_key("name", "must not hold control characters");
+}
+
+// Values that are valid for the single commands but leave the loop nothing to do, caught
+// before the run directory is made.
+void check_run_config_for_the_loop(const RunConfig& c, const std::string& source) {
+  if (c.selfplay.games < 1)
+    throw ConfigError(source +
+                      ": selfplay.games must be >= 1 in a run (every generation trains on new games)");
+  if (c.train.steps < 1) throw ConfigError(source + ": train.steps must be >= 1 in a run");
+  for (const auto& [key, device] :
+       {std::pair<const char*, const std::string&>{"service.device", c.service.device},
+        {"train.device", c.train.device}})
+    if (!nn::is_device_name(device))
+      throw ConfigError(source + ": " + key + ": '" + device + "' is not a device (cpu, cuda or cuda:N)");
+  // Each pair of evaluation games has its own opening (phases.cpp): there must be that many
+  // distinct ones of opening_turns turns, checked here rather than at the last generation.
+  if (c.evaluate.opening_turns > 0) {
+    tour::OpeningOptions oo;
+    oo.count = std::max(c.evaluate.games, c.evaluate.final_games) / 2;
+    oo.turns = c.evaluate.opening_turns;
+    try {
+      (void)tour::generate_openings(Pitch::get(c.width, c.length, c.goal), c.variant, oo);
+    } catch (const std::runtime_error& e) {
+      throw ConfigError(source + ": evaluate: " + std::to_string(oo.count * 2) +
+                        " games against an opponent need " + std::to_string(oo.count) +
+                        " distinct openings (one per pair of games), and " + e.what() +
+                        ": raise evaluate.opening_turns or play fewer games");
+    }
+  }
+}
+
 }  // namespace
 
 RunConfig parse_run_config(const std::string& text, const std::string& source) {
   ConfigReader top = ConfigReader::from_string(text, source);
   RunConfig c;
   c.source = text;
-  std::string pitch = "8x10";
   {
     ConfigReader r = top.child("run");
-    c.name = r.get<std::string>("name", c.name);
-    c.dir = r.get<std::string>("dir", "");
-    // The value-net learner has its own parser (loop/value_net_run.h), chosen before this one.
-    const std::string learner = r.get<std::string>("learner", "resnet");
-    if (learner != "resnet")
-      r.fail_key("learner",
-                 "must be resnet (the AlphaZero loop) or value-net (`run CONFIG`, with teacher "
-                 "workers `selfplay --follow RUNDIR`; the trainer and gatekeeper roles are resnet's)");
-    c.init = r.get<std::string>("init", "");
-    if (r.has("init")) c.init_where = r.where("init");
-    c.generations = r.get<int>("generations", c.generations);
-    pitch = r.get<std::string>("pitch", pitch);
-    const std::string variant = r.get<std::string>("variant", "standard");
-    r.finish();
-    try {
-      PitchChoice p = parse_pitch_spec(pitch);
-      c.width = p.width;
-      c.length = p.length;
-      c.goal = p.goal;
-    } catch (const std::invalid_argument& e) {
-      r.fail_key("pitch", e.what());
-    }
-    try {
-      c.variant = parse_variant(variant);
-    } catch (const std::invalid_argument& e) {
-      r.fail_key("variant", e.what());
-    }
-    if (c.generations < 1 || c.generations > kMaxGenerations)
-      r.fail_key("generations", "must be in [1, " + std::to_string(kMaxGenerations) + "]");
-    if (r.has("init") && c.init.empty()) r.fail_key("init", "must be a file name (or leave the key out)");
-    if (c.name.empty() || c.name.find('/') != std::string::npos)
-      throw ConfigError(source + ": run.name must be a non-empty name without '/'");
-    // state.json and the report carry the name as JSON text, which must be UTF-8: a name that is
-    // not made the run directory and then failed every resume.
-    try {
-      (void)nlohmann::json(c.name).dump();
-    } catch (const nlohmann::json::exception&) {
-      r.fail_key("name", "must be UTF-8 text");
-    }
-    if (std::any_of(c.name.begin(), c.name.end(), [](char ch) { return (unsigned char)ch < 32; }))
-      r.fail_key("name", "must not hold control characters");
+    read_run_section(r, c, source);
   }
   {
     ConfigReader r = top.child("service");
@@ -145,30 +179,7 @@ RunConfig parse_run_config(const std::string& text, const std::string& source) {
     c.evaluate = parse_evaluate(r);
   }
   top.finish();
-  // Values that are valid for the single commands but leave the loop nothing to do, caught
-  // before the run directory is made.
-  if (c.selfplay.games < 1)
-    throw ConfigError(source + ": selfplay.games must be >= 1 in a run (every generation trains on new games)");
-  if (c.train.steps < 1) throw ConfigError(source + ": train.steps must be >= 1 in a run");
-  for (const auto& [key, device] : {std::pair<const char*, const std::string&>{"service.device", c.service.device},
-                                    {"train.device", c.train.device}})
-    if (!nn::is_device_name(device))
-      throw ConfigError(source + ": " + key + ": '" + device + "' is not a device (cpu, cuda or cuda:N)");
-  // Each pair of evaluation games has its own opening (phases.cpp): there must be that many
-  // distinct ones of opening_turns turns, checked here rather than at the last generation.
-  if (c.evaluate.opening_turns > 0) {
-    tour::OpeningOptions oo;
-    oo.count = std::max(c.evaluate.games, c.evaluate.final_games) / 2;
-    oo.turns = c.evaluate.opening_turns;
-    try {
-      (void)tour::generate_openings(Pitch::get(c.width, c.length, c.goal), c.variant, oo);
-    } catch (const std::runtime_error& e) {
-      throw ConfigError(source + ": evaluate: " + std::to_string(oo.count * 2) +
-                        " games against an opponent need " + std::to_string(oo.count) +
-                        " distinct openings (one per pair of games), and " + e.what() +
-                        ": raise evaluate.opening_turns or play fewer games");
-    }
-  }
+  check_run_config_for_the_loop(c, source);
   if (c.dir.empty()) c.dir = "runs/" + c.name;
   return c;
 }

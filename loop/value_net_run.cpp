@@ -79,76 +79,74 @@ bool is_value_net_run_config(const std::string& yaml_text) {
   }
 }
 
-VnetRunConfig parse_vnet_run_config(const std::string& text, const std::string& source) {
-  ConfigReader top = ConfigReader::from_string(text, source);
-  VnetRunConfig c;
-  c.source = text;
-  {
-    ConfigReader r = top.child("run");
-    std::string learner;
-    r.read(field("learner", learner), field("name", c.name), field("dir", c.dir), field("init", c.init),
-           field("generations", c.generations));
-    const PitchChoice p =
-        r.get_parsed("pitch", "8x10", [](const std::string& t) { return parse_pitch_spec(t); });
-    c.width = p.width;
-    c.length = p.length;
-    c.goal = p.goal;
-    c.variant = r.get_parsed("variant", "standard", parse_variant);
-    r.finish();
-    if (learner != "value-net") r.fail_key("learner", "must be value-net here");
-    if (c.generations < 1 || c.generations > 10000) r.fail_key("generations", "must be in [1, 10000]");
-    if (c.name.empty() || c.name.size() > 200 || c.name.find('/') != std::string::npos ||
-        c.name.find_first_of("\\:*?\"<>|") != std::string::npos ||
-        std::any_of(c.name.begin(), c.name.end(),
-                    [](char ch) { return (unsigned char)ch < 32 || (unsigned char)ch > 126; }))
-      r.fail_key("name", "must be 1 to 200 printable ASCII characters without / \\ : * ? \" < > |");
-    if (r.has("init") && c.init.empty()) r.fail_key("init", "must be a .vnet file (or leave the key out)");
-    if (!c.init.empty()) try {
-        check_value_net_rules(c.init, Pitch::get(c.width, c.length, c.goal), c.variant);
-      } catch (const std::exception& e) {
-        r.fail_key("init", e.what());
-      }
-  }
-  {
-    ConfigReader r = top.child("selfplay");
-    c.first_games = r.get<int64_t>("first_games", c.first_games);
-    if (r.has("first_games") && (c.first_games < 1 || c.first_games > 10000000))
-      r.fail_key("first_games", "must be in [1, 10000000]");
-    {
-      ConfigReader t = r.child("teacher");
-      for (const char* key : {"eval", "value_net", "player"})
-        if (t.has(key))
-          t.fail_key(key,
-                     "is the loop's: the teacher is alpha-beta with the best net so far (the random "
-                     "evaluation before the first)");
-      c.teacher = parse_teacher_options(t);
+namespace {
+
+// The run: map (learner, name, dir, init, generations, pitch, variant) into c; init is checked
+// against the rules.
+void read_vnet_run_section(ConfigReader& r, VnetRunConfig& c) {
+  std::string learner;
+  r.read(field("learner", learner), field("name", c.name), field("dir", c.dir), field("init", c.init),
+         field("generations", c.generations));
+  const PitchChoice p =
+      r.get_parsed("pitch", "8x10", [](const std::string& t) { return parse_pitch_spec(t); });
+  c.width = p.width;
+  c.length = p.length;
+  c.goal = p.goal;
+  c.variant = r.get_parsed("variant", "standard", parse_variant);
+  r.finish();
+  if (learner != "value-net") r.fail_key("learner", "must be value-net here");
+  if (c.generations < 1 || c.generations > 10000) r.fail_key("generations", "must be in [1, 10000]");
+  if (c.name.empty() || c.name.size() > 200 || c.name.find('/') != std::string::npos ||
+      c.name.find_first_of("\\:*?\"<>|") != std::string::npos ||
+      std::any_of(c.name.begin(), c.name.end(),
+                  [](char ch) { return (unsigned char)ch < 32 || (unsigned char)ch > 126; }))
+    r.fail_key("name", "must be 1 to 200 printable ASCII characters without / \\ : * ? \" < > |");
+  if (r.has("init") && c.init.empty()) r.fail_key("init", "must be a .vnet file (or leave the key out)");
+  if (!c.init.empty()) try {
+      check_value_net_rules(c.init, Pitch::get(c.width, c.length, c.goal), c.variant);
+    } catch (const std::exception& e) {
+      r.fail_key("init", e.what());
     }
-    c.selfplay = parse_selfplay_config(r);
-    if (c.selfplay.games < 1) r.fail_key("games", "must be >= 1 in a run (every generation plays new games)");
-    if (c.selfplay.concurrent_games > 256) r.fail_key("concurrent_games", "must be <= 256");
-    c.selfplay.pitches = {PitchChoice{c.width, c.length, c.goal}};
-    c.selfplay.variants = {c.variant};
-  }
+}
+
+// The selfplay: map (first_games, the teacher's options, the games) into c, on the run's rules.
+void read_vnet_selfplay_section(ConfigReader& r, VnetRunConfig& c) {
+  c.first_games = r.get<int64_t>("first_games", c.first_games);
+  if (r.has("first_games") && (c.first_games < 1 || c.first_games > 10000000))
+    r.fail_key("first_games", "must be in [1, 10000000]");
   {
-    ConfigReader r = top.child("relabel");
-    r.read(field("enabled", c.relabel), field("nodes", c.relabel_options.nodes),
-           field("from_turn", c.relabel_options.from_turn), field("every", c.relabel_options.every),
-           field("threads", c.relabel_options.threads), field("tt_mb", c.relabel_options.tt_mb));
-    c.relabel_options.value_net = "<the best net>";
-    c.relabel_options = r.finish_validated(c.relabel_options);
+    ConfigReader t = r.child("teacher");
+    for (const char* key : {"eval", "value_net", "player"})
+      if (t.has(key))
+        t.fail_key(key,
+                   "is the loop's: the teacher is alpha-beta with the best net so far (the random "
+                   "evaluation before the first)");
+    c.teacher = parse_teacher_options(t);
   }
-  {
-    ConfigReader r = top.child("train");
-    c.train = parse_value_train_config(r);
-    if (c.train.steps < 1) r.fail_key("steps", "must be >= 1 in a run");
-    ConfigReader f = top.child("train_first");
-    c.train_first = parse_value_train_config(f, c.train);
-    if (c.train_first.steps < 1) f.fail_key("steps", "must be >= 1 in a run");
-    // The threads of one training are LibTorch's intra-op threads: beyond the cores they only wait.
-    for (ConfigReader* x : {&r, &f})
-      if (x->has("threads") && (x == &r ? c.train : c.train_first).threads > 256)
-        x->fail_key("threads", "must be in [0, 256]");
-  }
+  c.selfplay = parse_selfplay_config(r);
+  if (c.selfplay.games < 1) r.fail_key("games", "must be >= 1 in a run (every generation plays new games)");
+  if (c.selfplay.concurrent_games > 256) r.fail_key("concurrent_games", "must be <= 256");
+  c.selfplay.pitches = {PitchChoice{c.width, c.length, c.goal}};
+  c.selfplay.variants = {c.variant};
+}
+
+// The train: and train_first: maps (train_first's defaults are train's) into c.
+void read_vnet_train_sections(ConfigReader& top, VnetRunConfig& c) {
+  ConfigReader r = top.child("train");
+  c.train = parse_value_train_config(r);
+  if (c.train.steps < 1) r.fail_key("steps", "must be >= 1 in a run");
+  ConfigReader f = top.child("train_first");
+  c.train_first = parse_value_train_config(f, c.train);
+  if (c.train_first.steps < 1) f.fail_key("steps", "must be >= 1 in a run");
+  // The threads of one training are LibTorch's intra-op threads: beyond the cores they only wait.
+  for (ConfigReader* x : {&r, &f})
+    if (x->has("threads") && (x == &r ? c.train : c.train_first).threads > 256)
+      x->fail_key("threads", "must be in [0, 256]");
+}
+
+// The gating:, ladder: and export: maps into c; the ladder's value net is checked against the
+// run's rules.
+void read_vnet_gating_ladder_export(ConfigReader& top, VnetRunConfig& c) {
   {
     ConfigReader r = top.child("gating");
     r.read(field("games", c.gating.games), field("time_ms", c.gating.time_ms),
@@ -176,6 +174,32 @@ VnetRunConfig parse_vnet_run_config(const std::string& text, const std::string& 
     r.read(field("single_file", c.export_single_file), field("compile_check", c.compile_check));
     r.finish();
   }
+}
+
+}  // namespace
+
+VnetRunConfig parse_vnet_run_config(const std::string& text, const std::string& source) {
+  ConfigReader top = ConfigReader::from_string(text, source);
+  VnetRunConfig c;
+  c.source = text;
+  {
+    ConfigReader r = top.child("run");
+    read_vnet_run_section(r, c);
+  }
+  {
+    ConfigReader r = top.child("selfplay");
+    read_vnet_selfplay_section(r, c);
+  }
+  {
+    ConfigReader r = top.child("relabel");
+    r.read(field("enabled", c.relabel), field("nodes", c.relabel_options.nodes),
+           field("from_turn", c.relabel_options.from_turn), field("every", c.relabel_options.every),
+           field("threads", c.relabel_options.threads), field("tt_mb", c.relabel_options.tt_mb));
+    c.relabel_options.value_net = "<the best net>";
+    c.relabel_options = r.finish_validated(c.relabel_options);
+  }
+  read_vnet_train_sections(top, c);
+  read_vnet_gating_ladder_export(top, c);
   top.finish();
   if (c.first_games < 0) c.first_games = c.selfplay.games;
   if (c.dir.empty()) c.dir = "runs/" + c.name;
