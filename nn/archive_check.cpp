@@ -67,10 +67,16 @@ bool known_record(const std::string& n) {
   return false;
 }
 
-// Long (about 115 lines) on purpose: one pass over the end records, the central directory and
-// the local headers, each check bounds-checking the offsets the next one reads; split, the
-// invariants would travel between functions.
-std::vector<Entry> read_zip(const std::string& b) {
+// Where the central directory lies, from the end records: the offsets the entries are
+// bounds-checked against.
+struct ZipDirectory {
+  uint64_t offset = 0, size = 0, entries = 0;
+  uint64_t end = 0;  // where the end records begin (the zip64 record's start when there is one)
+};
+
+// The end of central directory record (and its zip64 record when there is one), checked
+// against each other and against the file's size.
+ZipDirectory read_zip_end(const std::string& b) {
   if (b.size() < 22) fail("zip: only " + std::to_string(b.size()) + " bytes");
   // End of central directory: the last signature from which the comment reaches the end.
   uint64_t eocd = UINT64_MAX;
@@ -111,73 +117,89 @@ std::vector<Entry> read_zip(const std::string& b) {
          std::to_string(cd_off) + ") does not end where the end records begin");
   if (n_total == 0 || n_total > kMaxEntries || n_total > cd_size / 46)
     fail("zip: implausible entry count " + std::to_string(n_total));
+  return ZipDirectory{cd_off, cd_size, n_total, end_of_cd};
+}
 
+// Central directory entry `i` at byte p (within cd), its name in the archive's `folder` (set by
+// the first entry) and not among `names` (the entries before it; added), and its local header:
+// same name and method, the data before the central directory. Sets p to the next entry.
+Entry read_zip_entry(const std::string& b, uint64_t& p, uint64_t i, const ZipDirectory& cd,
+                     std::string& folder, std::set<std::string>& names) {
+  const std::string at =
+      "zip: central directory entry " + std::to_string(i) + " (byte " + std::to_string(p) + ")";
+  if (p + 46 > cd.end || b.compare(p, 4, "PK\x01\x02", 4) != 0) fail(at + ": bad signature");
+  Entry e;
+  const uint64_t flags = le(b, p + 8, 2, "entry");
+  e.method = uint16_t(le(b, p + 10, 2, "entry"));
+  e.crc = uint32_t(le(b, p + 16, 4, "entry"));
+  e.csize = le(b, p + 20, 4, "entry");
+  e.usize = le(b, p + 24, 4, "entry");
+  const uint64_t nlen = le(b, p + 28, 2, "entry"), xlen = le(b, p + 30, 2, "entry"),
+                 clen = le(b, p + 32, 2, "entry");
+  e.local = le(b, p + 42, 4, "entry");
+  if (p + 46 + nlen + xlen + clen > cd.end) fail(at + ": runs past the central directory");
+  std::string full = b.substr(p + 46, nlen);
+  // zip64 extra field: the saturated sizes and offset, in this order.
+  for (uint64_t x = p + 46 + nlen, xend = x + xlen; x + 4 <= xend;) {
+    const uint64_t id = le(b, x, 2, "extra"), len = le(b, x + 2, 2, "extra");
+    if (x + 4 + len > xend) fail(at + ": bad extra field");
+    if (id == 1) {
+      uint64_t q = x + 4;
+      for (uint64_t* v : {&e.usize, &e.csize, &e.local})
+        if (*v == 0xFFFFFFFF) {
+          if (q + 8 > x + 4 + len) fail(at + ": short zip64 extra field");
+          *v = le(b, q, 8, "zip64 extra");
+          q += 8;
+        }
+    }
+    x += 4 + len;
+  }
+  if (flags & 1) fail(at + ": encrypted");
+  const size_t slash = full.find('/');
+  if (slash == std::string::npos || slash == 0)
+    fail(at + ": name " + quoted_text(full, 80) + " is not in a folder");
+  if (folder.empty()) folder = full.substr(0, slash);
+  if (full.compare(0, slash, folder) != 0 || full.size() == slash + 1)
+    fail(at + ": name " + quoted_text(full, 80) + " is not in the archive's folder '" + folder + "'");
+  e.name = full.substr(slash + 1);
+  if (!known_record(e.name)) fail(at + ": unexpected record " + quoted_text(full, 80));
+  if (!names.insert(e.name).second) fail(at + ": duplicate record " + quoted_text(full, 80));
+  if (e.method != 0 && e.method != 8)
+    fail(at + " (" + full + "): compression method " + std::to_string(e.method));
+  if (e.method == 0 && e.csize != e.usize) fail(at + " (" + full + "): stored with two sizes");
+  const bool tensor_data = e.name.rfind("data/", 0) == 0;
+  if (tensor_data && e.method != 0) fail(at + " (" + full + "): tensor data must be stored");
+  if (!tensor_data && e.usize > kMaxRecordBytes) fail(at + " (" + full + "): implausibly large");
+  if (e.method == 8 && e.usize > e.csize * 1032 + 1024)
+    fail(at + " (" + full + "): implausible compression ratio");
+  // Local header: same name and method; the data follows it.
+  const std::string lat =
+      "zip: local header of " + quoted_text(full, 80) + " (byte " + std::to_string(e.local) + ")";
+  if (e.local > cd.offset || cd.offset - e.local < 30 || b.compare(e.local, 4, "PK\x03\x04", 4) != 0)
+    fail(lat + ": bad signature or outside the file");
+  if ((le(b, e.local + 6, 2, "local header") & 1) || le(b, e.local + 8, 2, "local header") != e.method)
+    fail(lat + ": disagrees with the central directory");
+  const uint64_t lnlen = le(b, e.local + 26, 2, "local header"),
+                 lxlen = le(b, e.local + 28, 2, "local header");
+  if (lnlen != nlen || b.compare(e.local + 30, nlen, full) != 0)
+    fail(lat + ": name disagrees with the central directory");
+  e.data = e.local + 30 + lnlen + lxlen;
+  if (e.data > cd.offset || cd.offset - e.data < e.csize)
+    fail(lat + ": data (" + std::to_string(e.csize) + " bytes) runs past the central directory");
+  p += 46 + nlen + xlen + clen;
+  return e;
+}
+
+// The archive's entries: every central directory entry checked (read_zip_entry), the directory
+// used up exactly, no two entries' bytes overlapping.
+std::vector<Entry> read_zip(const std::string& b) {
+  const ZipDirectory cd = read_zip_end(b);
   std::vector<Entry> entries;
   std::string folder;
   std::set<std::string> names;
-  uint64_t p = cd_off;
-  for (uint64_t i = 0; i < n_total; ++i) {
-    const std::string at = "zip: central directory entry " + std::to_string(i) + " (byte " + std::to_string(p) + ")";
-    if (p + 46 > end_of_cd || b.compare(p, 4, "PK\x01\x02", 4) != 0) fail(at + ": bad signature");
-    Entry e;
-    const uint64_t flags = le(b, p + 8, 2, "entry");
-    e.method = uint16_t(le(b, p + 10, 2, "entry"));
-    e.crc = uint32_t(le(b, p + 16, 4, "entry"));
-    e.csize = le(b, p + 20, 4, "entry");
-    e.usize = le(b, p + 24, 4, "entry");
-    const uint64_t nlen = le(b, p + 28, 2, "entry"), xlen = le(b, p + 30, 2, "entry"),
-                   clen = le(b, p + 32, 2, "entry");
-    e.local = le(b, p + 42, 4, "entry");
-    if (p + 46 + nlen + xlen + clen > end_of_cd) fail(at + ": runs past the central directory");
-    std::string full = b.substr(p + 46, nlen);
-    // zip64 extra field: the saturated sizes and offset, in this order.
-    for (uint64_t x = p + 46 + nlen, xend = x + xlen; x + 4 <= xend;) {
-      const uint64_t id = le(b, x, 2, "extra"), len = le(b, x + 2, 2, "extra");
-      if (x + 4 + len > xend) fail(at + ": bad extra field");
-      if (id == 1) {
-        uint64_t q = x + 4;
-        for (uint64_t* v : {&e.usize, &e.csize, &e.local})
-          if (*v == 0xFFFFFFFF) {
-            if (q + 8 > x + 4 + len) fail(at + ": short zip64 extra field");
-            *v = le(b, q, 8, "zip64 extra");
-            q += 8;
-          }
-      }
-      x += 4 + len;
-    }
-    if (flags & 1) fail(at + ": encrypted");
-    const size_t slash = full.find('/');
-    if (slash == std::string::npos || slash == 0) fail(at + ": name " + quoted_text(full, 80) + " is not in a folder");
-    if (folder.empty()) folder = full.substr(0, slash);
-    if (full.compare(0, slash, folder) != 0 || full.size() == slash + 1)
-      fail(at + ": name " + quoted_text(full, 80) + " is not in the archive's folder '" + folder + "'");
-    e.name = full.substr(slash + 1);
-    if (!known_record(e.name)) fail(at + ": unexpected record " + quoted_text(full, 80));
-    if (!names.insert(e.name).second) fail(at + ": duplicate record " + quoted_text(full, 80));
-    if (e.method != 0 && e.method != 8)
-      fail(at + " (" + full + "): compression method " + std::to_string(e.method));
-    if (e.method == 0 && e.csize != e.usize) fail(at + " (" + full + "): stored with two sizes");
-    const bool tensor_data = e.name.rfind("data/", 0) == 0;
-    if (tensor_data && e.method != 0) fail(at + " (" + full + "): tensor data must be stored");
-    if (!tensor_data && e.usize > kMaxRecordBytes) fail(at + " (" + full + "): implausibly large");
-    if (e.method == 8 && e.usize > e.csize * 1032 + 1024)
-      fail(at + " (" + full + "): implausible compression ratio");
-    // Local header: same name and method; the data follows it.
-    const std::string lat = "zip: local header of " + quoted_text(full, 80) + " (byte " + std::to_string(e.local) + ")";
-    if (e.local > cd_off || cd_off - e.local < 30 || b.compare(e.local, 4, "PK\x03\x04", 4) != 0)
-      fail(lat + ": bad signature or outside the file");
-    if ((le(b, e.local + 6, 2, "local header") & 1) || le(b, e.local + 8, 2, "local header") != e.method)
-      fail(lat + ": disagrees with the central directory");
-    const uint64_t lnlen = le(b, e.local + 26, 2, "local header"), lxlen = le(b, e.local + 28, 2, "local header");
-    if (lnlen != nlen || b.compare(e.local + 30, nlen, full) != 0)
-      fail(lat + ": name disagrees with the central directory");
-    e.data = e.local + 30 + lnlen + lxlen;
-    if (e.data > cd_off || cd_off - e.data < e.csize)
-      fail(lat + ": data (" + std::to_string(e.csize) + " bytes) runs past the central directory");
-    entries.push_back(std::move(e));
-    p += 46 + nlen + xlen + clen;
-  }
-  if (p != end_of_cd) fail("zip: the central directory holds bytes after its last entry");
+  uint64_t p = cd.offset;
+  for (uint64_t i = 0; i < cd.entries; ++i) entries.push_back(read_zip_entry(b, p, i, cd, folder, names));
+  if (p != cd.end) fail("zip: the central directory holds bytes after its last entry");
   std::vector<std::pair<uint64_t, uint64_t>> spans;
   for (const Entry& e : entries) spans.push_back({e.local, e.data + e.csize});
   std::sort(spans.begin(), spans.end());
@@ -396,8 +418,8 @@ class Unpickler {
   Unpickler(const std::string& data, const std::string& file, const PickleRules& rules)
       : d_(data), file_(file), rules_(rules) {}
 
-  /// Runs to STOP; returns the index of the result. Long (about 105 lines) on purpose: the
-  /// pickle opcodes as one switch, each case a few lines over the shared stack and memo.
+  /// Runs to STOP; returns the index of the result. The pickle opcodes as one switch over the
+  /// shared stack and memo; an opcode of more than a line or two has a function of its own.
   int run() {
     while (true) {
       if (pos_ >= d_.size()) bad("ends without STOP");
@@ -407,64 +429,36 @@ class Unpickler {
         case 0x80:  // PROTO
           if (u(1) > 2) bad("pickle protocol above 2");
           break;
-        case '.': {  // STOP
-          if (stack_.size() != 1 || vals_[stack_[0]].kind == V::kMark) bad("STOP with a stack of " + std::to_string(stack_.size()));
-          if (pos_ != d_.size()) bad("bytes after STOP");
-          return stack_[0];
-        }
+        case '.':  // STOP
+          return stop();
         case '(': push(make(V::kMark)); break;
         case 'N': push(make(V::kNone)); break;
         case 0x88: case 0x89: { int v = make(V::kBool); vals_[v].i = op == 0x88; push(v); break; }
         case 'J': { int v = make(V::kInt); vals_[v].i = int32_t(uint32_t(u(4))); push(v); break; }
         case 'K': { int v = make(V::kInt); vals_[v].i = int64_t(u(1)); push(v); break; }
         case 'M': { int v = make(V::kInt); vals_[v].i = int64_t(u(2)); push(v); break; }
-        case 0x8a: {  // LONG1
-          const uint64_t n = u(1);
-          if (n > 8) bad("integer of " + std::to_string(n) + " bytes");
-          uint64_t x = u(int(n));
-          if (n > 0 && n < 8 && (x >> (8 * n - 1)) & 1) x |= ~uint64_t(0) << (8 * n);  // sign
-          int v = make(V::kInt);
-          vals_[v].i = int64_t(x);
-          push(v);
+        case 0x8a:  // LONG1
+          push_long1();
           break;
-        }
-        case 'G': {  // BINFLOAT, big-endian
-          uint64_t x = 0;
-          need(8);
-          for (int k = 0; k < 8; ++k) x = (x << 8) | uint8_t(d_[pos_ + k]);
-          pos_ += 8;
-          push(make(V::kFloat));
-          (void)x;
+        case 'G':  // BINFLOAT
+          push_binfloat();
           break;
-        }
-        case 'X': case 0x8c: {  // BINUNICODE, SHORT_BINUNICODE
-          const uint64_t n = u(op == 'X' ? 4 : 1);
-          need(n);
-          int v = make(V::kStr);
-          vals_[v].s = d_.substr(pos_, n);
-          pos_ += n;
-          push(v);
+        case 'X':   // BINUNICODE
+        case 0x8c:  // SHORT_BINUNICODE
+          push_unicode(op == 'X' ? 4 : 1);
           break;
-        }
-        case 'c': {  // GLOBAL "module\nname\n"
-          std::string mod = line(), name = line();
-          int v = make(V::kGlobal);
-          vals_[v].s = mod + " " + name;
-          check_global(vals_[v].s);
-          push(v);
+        case 'c':  // GLOBAL
+          push_global();
           break;
-        }
         case ')': push(make(V::kTuple)); break;
         case ']': push(make(V::kList)); break;
         case '}': push(make(V::kDict)); break;
         case 't': { auto items = pop_mark(); push(container(V::kTuple, items)); break; }
-        case 0x85: case 0x86: case 0x87: {
-          const int n = op - 0x84;
-          std::vector<int> items(n);
-          for (int k = n; k-- > 0;) items[k] = pop();
-          push(container(V::kTuple, items));
+        case 0x85:  // TUPLE1
+        case 0x86:  // TUPLE2
+        case 0x87:  // TUPLE3
+          push_tuple(op - 0x84);
           break;
-        }
         case 'a': { int x = pop(); add_to(top(V::kList, "APPEND"), {x}); break; }
         case 'e': { auto items = pop_mark(); add_to(top(V::kList, "APPENDS"), items); break; }
         case 's': {
@@ -507,6 +501,56 @@ class Unpickler {
   const Val& val(int i) const { return vals_[size_t(i)]; }
 
  private:
+  // STOP: the one value on the stack, which is the whole pickle.
+  int stop() {
+    if (stack_.size() != 1 || vals_[stack_[0]].kind == V::kMark)
+      bad("STOP with a stack of " + std::to_string(stack_.size()));
+    if (pos_ != d_.size()) bad("bytes after STOP");
+    return stack_[0];
+  }
+  // LONG1: a little-endian two's complement integer of at most 8 bytes.
+  void push_long1() {
+    const uint64_t n = u(1);
+    if (n > 8) bad("integer of " + std::to_string(n) + " bytes");
+    uint64_t x = u(int(n));
+    if (n > 0 && n < 8 && (x >> (8 * n - 1)) & 1) x |= ~uint64_t(0) << (8 * n);  // sign
+    int v = make(V::kInt);
+    vals_[v].i = int64_t(x);
+    push(v);
+  }
+  // BINFLOAT, big-endian (its value is not needed).
+  void push_binfloat() {
+    uint64_t x = 0;
+    need(8);
+    for (int k = 0; k < 8; ++k) x = (x << 8) | uint8_t(d_[pos_ + k]);
+    pos_ += 8;
+    push(make(V::kFloat));
+    (void)x;
+  }
+  // BINUNICODE (a 4-byte length) or SHORT_BINUNICODE (1 byte).
+  void push_unicode(int length_bytes) {
+    const uint64_t n = u(length_bytes);
+    need(n);
+    int v = make(V::kStr);
+    vals_[v].s = d_.substr(pos_, n);
+    pos_ += n;
+    push(v);
+  }
+  // GLOBAL "module\nname\n", one the archive may name.
+  void push_global() {
+    std::string mod = line(), name = line();
+    int v = make(V::kGlobal);
+    vals_[v].s = mod + " " + name;
+    check_global(vals_[v].s);
+    push(v);
+  }
+  // TUPLE1, TUPLE2, TUPLE3: the top n values as a tuple.
+  void push_tuple(int n) {
+    std::vector<int> items(n);
+    for (int k = n; k-- > 0;) items[k] = pop();
+    push(container(V::kTuple, items));
+  }
+
   [[noreturn]] void bad(const std::string& why) const {
     fail(file_ + ", byte " + std::to_string(op_at_) + ": " + why);
   }
