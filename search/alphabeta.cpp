@@ -265,20 +265,54 @@ int AlphaBetaPlayer::search_frontier(const Position& pos, int alpha, int beta, i
   return best;
 }
 
+bool AlphaBetaPlayer::tt_cut(const Position& pos, int depth, int alpha, int beta, int ply, uint64_t& tt_best,
+                             int& score) {
+  TTEntry* e = tt_probe(pos.hash());
+  if (!e) return false;
+  tt_best = e->best;
+  if (e->depth < depth || ply == 0) return false;
+  score = from_tt(e->score, ply);
+  return e->bound == 1 || (e->bound == 2 && score >= beta) || (e->bound == 3 && score <= alpha);
+}
+
+int AlphaBetaPlayer::search_tt_move(const Position& pos, int depth, int alpha, int beta, int ply) {
+  const Ply& p = plies_[size_t(ply)];
+  Position child = pos;
+  for (uint8_t k : p.tt_kicks) child.make_kick(k);
+  eval_->push_turn(pos, p.tt_kicks.data(), int(p.tt_kicks.size()));
+  const int score = -search(child, depth - 1, -beta, -alpha, ply + 1);
+  eval_->pop_turn();
+  return score;
+}
+
+int AlphaBetaPlayer::search_child(const Position& pos, const Ply& p, const Child& c, size_t i, int depth,
+                                  int alpha, int beta, int ply) {
+  const Position child = child_position(pos, p, c);
+  // The child searched to depth d with window (a, b) of this node's side.
+  auto descend = [&](int d, int a, int b) {
+    // A leaf: its evaluation is the one generate() made for the move ordering (the same
+    // position, so the same score), and the evaluator need not descend into it.
+    if (d == 0) return -search(child, 0, -b, -a, ply + 1, c.eval);
+    eval_->push_turn(pos, p.kicks.data() + c.kicks_at, c.num_kicks);
+    const int s = -search(child, d, -b, -a, ply + 1);
+    eval_->pop_turn();
+    return s;
+  };
+  if (i == 0 || !options_.pvs) return descend(depth - 1, alpha, beta);
+  const int r = reduction(depth, i);
+  int score = descend(depth - 1 - r, alpha, alpha + 1);
+  if (score > alpha && r > 0) score = descend(depth - 1, alpha, alpha + 1);
+  if (score > alpha && score < beta) score = descend(depth - 1, alpha, beta);
+  return score;
+}
+
 int AlphaBetaPlayer::search(const Position& pos, int depth, int alpha, int beta, int ply, int static_eval) {
   // The clock every 16 nodes (a few ns each) and after every turn generation, which alone can
   // take milliseconds in a dense position.
   if ((++info_.nodes & 15) == 0) check_time();
   uint64_t tt_best = 0;
-  if (TTEntry* e = tt_probe(pos.hash())) {
-    tt_best = e->best;
-    if (e->depth >= depth && ply > 0) {
-      const int s = from_tt(e->score, ply);
-      if (e->bound == 1) return s;
-      if (e->bound == 2 && s >= beta) return s;
-      if (e->bound == 3 && s <= alpha) return s;
-    }
-  }
+  int tt_score = 0;
+  if (tt_cut(pos, depth, alpha, beta, ply, tt_best, tt_score)) return tt_score;
   // The root searches the previous iteration's answer first, whatever the table holds now (its
   // root entry may have been replaced): a cut-off iteration's best is then that answer or a
   // turn that beat it at the new depth.
@@ -302,12 +336,7 @@ int AlphaBetaPlayer::search(const Position& pos, int depth, int alpha, int beta,
   // child (staged move generation, as chess programs do with the hash move).
   bool tt_searched = false;
   if (ply > 0 && tt_best != 0 && tt_first(pos, ply, tt_best)) {
-    Ply& p = plies_[size_t(ply)];
-    Position child = pos;
-    for (uint8_t k : p.tt_kicks) child.make_kick(k);
-    eval_->push_turn(pos, p.tt_kicks.data(), int(p.tt_kicks.size()));
-    const int score = -search(child, depth - 1, -beta, -alpha, ply + 1);
-    eval_->pop_turn();
+    const int score = search_tt_move(pos, depth, alpha, beta, ply);
     tt_searched = true;
     best = score;
     best_hash = tt_best;
@@ -323,30 +352,8 @@ int AlphaBetaPlayer::search(const Position& pos, int depth, int alpha, int beta,
   for (size_t i = 0; i < p.children.size(); ++i) {
     const Child& c = p.children[i];
     if (tt_searched && c.hash == tt_best) continue;  // searched above (it sorts first: i = 0)
-    int score;
-    if (c.winner >= 0) {
-      score = c.winner == me ? kWin - ply : -(kWin - ply);
-    } else {
-      const Position child = child_position(pos, p, c);
-      // The child searched to depth d with window (a, b) of this node's side.
-      auto descend = [&](int d, int a, int b) {
-        // A leaf: its evaluation is the one generate() made for the move ordering (the same
-        // position, so the same score), and the evaluator need not descend into it.
-        if (d == 0) return -search(child, 0, -b, -a, ply + 1, c.eval);
-        eval_->push_turn(pos, p.kicks.data() + c.kicks_at, c.num_kicks);
-        const int s = -search(child, d, -b, -a, ply + 1);
-        eval_->pop_turn();
-        return s;
-      };
-      if (i == 0 || !options_.pvs) {
-        score = descend(depth - 1, alpha, beta);
-      } else {
-        const int r = reduction(depth, i);
-        score = descend(depth - 1 - r, alpha, alpha + 1);
-        if (score > alpha && r > 0) score = descend(depth - 1, alpha, alpha + 1);
-        if (score > alpha && score < beta) score = descend(depth - 1, alpha, beta);
-      }
-    }
+    const int score = c.winner >= 0 ? (c.winner == me ? kWin - ply : -(kWin - ply))
+                                    : search_child(pos, p, c, i, depth, alpha, beta, ply);
     if (score > best) {
       best = score;
       best_hash = c.hash;

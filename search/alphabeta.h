@@ -197,6 +197,19 @@ class AlphaBetaPlayer final : public Player {
   /// move-ordering evaluation of the parent's generate()), else kNoEval.
   int search(const Position& pos, int depth, int alpha, int beta, int ply, int static_eval = kNoEval);
   static constexpr int kNoEval = INT32_MIN;
+  /// search()'s transposition-table probe of pos: the entry's best child in tt_best (0: no
+  /// entry), and true, with its score in `score`, when the entry (below the root, at least this
+  /// deep) ends the node's search: an exact score, or a bound outside (alpha, beta).
+  bool tt_cut(const Position& pos, int depth, int alpha, int beta, int ply, uint64_t& tt_best, int& score);
+  /// The TT move tt_first() found for plies_[ply] searched to depth - 1 with this node's window,
+  /// before the node's other turns are generated: its score for pos's side to move.
+  int search_tt_move(const Position& pos, int depth, int alpha, int beta, int ply);
+  /// Child c, the i-th of p's sorted children (not one that ends the game), searched to
+  /// depth - 1: the full window for the first child (or without options_.pvs), else a null window
+  /// at alpha, reduced by reduction(depth, i) (late move reductions) and searched again at full
+  /// depth, then with the full window, while it beats alpha. Its score for pos's side to move.
+  int search_child(const Position& pos, const Ply& p, const Child& c, size_t i, int depth, int alpha,
+                   int beta, int ply);
   /// The children of pos into plies_[ply], evaluated; sorted by their ordering key (TT move,
   /// winning turns, then the evaluation; losing turns last) unless sort is false. With `cut`
   /// (search_frontier's beta), the first child (in generation order) whose score for pos's side
