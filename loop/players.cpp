@@ -4,10 +4,12 @@
 #include <iostream>
 #include <map>
 #include <mutex>
+#include <optional>
 
 #include "nn/checkpoint.h"
 #include "search/alphabeta.h"
 #include "search/baselines.h"
+#include "search/bot_player.h"
 #include "search/leaf_evals.h"
 #include "search/mcts_player.h"
 #include "search/nnue_eval.h"
@@ -21,32 +23,6 @@ namespace {
 
 std::mutex g_mu;
 std::map<std::string, std::shared_ptr<Evaluator>> g_evaluators;
-
-// A player that keeps its network service alive.
-class NetMctsPlayer final : public Player {
- public:
-  NetMctsPlayer(std::shared_ptr<Evaluator> eval, const SearchParams& params, uint64_t seed,
-                const std::string& name, const Ablation& ablation = {}, bool search_stats = false)
-      : eval_(std::move(eval)), player_(*eval_, params, seed, name, ablation), search_stats_(search_stats) {}
-  // search_stats: the game's search totals, one line on stderr (a tournament makes a player
-  // per game, so one line per game).
-  ~NetMctsPlayer() override {
-    if (search_stats_ && player_.totals().searches > 0) {
-      const std::string line = "search stats of " + player_.name() + ": " + player_.totals().summary() + "\n";
-      std::cerr << line << std::flush;  // one string: lines of games in parallel stay whole
-    }
-  }
-  std::string name() const override { return player_.name(); }
-  void new_game(const Pitch& pitch, Variant variant) override { player_.new_game(pitch, variant); }
-  std::string choose_turn(const Game& game, const TurnBudget& budget) override {
-    return player_.choose_turn(game, budget);
-  }
-
- private:
-  std::shared_ptr<Evaluator> eval_;
-  MctsPlayer player_;
-  bool search_stats_;
-};
 
 // The factory of a player type with no keys of its own: a P from the context's seed.
 template <class P>
@@ -142,12 +118,29 @@ std::unique_ptr<Player> make_net_player(const std::string& checkpoint, const nn:
   return std::make_unique<NetMctsPlayer>(shared_net_evaluator(checkpoint, service), search, seed, name);
 }
 
-MctsPlayerOptions read_mcts_player_options(ConfigReader& r) {
-  MctsPlayerOptions o;
-  o.checkpoint = r.require<std::string>("checkpoint");
+namespace {
+
+// The `mcts` type's keys of its network besides checkpoint and search: the service's, the
+// diagnostics and search_stats (the `bot` type reads them too).
+void read_network_keys(ConfigReader& r, MctsPlayerOptions& o) {
   o.service = nn::parse_service_options(r);
   r.read(field("uniform_priors", o.ablation.uniform_priors), field("zero_value", o.ablation.zero_value),
          field("search_stats", o.search_stats));
+}
+
+// A checkpoint that is not there, named with the player and the config line that gave it.
+void check_checkpoint_exists(const ConfigReader& r, const std::string& checkpoint, const std::string& name) {
+  std::error_code ec;
+  if (!std::filesystem::exists(checkpoint, ec))
+    r.fail_key("checkpoint", "player '" + name + "': the checkpoint file " + checkpoint + " does not exist");
+}
+
+}  // namespace
+
+MctsPlayerOptions read_mcts_player_options(ConfigReader& r) {
+  MctsPlayerOptions o;
+  o.checkpoint = r.require<std::string>("checkpoint");
+  read_network_keys(r, o);
   ConfigReader sr = r.child("search");
   o.search = parse_search_params(sr);
   return o;
@@ -181,10 +174,7 @@ namespace {
 std::unique_ptr<Player> make_mcts_player(ConfigReader& r, const tour::PlayerContext& c) {
   const MctsPlayerOptions o = read_mcts_player_options(r);
   const std::string name = c.name.empty() ? "mcts" : c.name;
-  std::error_code ec;
-  if (!std::filesystem::exists(o.checkpoint, ec))
-    r.fail_key("checkpoint",
-               "player '" + name + "': the checkpoint file " + o.checkpoint + " does not exist");
+  check_checkpoint_exists(r, o.checkpoint, name);
   // The alpha-beta endgame's value net: a file that cannot be read, or one for other rules, is
   // named with its key and line here (it failed every game's new_game).
   if (o.search.endgame_from_turn >= 0 && !o.search.endgame_value_net.empty()) try {
@@ -195,6 +185,60 @@ std::unique_ptr<Player> make_mcts_player(ConfigReader& r, const tour::PlayerCont
     }
   return std::make_unique<NetMctsPlayer>(shared_net_evaluator(o.checkpoint, o.service), o.search, c.seed,
                                          name, o.ablation, o.search_stats);
+}
+
+// The keys of the `bot` type's network: read_network_keys' and search.
+std::vector<std::string> bot_network_keys() {
+  ConfigReader r(YAML::Node(), "<bot keys>");
+  MctsPlayerOptions o;
+  read_network_keys(r, o);
+  std::vector<std::string> keys = r.keys_read();
+  keys.push_back("search");
+  return keys;
+}
+
+// The `bot` player type: the shipped bot of the games' rules (search/bot_player.h), made by
+// make_bot_player. value_net: alpha-beta's evaluation as --value-net names it (a .vnet file,
+// none, hand; default: the shipped net of the rules, else the random evaluation). checkpoint: a
+// network whose PUCT search answers the turns given visits, with the `mcts` type's other keys
+// (the service's, the diagnostics, search_stats, and a search: map read over the bot's search);
+// without it alpha-beta answers every turn (a visit budget is its nodes) and those keys are
+// refused. `play`'s mcts opponent and `ladder`'s model and previous bot are of this type.
+std::unique_ptr<Player> make_bot_type_player(ConfigReader& r, const tour::PlayerContext& c) {
+  const std::string name = c.name.empty() ? "bot" : c.name;
+  BotSpec spec;
+  spec.pitch = c.pitch ? c.pitch : &Pitch::standard();
+  spec.variant = c.variant;
+  spec.seed = c.seed;
+  spec.name = name;
+  r.read(field("value_net", spec.value_net));
+  if (r.has("value_net") && spec.value_net.empty())
+    r.fail_key("value_net", "an empty name: give a .vnet file, none or hand");
+  std::optional<ConfigReader> search;
+  if (r.has("checkpoint")) {
+    MctsPlayerOptions o;
+    o.checkpoint = r.require<std::string>("checkpoint");
+    read_network_keys(r, o);
+    check_checkpoint_exists(r, o.checkpoint, name);
+    search.emplace(r.child("search"));
+    spec.search = &*search;
+    spec.ablation = o.ablation;
+    spec.search_stats = o.search_stats;
+    spec.network = shared_net_evaluator(o.checkpoint, o.service);
+  } else {
+    for (const std::string& key : bot_network_keys())
+      if (r.has(key))
+        r.fail_key(key,
+                   "is read with checkpoint (the network's) only: without it alpha-beta plays every turn");
+  }
+  try {
+    return make_bot_player(spec).player;
+  } catch (const BotValueNetError& e) {
+    using By = BotValueNetError::NamedBy;
+    if (e.named_by() == By::kCaller) r.fail_key("value_net", e.what());
+    if (e.named_by() == By::kSearchMap) throw ConfigError(e.where() + ": " + e.what());  // its key and line
+    throw ConfigError(r.source() + ": player '" + name + "': " + e.where() + ": " + e.what());
+  }
 }
 
 // "keys: a, b, c, search: {x, y}" of the `mcts` type's description.
@@ -229,6 +273,13 @@ void register_builtin_players() {
         "a random evaluation of range noise_range; eval_noise: R adds one of range R to hand or nnue "
         "(keys: " +
             keys_read_by(read_alphabeta_options) + ", eval, value_net, noise_range, eval_noise)");
+    tour::register_player_type(
+        "bot", make_bot_type_player,
+        "the shipped bot: alpha-beta over complete turns on every timed turn with the small value net "
+        "(keys: value_net, a .vnet file, none or hand; default: the shipped models/<pitch>-<variant>.vnet, "
+        "else the random evaluation); with checkpoint, the network's PUCT search answers turns given "
+        "visits (keys: the mcts type's; its search: map is read over the bot's search), without it "
+        "alpha-beta answers every turn, a visit budget read as nodes");
     tour::register_player_type(
         "mcts", make_mcts_player,
         "PUCT search guided by a network checkpoint (" + mcts_keys_text() + "; checkpoint is required)");

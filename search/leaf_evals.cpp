@@ -74,6 +74,17 @@ LeafEvalSpec leaf_eval_from_name(const std::string& name) {
   return spec;
 }
 
+std::string leaf_eval_name(const LeafEvalSpec& spec) {
+  const LeafEvalSpec plain;
+  if (spec.eval_noise != 0 || spec.noise_range != plain.noise_range ||
+      (spec.eval == "nnue") == spec.value_net.empty())
+    throw std::invalid_argument("evaluation " + describe_leaf_eval(spec) + ": no --value-net name gives it");
+  if (spec.eval == "nnue") return spec.value_net;
+  if (spec.eval == "noise") return "none";
+  if (spec.eval == "hand") return "hand";
+  throw std::invalid_argument("unknown evaluation '" + spec.eval + "' (known: " + kLeafEvalNames + ")");
+}
+
 std::unique_ptr<LeafEvaluator> make_leaf_evaluator(const LeafEvalSpec& spec, uint64_t seed) {
   // The name first: a misspelt one was reported against value_net.
   if (spec.eval != "hand" && spec.eval != "noise" && spec.eval != "nnue")

@@ -96,6 +96,10 @@ inline std::string describe_play_search(const SearchParams& sp, bool visit_budge
 /// (eval nnue; the file is not read here). Throws LeafEvalError (field "value_net") for an empty
 /// name.
 LeafEvalSpec leaf_eval_from_name(const std::string& name);
+/// The name leaf_eval_from_name reads as `spec`: "hand", "none" (eval noise) or the .vnet file
+/// (eval nnue), so that a command's evaluation can be handed on as a player's `value_net` key.
+/// Throws std::invalid_argument for a spec that no name gives (eval_noise, another noise range).
+std::string leaf_eval_name(const LeafEvalSpec& spec);
 
 /// The evaluator `spec` names; seed: the noise evaluation's seed. Throws LeafEvalError for an
 /// unknown name, a range outside [1, 99,999] (eval_noise: [0, 99,999], and only with hand or

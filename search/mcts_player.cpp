@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iostream>
 #include <stdexcept>
 
 #include "search/leaf_eval.h"
@@ -182,6 +183,13 @@ std::string MctsPlayer::choose_turn(const Game& game, const TurnBudget& budget) 
   totals_.elapsed_ms += last_.elapsed_ms;
   const double t = search_.params().temperature_at(game.num_complete_turns());
   return sample_turn(last_, t, search_.rng());
+}
+
+NetMctsPlayer::~NetMctsPlayer() {
+  if (search_stats_ && player_.totals().searches > 0) {
+    const std::string line = "search stats of " + player_.name() + ": " + player_.totals().summary() + "\n";
+    std::cerr << line << std::flush;  // one string: lines of games in parallel stay whole
+  }
 }
 
 }  // namespace ps

@@ -141,4 +141,26 @@ class MctsPlayer final : public Player {
   SearchTotals totals_;
 };
 
+/// An MctsPlayer over a shared evaluator (a network's inference service, loop/players.h) that
+/// it keeps alive: the `mcts` player type's and the shipped bot's (search/bot_player.h). With
+/// search_stats it writes the game's search totals as one line on stderr when it is destroyed (a
+/// tournament makes a player per game, so one line per game).
+class NetMctsPlayer final : public Player {
+ public:
+  NetMctsPlayer(std::shared_ptr<Evaluator> eval, const SearchParams& params, uint64_t seed,
+                const std::string& name, const Ablation& ablation = {}, bool search_stats = false)
+      : eval_(std::move(eval)), player_(*eval_, params, seed, name, ablation), search_stats_(search_stats) {}
+  ~NetMctsPlayer() override;
+  std::string name() const override { return player_.name(); }
+  void new_game(const Pitch& pitch, Variant variant) override { player_.new_game(pitch, variant); }
+  std::string choose_turn(const Game& game, const TurnBudget& budget) override {
+    return player_.choose_turn(game, budget);
+  }
+
+ private:
+  std::shared_ptr<Evaluator> eval_;
+  MctsPlayer player_;
+  bool search_stats_;
+};
+
 }  // namespace ps

@@ -303,6 +303,47 @@ TEST_CASE("a missing mcts checkpoint names the player, the key, the line and tha
                     "no-such.model does not exist");
 }
 
+TEST_CASE("the bot player type makes the shipped bot, with or without a network") {
+  // The type `play`'s mcts opponent, the ladder's model and tournaments create the shipped bot
+  // through (search/bot_player.h's make_bot_player).
+  ps::test::TempDir dir("bot");
+  const std::string ck = tiny_checkpoint(dir, "bot");
+  const tour::PlayerContext ctx = mcts_context("b");
+  // Without a checkpoint: alpha-beta alone, a visit budget read as nodes.
+  auto alone = tour::create_player("bot", YAML::Load("{value_net: hand}"), ctx);
+  CHECK(alone->name() == "b");
+  Game g(Pitch::standard(), Variant::kStandard);
+  alone->new_game(Pitch::standard(), Variant::kStandard);
+  CHECK_NOTHROW(g.play_turn(alone->choose_turn(g, {-1, 200})));
+  CHECK(tour::create_player("bot", YAML::Node(), ctx));  // the default evaluation
+  // With one: the network's PUCT on turns given visits; its search map read over the bot's.
+  auto net = tour::create_player(
+      "bot", YAML::Load("{checkpoint: " + ck + ", value_net: none, search: {num_threads: 1}}"), ctx);
+  net->new_game(Pitch::standard(), Variant::kStandard);
+  CHECK_NOTHROW(g.play_turn(net->choose_turn(g, {-1, 16})));
+  // The network's keys without a network, a value net it cannot read, an empty name, a
+  // missing checkpoint and a search map's missing net are named with their key and line.
+  CHECK_THROWS_WITH(tour::create_player("bot", YAML::Load("{search: {visits: 8}}"), ctx, "t.yaml"),
+                    Catch::Contains("t.yaml: player.search (line 1): is read with checkpoint"));
+  CHECK_THROWS_WITH(tour::create_player("bot", YAML::Load("{workers: 2}"), ctx, "t.yaml"),
+                    Catch::Contains("t.yaml: player.workers (line 1): is read with checkpoint"));
+  CHECK_THROWS_WITH(tour::create_player("bot", YAML::Load("{value_net: no-such.vnet}"), ctx, "t.yaml"),
+                    Catch::Contains("t.yaml: player.value_net (line 1): value net no-such.vnet: "));
+  CHECK_THROWS_WITH(tour::create_player("bot", YAML::Load("{value_net: ''}"), ctx, "t.yaml"),
+                    Catch::Contains("player.value_net (line 1): an empty name"));
+  CHECK_THROWS_WITH(tour::create_player("bot", YAML::Load("{checkpoint: no-such.model}"), ctx, "t.yaml"),
+                    Catch::Contains("player 'b': the checkpoint file no-such.model does not exist"));
+  CHECK_THROWS_WITH(
+      tour::create_player("bot",
+                          YAML::Load("{checkpoint: " + ck + ",\n search: {endgame_value_net: no-such.vnet}}"),
+                          ctx, "t.yaml"),
+      Catch::Contains("t.yaml: player.search.endgame_value_net (line 2): value net no-such.vnet: "));
+  // Its description names its keys.
+  for (const auto& [type, desc] : tour::player_types())
+    if (type == "bot") CHECK_THAT(desc, Catch::Contains("value_net") && Catch::Contains("checkpoint"));
+  clear_net_evaluators();
+}
+
 TEST_CASE("a resumed run's config: incoherent changes are refused, others listed") {
   const std::string base = "run: {pitch: 8x10}\nevaluate: {games: 4}\n";
   const auto changes = compare_run_configs(
