@@ -4,11 +4,12 @@
 
 #include <csignal>
 #include <iostream>
+#include <optional>
 
 #include "apps/commands.h"
 #include "nn/checkpoint.h"
+#include "search/bot_player.h"
 #include "search/leaf_evals.h"
-#include "search/mcts_player.h"
 #include "serve/server.h"
 
 namespace ps::cmd {
@@ -26,19 +27,22 @@ sigset_t block_stop_signals() {
   return set;
 }
 
-void run_serve(const serve::ServeOptions& o) {
+// `mcts_search`: the mcts opponent's search on the model's rules (nullopt: no model).
+void run_serve(const serve::ServeOptions& o, const std::optional<SearchParams>& mcts_search) {
   const sigset_t stop = block_stop_signals();
   serve::Server server(o);
   server.start();
-  SearchParams sp;  // the mcts opponent's play-time search (make_bot, serve/api_games.cpp)
-  sp.endgame_from_turn = MctsPlayer::kPlayEndgameFromTurn;
-  set_endgame_leaf_eval(sp, o.endgame_eval.value_or(leaf_eval_from_name("none")));
   std::string nets;
   for (const auto& [rules, file] : o.value_nets) nets += (nets.empty() ? "" : ", ") + rules + " " + file;
-  const std::string bot = "; the bot: alpha-beta with " + (nets.empty() ? "the hand evaluation" : nets) +
-                          (nets.empty() ? "" : " (the hand evaluation on other rules)");
-  const std::string endgame = "; the mcts opponent: " + describe_play_search(sp) + ", " +
-                              describe_play_search(sp, true) + " in a game given visits";
+  // The bot's evaluation on rules without a net: the one rule of search/bot_player.h.
+  const std::string fallback =
+      "the " + describe_leaf_eval(leaf_eval_from_name(kBotFallbackValueNet)) + " evaluation";
+  const std::string bot = "; the bot: alpha-beta with " + (nets.empty() ? fallback : nets) +
+                          (nets.empty() ? "" : " (" + fallback + " on other rules)");
+  const std::string endgame = mcts_search
+                                  ? "; the mcts opponent: " + describe_play_search(*mcts_search) + ", " +
+                                        describe_play_search(*mcts_search, true) + " in a game given visits"
+                                  : "";
   std::cout << "papersoccer serve: open " << server.url() << " in a browser (Ctrl-C stops)" << bot
             << (o.model.empty() ? std::string("; no --model: no mcts opponent or PUCT analysis") : endgame)
             << std::endl;
@@ -96,23 +100,27 @@ void register_serve_command(CLI::App& app) {
         check_value_net_rules(file, pitch, variant);
         so.value_nets[pitch.name() + "/" + variant_name(variant)] = file;
       }
+    std::optional<SearchParams> mcts_search;
     if (!so.model.empty()) {
-      // The model's rules: the shipped value net of them, or the given one checked against them
-      // (a bad file or one for other rules is named now, not at a game's turn 20).
+      // The model's rules: the mcts opponent's evaluation on them (--value-net, else the bot's
+      // own rule), the given net checked against them (a bad file or one for other rules is
+      // named now, not at a game's turn 20).
       const nn::CheckpointMeta meta = nn::read_checkpoint_meta(so.model);
       const PitchChoice pc = parse_pitch_spec(rules_choice("", meta.pitches, "8x10"));
       const Pitch& pitch = Pitch::get(pc.width, pc.length, pc.goal);
       const Variant variant = parse_variant(rules_choice("", meta.variants, "standard"));
-      so.endgame_eval = endgame_eval_or_shipped(*value_net, pitch, variant);
-      if (!value_net->empty() && so.endgame_eval->eval == "nnue") {
-        try {
-          check_value_net_rules(so.endgame_eval->value_net, pitch, variant);
-        } catch (const std::exception& e) {  // say where the file was named, as ladder and bot
+      auto shipped = so.value_nets.find(pitch.name() + "/" + variant_name(variant));
+      const BotEval eval = bot_eval(*value_net, pitch, variant,
+                                    shipped == so.value_nets.end() ? std::string() : shipped->second);
+      if (!value_net->empty()) try {
+          check_bot_eval(eval, pitch, variant);
+        } catch (const BotValueNetError& e) {  // say where the file was named, as ladder and bot
           throw std::invalid_argument(std::string("serve --value-net: ") + e.what());
         }
-      }
+      so.value_net = *value_net;
+      mcts_search = bot_search_params(eval.spec);
     }
-    run_serve(so);
+    run_serve(so, mcts_search);
   });
 }
 

@@ -1,7 +1,8 @@
 // Playing: new game, state, kicks, the bot's turn, undo.
 #include <chrono>
 
-#include "search/alphabeta.h"
+#include "loop/players.h"
+#include "search/bot_player.h"
 #include "search/leaf_evals.h"
 #include "serve/api.h"
 #include "serve/api_error.h"
@@ -9,7 +10,6 @@
 #include "serve/net_setup.h"
 #include "serve/position_json.h"
 #include "serve/request.h"
-#include "tournament/ladder.h"
 #include "tournament/registry.h"
 
 namespace ps::serve {
@@ -46,7 +46,7 @@ const Strength& strength_named(const std::string& name) {
 std::string opponent_about(const ApiContext& ctx, const std::string& type, const std::string& registry_text) {
   if (type == "human") return "No bot: both sides play on this board.";
   if (type == "bot")
-    return "The shipped bot: alpha-beta search over whole turns with a small value net (the hand "
+    return "The shipped bot: alpha-beta search over whole turns with a small value net (a random "
            "evaluation on rules without one). The strongest player here.";
   if (type == "mcts")
     return (ctx.model.present() ? "The network " + ctx.model.path
@@ -67,48 +67,53 @@ bool plays_rules(const ApiContext& ctx, const std::string& type, const Pitch& pi
   return type != "mcts" || (ctx.model.present() && ctx.model.supports(pitch, variant));
 }
 
-// The shipped bot of these rules.
-std::unique_ptr<Player> make_shipped_bot(ApiContext& ctx, const Pitch& pitch, Variant variant,
-                                         uint64_t seed) {
-  LeafEvalSpec spec;
-  const std::string net = ctx.engine.value_net_for(pitch, variant);
-  if (!net.empty()) {
-    spec.eval = "nnue";
-    spec.value_net = net;
+// The shipped bot of these rules (search/bot_player.h): alpha-beta with the server's value net
+// of the rules, else the random evaluation; with the model, its network answers turns given
+// visits (the mcts opponent).
+std::unique_ptr<Player> make_shipped_bot(ApiContext& ctx, const Pitch& pitch, Variant variant, uint64_t seed,
+                                         bool with_model) {
+  BotSpec spec;
+  spec.pitch = &pitch;
+  spec.variant = variant;
+  spec.seed = seed;
+  spec.shipped_value_net = ctx.engine.value_net_for(pitch, variant);
+  if (with_model) {
+    spec.network = shared_net_evaluator(ctx.options.model, service_options(ctx.options));
+    spec.name = "mcts";
+    // --value-net's evaluation; its value net only in games of its rules.
+    spec.value_net = ctx.options.value_net;
+    const LeafEvalSpec given = spec.value_net.empty() ? LeafEvalSpec{} : leaf_eval_from_name(spec.value_net);
+    if (given.eval == "nnue") try {
+        check_value_net_rules(given.value_net, pitch, variant);
+      } catch (const std::exception&) {
+        spec.value_net.clear();
+      }
   }
-  auto bot =
-      std::make_unique<AlphaBetaPlayer>(AlphaBetaPlayer::Options{}, make_leaf_evaluator(spec, seed), seed);
+  std::unique_ptr<Player> bot = make_bot_player(spec).player;
   bot->new_game(pitch, variant);
   return bot;
 }
 
 std::unique_ptr<Player> make_bot(ApiContext& ctx, const std::string& type, const Pitch& pitch,
                                  Variant variant, uint64_t seed) {
-  if (type == "bot") return make_shipped_bot(ctx, pitch, variant, seed);
+  if (type == "bot") return make_shipped_bot(ctx, pitch, variant, seed, false);
   if (!offered(type) || !tour::has_player_type(type)) {
     std::string known = "human, bot";
     for (const auto& [name, what] : tour::player_types())
       if (offered(name)) known += ", " + name;
     throw bad_request("field 'opponent': unknown player type '" + type + "' (known: " + known + ")");
   }
-  YAML::Node opts;
   if (type == "mcts") {
     if (!ctx.model.present()) throw bad_request("opponent 'mcts' needs a model: start the server with --model FILE");
     if (!ctx.model.supports(pitch, variant))
       throw bad_request("the model " + ctx.model.path + " is for " + ctx.model.rules_text() + ", not " +
                         pitch.name() + " " + variant_name(variant));
-    opts = mcts_player_options(ctx.options);
-    // The search `bot` plays; the value net only in games of its rules.
-    std::optional<LeafEvalSpec> endgame = ctx.options.endgame_eval;
-    if (endgame && endgame->eval == "nnue") try {
-        check_value_net_rules(endgame->value_net, pitch, variant);
-      } catch (const std::exception&) {
-        endgame.reset();
-      }
-    tour::use_bot_endgame(opts, endgame);
   }
   try {
-    auto bot = tour::create_player(type, opts, tour::PlayerContext{&pitch, variant, seed, type}, "serve", "opponent");
+    if (type == "mcts")
+      return make_shipped_bot(ctx, pitch, variant, seed, true);  // the network as `bot` plays it
+    auto bot = tour::create_player(type, YAML::Node(), tour::PlayerContext{&pitch, variant, seed, type},
+                                   "serve", "opponent");
     bot->new_game(pitch, variant);
     return bot;
   } catch (const std::exception& e) {

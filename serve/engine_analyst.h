@@ -1,8 +1,9 @@
 // The analysis of the strongest engine here (POST /api/analyse with "engine": "alphabeta", the
 // default): the shipped bot's search, alpha-beta over the small value net of the position's
-// rules (search/alphabeta.h; the hand evaluation on rules without a shipped net), listing its
-// best few lines by exclusion (multi-PV, as chess engines do): the best turn is searched, then
-// the best turn other than it, and so on, each line with its score, the depth it reached and its
+// rules (search/alphabeta.h; on rules without a shipped net the hand evaluation, not the bot's
+// random one: an analysis's scores must read as the position's worth), listing its best few
+// lines by exclusion (multi-PV, as chess engines do): the best turn is searched, then the best
+// turn other than it, and so on, each line with its score, the depth it reached and its
 // principal variation. Needs no model and no LibTorch.
 #pragma once
 

@@ -4,10 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
-#include <optional>
 #include <string>
-
-#include "search/leaf_evals.h"  // LeafEvalSpec
 
 namespace ps::serve {
 
@@ -15,13 +12,16 @@ struct ServeOptions {
   std::string host = "127.0.0.1";  ///< interface to bind; 0.0.0.0 exposes the server to the network
   int port = 8080;                 ///< 0: any free port (start() returns it)
   std::string model;               ///< model file or checkpoint for mcts and analysis; "": none
-  /// The evaluation of the mcts bot's alpha-beta endgame (tour::use_bot_endgame): hand, noise
-  /// (random) or nnue with its value net (.vnet), which is used in games of its rules only (the
-  /// random evaluation in others); nullopt: the mcts player's default (random).
-  std::optional<LeafEvalSpec> endgame_eval;
-  /// The small value nets of the bot opponent and of the alpha-beta analysis, by rules:
-  /// "<WxL>/<variant>" -> .vnet (`serve` fills it with the shipped models/<WxL>-<variant>.vnet
-  /// found); rules not listed play and analyse with the hand evaluation.
+  /// The evaluation of the mcts opponent's alpha-beta as `--value-net` names it (a .vnet file,
+  /// none, hand; search/bot_player.h's BotSpec::value_net); a .vnet is used in games of its rules
+  /// only. "": in every game the bot's own rule, the value net of the game's rules
+  /// (value_nets), else the random evaluation.
+  std::string value_net;
+  /// The shipped small value nets, by rules: "<WxL>/<variant>" -> .vnet (`serve` fills it with
+  /// the shipped models/<WxL>-<variant>.vnet found). The bot opponent plays with them (rules not
+  /// listed: the random evaluation, search/bot_player.h's one rule) and the alpha-beta analysis
+  /// searches with them (rules not listed: the hand evaluation, whose scores read as positions'
+  /// values where random ones would read as nothing).
   std::map<std::string, std::string> value_nets;
   std::string device = "cpu";      ///< where the network runs
   std::string runs_dir = "runs";   ///< run directories offered for review live below this

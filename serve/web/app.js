@@ -822,7 +822,7 @@ async function start() {
   engineFields();
   const nets = Object.entries(info.value_nets || {}).map(([rules, file]) => `${rules.replace('/', ' ')}: ${file}`);
   $('model-line').textContent =
-      (nets.length ? `the bot's value net ${nets.join(', ')}` : 'the bot: the hand evaluation') +
+      (nets.length ? `the bot's value net ${nets.join(', ')}` : 'the bot: the random evaluation (no value net)') +
       (info.model ? `; network ${info.model.path}` : '');
   $('analyse-game').addEventListener('click', analyseGame);
   $('new-game-form').addEventListener('submit', newGame);

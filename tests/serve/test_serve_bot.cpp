@@ -48,7 +48,7 @@ TEST_CASE("without a model the page plays the shipped bot at a strength by name,
   CHECK(g.body["opponent"] == "bot");
   CHECK(g.body["strength"] == "strong");
   CHECK(g.body["budget"]["time_ms"] == 200);
-  // Each strength on 8x10 standard (its value net) and 8x12 single-bounce (the hand evaluation):
+  // Each strength on 8x10 standard (its value net) and 8x12 single-bounce (the random evaluation):
   // the bot answers a legal turn.
   for (const char* strength : {"easy", "medium", "strong"})
     for (const auto& [pitch, variant] :
