@@ -10,8 +10,7 @@
 #include <stdexcept>
 
 #include "apps/commands.h"
-#include "search/alphabeta.h"
-#include "search/leaf_evals.h"
+#include "search/bot_player.h"
 
 namespace ps::cmd {
 
@@ -131,27 +130,27 @@ void run_alphabeta_bot(const BotArgs& a) {
   const PitchChoice pc = parse_pitch_spec(a.pitch_text.empty() ? "8x10" : a.pitch_text);
   const Pitch& pitch = Pitch::get(pc.width, pc.length, pc.goal);
   const Variant variant = parse_variant(a.variant_text.empty() ? "standard" : a.variant_text);
-  const std::optional<LeafEvalSpec> given = endgame_eval_or_shipped(a.value_net, pitch, variant);
-  LeafEvalSpec spec;
-  spec.eval = "noise";  // no net shipped for these rules, none given: the random evaluation
-  if (given) spec = *given;
-  if (spec.eval == "nnue") try {
-      check_value_net_rules(spec.value_net, pitch, variant);
-    } catch (const std::exception& e) {
-      throw std::invalid_argument(
-          "bot: " + std::string(a.value_net.empty() ? "the shipped value net" : "--value-net") + ": " +
-          e.what());
-    }
-  AlphaBetaPlayer player(AlphaBetaPlayer::Options{}, make_leaf_evaluator(spec, 1), 1);
+  BotSpec spec;  // no network: the AlphaBetaPlayer with --value-net, else the shipped net, else random
+  spec.pitch = &pitch;
+  spec.variant = variant;
+  spec.value_net = a.value_net;
+  BotPlayer bot;
+  try {
+    bot = make_bot_player(spec);
+  } catch (const BotValueNetError& e) {
+    throw std::invalid_argument("bot: " + (e.where().empty() ? std::string("--value-net") : e.where()) +
+                                ": " + e.what());
+  }
   // Alpha-beta reads a visit budget as nodes.
   const tour::ProtocolBotOptions o = bot_protocol_options(a, pitch, variant, a.nodes);
+  const LeafEvalSpec& ev = bot.eval.spec;
   std::cerr << "bot: alpha-beta with "
-            << (spec.eval == "nnue"   ? "value net " + spec.value_net
-                : spec.eval == "hand" ? std::string("the hand evaluation")
-                                      : std::string("the random evaluation"))
+            << (ev.eval == "nnue"   ? "value net " + ev.value_net
+                : ev.eval == "hand" ? std::string("the hand evaluation")
+                                    : std::string("the random evaluation"))
             << " on " << pitch.name() << " " << variant_name(variant) << ", " << a.turn_ms
             << " ms per turn (first answer " << a.first_ms << " ms from the start); no network loaded\n";
-  tour::ProtocolBot runner(player, o);
+  tour::ProtocolBot runner(*bot.player, o);
   runner.run(std::cin, std::cout, &std::cerr);
 }
 

@@ -38,10 +38,12 @@ void check_bot_margins(const BotArgs& a);
 tour::ProtocolBotOptions bot_protocol_options(const BotArgs& a, const Pitch& pitch, Variant variant,
                                               int64_t visits);
 
-/// Plays the protocol on stdin/stdout with alpha-beta over --value-net (default: the shipped
-/// models/<pitch>-<variant>.vnet; none: the random evaluation; hand: the hand evaluation).
-/// Throws std::invalid_argument for bad options or a value net of other rules (naming the flag
-/// or the shipped file), ValueNetError for a file that cannot be read, ProtocolError for bad input.
+/// Plays the protocol on stdin/stdout with the shipped bot without a network
+/// (search/bot_player.h's make_bot_player): alpha-beta over --value-net (default: the shipped
+/// models/<pitch>-<variant>.vnet, else the random evaluation; none: the random evaluation; hand:
+/// the hand evaluation). Throws std::invalid_argument for bad options or a value net it cannot
+/// play (unreadable, or of other rules; naming the flag or the shipped file), ProtocolError for
+/// bad input.
 void run_alphabeta_bot(const BotArgs& a);
 
 }  // namespace ps::cmd

@@ -11,64 +11,20 @@
 
 #include "apps/bot_alphabeta.h"
 #include "apps/commands.h"
+#include "core/config.h"
 #include "loop/players.h"
 #include "nn/checkpoint.h"
-#include "search/leaf_evals.h"
-#include "search/mcts_player.h"
-#include "selfplay/selfplay.h"
-#include "tournament/ladder.h"
+#include "search/bot_player.h"
 #include "tournament/protocol.h"
 
 namespace ps::cmd {
 
 namespace {
 
-// The network bot's search: PUCT with alpha-beta on every timed turn, evaluating with
-// --value-net (else the shipped net of these rules), then --config's search map over it. Options
-// that would be read and forgotten beside each other are refused, naming both.
-SearchParams network_bot_search(const BotArgs& a, const Pitch& pitch, Variant variant) {
-  SearchParams sp;
-  sp.temperature = 0;
-  sp.root_noise = false;
-  sp.endgame_from_turn = MctsPlayer::kPlayEndgameFromTurn;  // alpha-beta on every timed turn
-  // ... evaluating with the small value net: --value-net, else the shipped one of these rules.
-  // (none: the random evaluation, hand: the hand evaluation, as analyse --value-net.)
-  const std::optional<LeafEvalSpec> eval = endgame_eval_or_shipped(a.value_net, pitch, variant);
-  const std::string value_net = eval && eval->eval == "nnue" ? eval->value_net : "";
-  std::optional<ConfigReader> top, search;  // --config and its search map
-  bool config_sets_eval = false;
-  if (!a.config.empty()) {
-    top.emplace(ConfigReader::from_file(a.config));
-    search.emplace(top->child("search"));
-    const ConfigReader& s = *search;
-    config_sets_eval = s.has("endgame_eval") || s.has("endgame_value_net");
-    // An explicit --value-net the config overrides would be ignored without a word.
-    if (config_sets_eval && !a.value_net.empty())
-      throw std::invalid_argument("bot: --value-net " + a.value_net + " and " + a.config +
-                                  "'s search.endgame_eval / endgame_value_net both choose the "
-                                  "endgame's evaluation: give one of them");
-    // --value-net none leaves the random evaluation, which takes no noise beside it: say so
-    // here, where the user's words are known (the search's own check names endgame_eval).
-    const YAML::Node noise = s.node() && s.node().IsMap() ? s.node()["endgame_eval_noise"] : YAML::Node();
-    if (a.value_net == "none" && noise && noise.IsScalar() && noise.Scalar() != "0")
-      throw std::invalid_argument("bot: --value-net none leaves the endgame the random evaluation, and " +
-                                  s.where("endgame_eval_noise") +
-                                  " is only added to the hand or learned one (give search.endgame_eval: "
-                                  "hand, or drop the key)");
-  }
-  // A config that turns the endgame off gets no evaluation for it (the search's check refuses
-  // an endgame key then, and --value-net is refused below).
-  const bool endgame_off = search && tour::endgame_turned_off(search->node());
-  if (eval && !config_sets_eval && !endgame_off)  // the one place the evaluation is set
-    set_endgame_leaf_eval(sp, *eval);
-  // A config that names only the endgame's value net means that net (the bot's endgame is
-  // nnue; it used to be refused as "only read with endgame_eval: nnue").
-  if (search && search->has("endgame_value_net") && !search->has("endgame_eval") && !endgame_off)
-    sp.endgame_eval = "nnue";
-  if (top) {
-    sp = parse_search_params(*search, sp);  // keys not given keep the bot's defaults above
-    top->finish();
-  }
+// --config's search map beside bot's other options: the pairs that would leave one of them read
+// and forgotten are refused, naming both. `search`: --config's search map (null: no --config);
+// sp: the search they give (bot_search_params).
+void check_network_bot_options(const BotArgs& a, ConfigReader* search, const SearchParams& sp) {
   if (!a.value_net.empty() && a.visits > 0)  // every turn is the net's PUCT: the net would be unused
     throw std::invalid_argument("bot: --value-net " + a.value_net +
                                 " chooses alpha-beta's evaluation, and --visits " + std::to_string(a.visits) +
@@ -85,17 +41,59 @@ SearchParams network_bot_search(const BotArgs& a, const Pitch& pitch, Variant va
                                 " chooses the alpha-beta endgame's evaluation, and " +
                                 (search ? search->where("endgame_from_turn") : a.config) +
                                 ": -1 turns that endgame off");
-  if (sp.endgame_from_turn >= 0 && sp.endgame_eval == "nnue") {
-    try {
-      check_value_net_rules(sp.endgame_value_net, pitch, variant);
-    } catch (const std::exception& e) {  // say where the file was named
-      const std::string where = sp.endgame_value_net == value_net && !a.value_net.empty() ? "--value-net"
-                                : sp.endgame_value_net == value_net ? "the shipped value net"
-                                                                    : search->where("endgame_value_net");
-      throw std::invalid_argument("bot: " + where + ": " + e.what());
-    }
+}
+
+// --config's search map before it is read: an explicit --value-net the map overrides would be
+// ignored without a word, and --value-net none leaves the random evaluation, which takes no
+// noise beside it (said here, where the user's words are known: the search's own check names
+// endgame_eval).
+void check_value_net_beside_config(const BotArgs& a, const ConfigReader& s) {
+  if ((s.has("endgame_eval") || s.has("endgame_value_net")) && !a.value_net.empty())
+    throw std::invalid_argument("bot: --value-net " + a.value_net + " and " + a.config +
+                                "'s search.endgame_eval / endgame_value_net both choose the "
+                                "endgame's evaluation: give one of them");
+  const YAML::Node noise = s.node() && s.node().IsMap() ? s.node()["endgame_eval_noise"] : YAML::Node();
+  if (a.value_net == "none" && noise && noise.IsScalar() && noise.Scalar() != "0")
+    throw std::invalid_argument("bot: --value-net none leaves the endgame the random evaluation, and " +
+                                s.where("endgame_eval_noise") +
+                                " is only added to the hand or learned one (give search.endgame_eval: "
+                                "hand, or drop the key)");
+}
+
+// The network bot (search/bot_player.h's make_bot_player with the model's network): PUCT on
+// turns given --visits, alpha-beta on every timed turn evaluating with --value-net (else the
+// shipped net of these rules, else the random evaluation), then --config's search map over it.
+BotPlayer make_network_bot(const BotArgs& a, const Pitch& pitch, Variant variant) {
+  std::optional<ConfigReader> top, search;  // --config and its search map
+  if (!a.config.empty()) {
+    top.emplace(ConfigReader::from_file(a.config));
+    search.emplace(top->child("search"));
+    check_value_net_beside_config(a, *search);
   }
-  return sp;
+  BotSpec spec;
+  spec.pitch = &pitch;
+  spec.variant = variant;
+  spec.value_net = a.value_net;
+  spec.search = search ? &*search : nullptr;
+  spec.name = "bot";
+  // The search the options give, read before the network is loaded: its threads size the
+  // service, and options that leave each other unread are refused first.
+  const SearchParams sp = bot_search_params(bot_eval(a.value_net, pitch, variant).spec, spec.search);
+  if (top) top->finish();
+  check_network_bot_options(a, spec.search, sp);
+  // One search, num_threads evaluations in flight at most: a batch never needs to wait for
+  // more (a batch timeout would add its full length to every evaluation of a 1-thread search).
+  nn::ServiceOptions so;
+  so.device = a.device;
+  so.max_batch = std::max(1, sp.num_threads);
+  so.batch_timeout_us = 0;
+  spec.network = shared_net_evaluator(a.model, so);
+  try {
+    return make_bot_player(spec);
+  } catch (const BotValueNetError& e) {  // say where the file was named
+    throw std::invalid_argument("bot: " + (e.where().empty() ? std::string("--value-net") : e.where()) +
+                                ": " + e.what());
+  }
 }
 
 // Runs the protocol loop with the model of a (the shipped one when a.model is empty).
@@ -129,22 +127,15 @@ void run_bot(BotArgs a) {
   // say so now rather than play fallback turns all game.
   check_model_rules("bot", a.model, meta.pitches, meta.variants, pitch.name(),
                     variant_name(parse_variant(v)));
-  const SearchParams sp = network_bot_search(a, pitch, parse_variant(v));
-  // One search, num_threads evaluations in flight at most: a batch never needs to wait for
-  // more (a batch timeout would add its full length to every evaluation of a 1-thread search).
-  nn::ServiceOptions so;
-  so.device = a.device;
-  so.max_batch = std::max(1, sp.num_threads);
-  so.batch_timeout_us = 0;
-  auto player = make_net_player(a.model, so, sp, 1, "bot");
+  const BotPlayer bot = make_network_bot(a, pitch, parse_variant(v));
   // Loading LibTorch and the model took part of the first answer's time.
   const tour::ProtocolBotOptions o = bot_protocol_options(a, pitch, parse_variant(v), a.visits);
   std::cerr << "bot: " << a.model << " (" << meta.net.summary() << ", step " << meta.training_step << ") on "
             << pitch.name() << " " << v << ", " << a.turn_ms << " ms per turn, "
-            << describe_play_search(sp, a.visits > 0)
+            << describe_play_search(bot.search, a.visits > 0)
             << (a.visits > 0 ? ", at most " + std::to_string(a.visits) + " visits per turn" : std::string())
             << "\n";
-  tour::ProtocolBot runner(*player, o);
+  tour::ProtocolBot runner(*bot.player, o);
   runner.run(std::cin, std::cout, &std::cerr);
 }
 

@@ -9,6 +9,7 @@
 #include "core/config.h"
 #include "core/plural.h"
 #include "nn/checkpoint.h"
+#include "search/bot_player.h"
 #include "search/leaf_evals.h"
 #include "tournament/ladder.h"
 #include "tournament/registry.h"
@@ -105,20 +106,19 @@ void set_ladder_evaluations(LadderArgs& a) {
   // --value-net none / hand: the model's endgame on the random / hand evaluation, as `bot
   // --value-net`, and no alphabeta-nnue yardstick unless asked for (which then names the missing
   // net). The shipped value net joins the default yardsticks; an explicit list is kept as given.
-  const std::string& value_net_given = a.value_net;
-  spec.endgame_eval = endgame_eval_or_shipped(value_net_given, pitch, spec.variant);
-  const bool has_net = spec.endgame_eval && spec.endgame_eval->eval == "nnue";
+  // The bot's evaluation by its one rule (search/bot_player.h): --value-net, else the shipped
+  // net of the rules, else the random evaluation.
+  const BotEval eval = bot_eval(a.value_net, pitch, spec.variant);
+  spec.endgame_eval = eval.spec;
+  const bool has_net = eval.spec.eval == "nnue";
   bool add_nnue = has_net && !a.opponents_given;
   // The model's endgame and the yardstick use it: one for other rules is refused now, not in
   // every game.
-  if (has_net) {
-    try {
-      check_value_net_rules(spec.endgame_eval->value_net, pitch, spec.variant);
-    } catch (const std::exception& e) {  // say where the file was named
-      throw std::runtime_error(
-          std::string(value_net_given.empty() ? "ladder: the shipped value net: " : "ladder --value-net: ") +
-          e.what());
-    }
+  try {
+    check_bot_eval(eval, pitch, spec.variant);
+  } catch (const BotValueNetError& e) {  // say where the file was named
+    throw std::runtime_error((e.where().empty() ? "ladder --value-net: " : "ladder: " + e.where() + ": ") +
+                             std::string(e.what()));
   }
   // --yardstick-value-net: the yardstick keeps its own (fixed) net while the model's changes.
   if (!spec.yardstick_value_net.empty()) {
@@ -140,9 +140,14 @@ void read_ladder_model_config(LadderArgs& a) {
     ConfigReader top = ConfigReader::from_file(a.config);
     ConfigReader m = top.child("model");
     spec.model_type = m.get<std::string>("type", spec.model_type);
-    // The model is MODEL (and --previous): a checkpoint here was silently replaced by it.
+    // The model is MODEL (and --previous): a checkpoint here was silently replaced by it; its
+    // evaluation is --value-net's (or its search map's endgame_eval).
     if (m.has("checkpoint"))
       m.fail_key("checkpoint", "the model is the command line's MODEL (and --previous); remove this key");
+    if (m.has("value_net"))
+      m.fail_key("value_net",
+                 "the model's evaluation is --value-net (or search.endgame_eval / endgame_value_net); remove "
+                 "this key");
     // The model's player factory reads these keys strictly; the nodes themselves (not clones)
     // keep their lines, and the file is named, so its errors say file, key and line.
     spec.model_options = YAML::Node(YAML::NodeType::Map);
@@ -166,13 +171,13 @@ void read_ladder_model_config(LadderArgs& a) {
   // --value-net none / hand choose only the model's endgame: with the endgame turned off they
   // would be read and forgotten (a file is still the alphabeta-nnue yardstick's net).
   const YAML::Node& model_options = spec.model_options;  // const: reading adds no key
-  if (spec.endgame_eval && spec.endgame_eval->eval != "nnue" && model_options && model_options.IsMap() &&
-      tour::endgame_turned_off(model_options["search"]))
+  if (!value_net_given.empty() && spec.endgame_eval && spec.endgame_eval->eval != "nnue" && model_options &&
+      model_options.IsMap() && endgame_turned_off(model_options["search"]))
     throw std::invalid_argument("ladder: --value-net " + value_net_given +
                                 " chooses the model's alpha-beta endgame, and " + a.config +
                                 "'s model.search.endgame_from_turn: -1 turns it off");
   if (!a.previous_value_net.empty() && model_options && model_options.IsMap() &&
-      tour::endgame_turned_off(model_options["search"]))
+      endgame_turned_off(model_options["search"]))
     throw std::invalid_argument("ladder: --previous-value-net " + a.previous_value_net +
                                 " chooses the previous bot's alpha-beta evaluation, and " + a.config +
                                 "'s model.search.endgame_from_turn: -1 turns alpha-beta off");

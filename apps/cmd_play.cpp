@@ -9,9 +9,7 @@
 #include "apps/commands.h"
 #include "core/text.h"
 #include "engine/render.h"
-#include "search/leaf_evals.h"
 #include "tournament/external_engine.h"
-#include "tournament/ladder.h"
 #include "tournament/registry.h"
 
 namespace ps::cmd {
@@ -65,6 +63,7 @@ std::unique_ptr<Player> make_opponent(const PlayArgs& a, const Pitch& pitch, Var
     throw std::invalid_argument("--opponent-options: not valid YAML: " + e.msg);
   }
   std::string type = a.opponent;
+  std::string registry_type = type;  // the registry type that makes the opponent
   if (type.empty() || type == "mcts") {
     // The default opponent, and an `mcts` opponent without a checkpoint: the shipped model of
     // this pitch and variant (--opponent-options apply to it); with no shipped model the
@@ -75,9 +74,9 @@ std::unique_ptr<Player> make_opponent(const PlayArgs& a, const Pitch& pitch, Var
     const std::string model = type.empty() || no_checkpoint ? default_model_path(pitch, variant) : "";
     if (type.empty()) type = model.empty() ? "random" : "mcts";
     if (!model.empty() && no_checkpoint) opts["checkpoint"] = model;
-    if (type == "mcts") {  // the search `bot` plays, with the shipped value net of these rules
-      tour::use_bot_endgame(opts, endgame_eval_or_shipped("", pitch, variant));
-    }
+    // The network as `bot` plays it (alpha-beta with the shipped value net of these rules on
+    // every timed turn): the registry's `bot` type with the model as its checkpoint.
+    registry_type = type == "mcts" ? "bot" : type;
     if (model.empty() && a.opponent.empty())
       out << "No shipped model for " << pitch.name() << " " << variant_name(variant)
           << "; playing against random turns.\n";
@@ -86,7 +85,7 @@ std::unique_ptr<Player> make_opponent(const PlayArgs& a, const Pitch& pitch, Var
                                   variant_name(variant) +
                                   "; give one with --opponent-options '{checkpoint: FILE}'");
   }
-  return tour::create_player(type, opts, tour::PlayerContext{&pitch, variant, a.seed, type},
+  return tour::create_player(registry_type, opts, tour::PlayerContext{&pitch, variant, a.seed, type},
                              "--opponent-options", "opponent");
 }
 

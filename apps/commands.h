@@ -13,6 +13,7 @@
 
 #include "core/text.h"
 #include "engine/pitch.h"
+#include "search/bot_player.h"  // default_model_path
 #include "search/leaf_evals.h"
 
 namespace ps::cmd {
@@ -47,18 +48,6 @@ void register_bot_command(CLI::App& app);   // bot
 void register_ladder_command(CLI::App& app);  // ladder
 void register_value_net_commands(CLI::App& app);  // train-value, bench value-net
 
-/// The shipped model of a pitch and variant, models/<WxL>-<variant><extension> (e.g.
-/// models/8x10-standard.model, or .vnet for the alphabeta yardstick's small value net), looked up
-/// in the working directory, then beside the executable's folder (build/../models); "" when there
-/// is none. The default model of bot, play, analyse and ladder. Throws std::runtime_error naming
-/// the path when a candidate exists but is not a regular file (a folder, a broken link).
-std::string default_model_path(const Pitch& pitch, Variant variant, const std::string& extension = ".model");
-/// The evaluation of `bot`'s alpha-beta endgame as bot, ladder, serve and play choose it: the
-/// one `--value-net` names (`given`: a .vnet file, none or hand; search/leaf_evals.h's
-/// leaf_eval_from_name), else the shipped value net of these rules, else nullopt (the mcts
-/// player's default, the random evaluation). The file is not read here.
-std::optional<LeafEvalSpec> endgame_eval_or_shipped(const std::string& given, const Pitch& pitch,
-                                                    Variant variant);
 /// Refuses to play `model` on rules its checkpoint does not list: throws std::invalid_argument
 /// "<who>: MODEL is not trained for pitch P (its pitches: ...)" (or variant) when `pitches` /
 /// `variants` (CheckpointMeta's; empty: any) do not hold `pitch` (Pitch::name()) / `variant`

@@ -1,53 +1,18 @@
 #include "tournament/ladder.h"
 
-#include "search/leaf_evals.h"
-#include "search/mcts_player.h"
-
 #include <algorithm>
 #include <cstdio>
 #include <sstream>
 #include <stdexcept>
 
+#include "core/config.h"
 #include "core/plural.h"
 #include "core/stats.h"
+#include "search/bot_player.h"
+#include "search/leaf_evals.h"
 #include "tournament/ratings.h"
 
 namespace ps::tour {
-
-void use_bot_endgame(YAML::Node& options, const std::optional<LeafEvalSpec>& eval) {
-  if (!options || options.IsNull()) options = YAML::Node(YAML::NodeType::Map);
-  if (!options.IsMap()) return;  // the factory names the error
-  const YAML::Node given = options["search"];
-  if (given && !given.IsNull() && !given.IsMap()) return;  // the factory names the error
-  // This player's own map: the given keys' nodes themselves (they keep their lines for the
-  // factory's errors) and the evaluation written into it, never into a map another player shares
-  // (the ladder's model and previous shared one, and previous played the model's evaluation).
-  // An empty `search:` (null) is an empty map, as in `bot --config` (it had
-  // turned alpha-beta off without a word).
-  YAML::Node search(YAML::NodeType::Map);
-  if (given && given.IsMap())
-    for (auto it = given.begin(); it != given.end(); ++it) search[it->first] = it->second;
-  options["search"] = search;
-  if (!search["endgame_from_turn"]) search["endgame_from_turn"] = MctsPlayer::kPlayEndgameFromTurn;
-  // An endgame turned off gets no evaluation (the search's check refuses one given then).
-  if (endgame_turned_off(search)) return;
-  // A map that names only the endgame's value net means that net (bot's endgame is nnue).
-  if (search["endgame_value_net"] && !search["endgame_eval"]) search["endgame_eval"] = "nnue";
-  if (!eval || search["endgame_eval"] || search["endgame_value_net"]) return;
-  search["endgame_eval"] = eval->eval;
-  if (eval->eval == "nnue") search["endgame_value_net"] = eval->value_net;
-  if (eval->eval_noise > 0 && !search["endgame_eval_noise"]) search["endgame_eval_noise"] = eval->eval_noise;
-}
-
-bool endgame_turned_off(const YAML::Node& search) {
-  if (!search || !search.IsMap() || !search["endgame_from_turn"] || !search["endgame_from_turn"].IsScalar())
-    return false;
-  try {
-    return search["endgame_from_turn"].as<int>() < 0;
-  } catch (const YAML::Exception&) {
-    return false;
-  }
-}
 
 namespace {
 
@@ -62,12 +27,25 @@ double clamped_elo(double p) {
   return std::clamp(elo_from_score(p), -kCap, kCap);
 }
 
+// The registry type of a model of type `type`: `mcts`, the network as `bot` plays it, is the
+// `bot` type.
+std::string model_registry_type(const std::string& type) { return type == "mcts" ? "bot" : type; }
+
+// The name of the model's evaluation (the `bot` type's value_net): nullopt, the random one.
+std::string evaluation_name(const std::optional<LeafEvalSpec>& eval) {
+  try {
+    return leaf_eval_name(eval.value_or(leaf_eval_from_name("none")));
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(std::string("ladder: the model's evaluation: ") + e.what());
+  }
+}
+
 PlayerSpec model_player(const std::string& name, const std::string& type, const std::string& path,
                         const YAML::Node& extra, const std::string& source,
                         const std::optional<LeafEvalSpec>& endgame_eval) {
   PlayerSpec p;
   p.name = name;
-  p.type = type;
+  p.type = model_registry_type(type);
   p.options = YAML::Node(YAML::NodeType::Map);
   if (extra && extra.IsMap())
     // The nodes themselves, not clones: they keep their lines for the factory's error messages.
@@ -80,7 +58,9 @@ PlayerSpec model_player(const std::string& name, const std::string& type, const 
   if (!p.options["workers"]) p.options["workers"] = 1;
   if (!p.options["torch_threads"]) p.options["torch_threads"] = 1;
   if (!p.options["batch_timeout_us"]) p.options["batch_timeout_us"] = 0;
-  if (type == "mcts") use_bot_endgame(p.options, endgame_eval);
+  // The bot makes its search from the evaluation and the search map as given (nothing is
+  // written into a map the model and previous share).
+  if (p.type == "bot") p.options["value_net"] = evaluation_name(endgame_eval);
   p.where = "model";  // the key path of these options in a ladder --config file
   p.source = source;
   return p;
@@ -193,31 +173,24 @@ std::vector<LadderRow> ladder_rows(const TournamentResult& result) {
 
 namespace {
 
-// What an mcts player with these options plays (`bot`'s and `serve`'s words).
-std::string player_search_text(const PlayerSpec& m) {
-  if (m.type != "mcts") return "player type " + m.type;
-  const YAML::Node s = m.options["search"];
-  // The keys that name the play-time search, read as the player reads them (defaults:
-  // SearchParams').
-  SearchParams sp;
-  sp.endgame_from_turn = s["endgame_from_turn"] ? s["endgame_from_turn"].as<int>() : -1;
-  if (s["endgame_eval"]) sp.endgame_eval = s["endgame_eval"].as<std::string>();
-  if (s["endgame_value_net"]) sp.endgame_value_net = s["endgame_value_net"].as<std::string>();
-  if (s["endgame_eval_noise"]) sp.endgame_eval_noise = s["endgame_eval_noise"].as<int>();
-  return describe_play_search(sp);
+// What the model's player of type `type` with these options and evaluation plays (`bot`'s and
+// `serve`'s words): its search as the `bot` type makes it.
+std::string player_search_text(const std::string& type, const YAML::Node& options, const std::string& source,
+                               const std::optional<LeafEvalSpec>& eval) {
+  if (model_registry_type(type) != "bot") return "player type " + type;
+  ConfigReader search(options && options.IsMap() ? options["search"] : YAML::Node(), source, "model.search");
+  return describe_play_search(bot_search_params(leaf_eval_from_name(evaluation_name(eval)), &search));
 }
 
 }  // namespace
 
 std::string model_search_text(const LadderSpec& spec) {
-  return player_search_text(model_player("model", spec.model_type, spec.model, spec.model_options,
-                                         spec.model_source, spec.endgame_eval));
+  return player_search_text(spec.model_type, spec.model_options, spec.model_source, spec.endgame_eval);
 }
 
 std::string previous_search_text(const LadderSpec& spec) {
-  return player_search_text(model_player("previous", spec.model_type, spec.previous, spec.model_options,
-                                         spec.model_source,
-                                         spec.previous_eval ? spec.previous_eval : spec.endgame_eval));
+  return player_search_text(spec.model_type, spec.model_options, spec.model_source,
+                            spec.previous_eval ? spec.previous_eval : spec.endgame_eval);
 }
 
 std::string format_ladder(const std::vector<LadderRow>& rows, const LadderSpec& spec) {

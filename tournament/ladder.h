@@ -8,11 +8,11 @@
 // alphabeta (hand evaluation), alphabeta-noise (alphabeta with a random evaluation, which beats
 // the hand one), alphabeta-nnue (the small learned value net) and "previous" (an earlier model,
 // the same search as the model).
-// The model plays as `bot` does: its `mcts` player's search map gets endgame_from_turn
-// MctsPlayer::kPlayEndgameFromTurn unless the model's options give one (-1: PUCT all game).
-// Players that use the network (the model and "previous") are `mcts` players with one search
-// thread and one inference worker: one core per player when concurrency games x 1 thread fit the
-// machine.
+// The model plays as `bot` does: it and "previous" are players of the registry's `bot` type
+// (search/bot_player.h, made by make_bot_player) with the model as their network, alpha-beta
+// answering every timed turn unless the model's options' search map gives another
+// endgame_from_turn (-1: PUCT all game). They use one search thread and one inference worker: one
+// core per player when concurrency games x 1 thread fit the machine.
 #pragma once
 
 #include <cstdint>
@@ -20,21 +20,24 @@
 #include <string>
 #include <vector>
 
-#include "search/leaf_evals.h"  // LeafEvalSpec only (a plain struct: no link to the search)
+#include "search/leaf_evals.h"
 #include "tournament/tournament.h"
 
 namespace ps::tour {
 
 struct LadderSpec {
   std::string model;                 ///< model file or checkpoint (required)
-  std::string model_type = "mcts";   ///< registry type that plays the model (key: checkpoint)
+  /// Registry type that plays the model (key: checkpoint): `mcts` (the default) is the network
+  /// as `bot` plays it, the `bot` type with the model as its checkpoint.
+  std::string model_type = "mcts";
   YAML::Node model_options;          ///< extra keys of the model's player map (e.g. search:)
   std::string model_source = "<code>";  ///< the file model_options came from (error messages)
   std::string previous;              ///< an earlier model ("" = no "previous" yardstick)
-  /// The evaluation of the model's (and previous's) alpha-beta endgame (use_bot_endgame):
-  /// search/leaf_evals.h's leaf_eval_from_name of `--value-net` (hand, noise or nnue with its
-  /// .vnet); nullopt: the mcts player's own default (the random evaluation). Its value net is
-  /// also the alphabeta-nnue yardstick's unless yardstick_value_net is given.
+  /// The evaluation of the model's (and previous's) alpha-beta (the `bot` type's value_net):
+  /// search/leaf_evals.h's leaf_eval_from_name of a name (`ladder` gives search/bot_player.h's
+  /// bot_eval of `--value-net`: hand, noise or nnue with its .vnet; no eval_noise: the model's
+  /// search map adds noise); nullopt: the random evaluation. Its value net is also the
+  /// alphabeta-nnue yardstick's unless yardstick_value_net is given.
   std::optional<LeafEvalSpec> endgame_eval;
   /// The "previous" yardstick's evaluation when it is not endgame_eval (`--previous-value-net`):
   /// the previously shipped bot is a model and a value net, and since alpha-beta answers every
@@ -71,7 +74,7 @@ struct LadderRow {
 
 /// The gauntlet's players: the model first, then the opponents in order. Throws
 /// std::invalid_argument for an unknown opponent name, "previous" without a previous model, an
-/// odd game count or a time limit below 1 ms.
+/// odd game count, a time limit below 1 ms, or an evaluation no `--value-net` name gives.
 std::vector<PlayerSpec> ladder_players(const LadderSpec& spec);
 /// The gauntlet's tournament spec.
 TournamentSpec ladder_tournament(const LadderSpec& spec);
@@ -83,30 +86,14 @@ std::string nnue_yardstick_net(const LadderSpec& spec);
 /// The ladder table: opponent, games, wins, score [95% interval], Elo [95% interval], forfeits;
 /// its header names the yardstick's value net when it is not the model's.
 std::string format_ladder(const std::vector<LadderRow>& rows, const LadderSpec& spec);
-/// What the model plays, from its options as the ladder gives them (use_bot_endgame): "alpha-beta
-/// from the first turn (evaluation: value net F)" (the default), "puct, then alpha-beta from turn
-/// N (evaluation: value net F)" (F + noise R with
-/// search.endgame_eval_noise), "puct all game", or its type.
+/// What the model plays, its search as the `bot` type makes it (search/bot_player.h's
+/// bot_search_params of its evaluation and search map): "alpha-beta from the first turn
+/// (evaluation: value net F)" (the default), "puct, then alpha-beta from turn N (evaluation:
+/// value net F)" (F + noise R with search.endgame_eval_noise), "puct all game", or its type.
+/// Throws ConfigError for a search map the player would refuse.
 std::string model_search_text(const LadderSpec& spec);
 /// The same for the previous bot (its model, spec.previous_eval or else the model's evaluation,
 /// and the model's options).
 std::string previous_search_text(const LadderSpec& spec);
-
-/// Gives the options of an `mcts` player the search `bot` plays (apps/cmd_bot.cpp): alpha-beta
-/// from MctsPlayer::kPlayEndgameFromTurn complete turns on (timed turns only), unless its
-/// search map sets endgame_from_turn; with an evaluation `eval`, alpha-beta evaluates with it
-/// (endgame_eval: eval.eval, endgame_value_net for nnue, endgame_eval_noise when eval.eval_noise
-/// > 0) unless the map sets endgame_eval
-/// or endgame_value_net (its endgame_eval_noise, if any, stays; endgame_value_net alone gets
-/// endgame_eval: nnue, as in `bot --config`); nullopt leaves the player's
-/// default (the random evaluation). The ladder's model, `play`'s and `serve`'s bots use it. A
-/// null node becomes a map; a node that is not a map is left for the factory to refuse. The
-/// player's search map is made its own (a new map of the given keys' nodes, which keep their
-/// lines; a null one is empty): nothing is written into a map `options` shares with another.
-void use_bot_endgame(YAML::Node& options, const std::optional<LeafEvalSpec>& eval = std::nullopt);
-/// Whether a search map turns the alpha-beta endgame off: its endgame_from_turn is an integer
-/// below 0 (-1, also written -01). Not a map, no such key, or not an integer: false (the search's
-/// parser names a bad value).
-bool endgame_turned_off(const YAML::Node& search);
 
 }  // namespace ps::tour

@@ -78,16 +78,16 @@ TEST_CASE("a folder in the shipped value net's place is an error, not a silent f
   const fs::path cwd = fs::current_path();
   fs::current_path(dir);
   const ps::Pitch& pitch = ps::Pitch::standard();
-  CHECK_THROWS_WITH(ps::cmd::default_model_path(pitch, ps::Variant::kStandard, ".vnet"),
+  CHECK_THROWS_WITH(ps::default_model_path(pitch, ps::Variant::kStandard, ".vnet"),
                     "the shipped vnet models/8x10-standard.vnet is not a regular file (a folder or a "
                     "broken link in its place)");
   // A broken link in its place too; a regular file is found.
   fs::remove_all(dir / "models" / "8x10-standard.vnet");
   fs::create_symlink(dir / "nowhere.vnet", dir / "models" / "8x10-standard.vnet");
-  CHECK_THROWS(ps::cmd::default_model_path(pitch, ps::Variant::kStandard, ".vnet"));
+  CHECK_THROWS(ps::default_model_path(pitch, ps::Variant::kStandard, ".vnet"));
   fs::remove(dir / "models" / "8x10-standard.vnet");
   { std::ofstream(dir / "models" / "8x10-standard.vnet") << "x"; }
-  CHECK(ps::cmd::default_model_path(pitch, ps::Variant::kStandard, ".vnet") == "models/8x10-standard.vnet");
+  CHECK(ps::default_model_path(pitch, ps::Variant::kStandard, ".vnet") == "models/8x10-standard.vnet");
   fs::current_path(cwd);
   fs::remove_all(dir);
 }

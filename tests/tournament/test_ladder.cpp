@@ -5,7 +5,6 @@
 #include <sstream>
 
 #include "core/stats.h"
-#include "search/mcts_player.h"
 #include "tournament/ladder.h"
 
 using namespace ps;
@@ -138,7 +137,7 @@ TEST_CASE("ladder: players and spec errors", "[tournament]") {
   const auto players = ladder_players(s);
   REQUIRE(players.size() == 5);
   CHECK(players[0].name == "model");
-  CHECK(players[0].type == "mcts");
+  CHECK(players[0].type == "bot");  // the network as `bot` plays it (search/bot_player.h)
   CHECK(players[0].options["checkpoint"].as<std::string>() == "m.model");
   CHECK(players[0].options["workers"].as<int>() == 1);
   // Regression: the model's player waited the service's default 1 ms per evaluation for a batch
@@ -148,17 +147,21 @@ TEST_CASE("ladder: players and spec errors", "[tournament]") {
   given.model_options = YAML::Load("{batch_timeout_us: 250}");
   CHECK(ladder_players(given)[0].options["batch_timeout_us"].as<int>() == 250);
   CHECK(players[4].type == "alphabeta");
-  // The model plays as `bot`: alpha-beta from turn MctsPlayer::kPlayEndgameFromTurn on, unless
-  // its search map gives endgame_from_turn (-1: PUCT all game); its other search keys are kept.
-  CHECK(players[0].options["search"]["endgame_from_turn"].as<int>() == MctsPlayer::kPlayEndgameFromTurn);
+  // The model plays as `bot`: the bot type with its evaluation (no endgame_eval: the random
+  // one) and the search map as given, which the bot reads over its own search: alpha-beta from
+  // turn MctsPlayer::kPlayEndgameFromTurn on, unless the map gives endgame_from_turn (-1: PUCT
+  // all game); its other search keys are kept.
+  CHECK(players[0].options["value_net"].as<std::string>() == "none");
+  CHECK_FALSE(players[0].options["search"]);
+  CHECK(model_search_text(s) == "alpha-beta from the first turn (evaluation: random)");
   LadderSpec puct_only = s;
   puct_only.model_options = YAML::Load("{search: {endgame_from_turn: -1, c_puct_init: 2}}");
   CHECK(ladder_players(puct_only)[0].options["search"]["endgame_from_turn"].as<int>() == -1);
+  CHECK(model_search_text(puct_only) == "puct all game");
   LadderSpec tuned = s;
   tuned.model_options = YAML::Load("{search: {c_puct_init: 2}}");
   CHECK(ladder_players(tuned)[0].options["search"]["c_puct_init"].as<double>() == 2);
-  CHECK(ladder_players(tuned)[0].options["search"]["endgame_from_turn"].as<int>() ==
-        MctsPlayer::kPlayEndgameFromTurn);
+  CHECK(model_search_text(tuned) == "alpha-beta from the first turn (evaluation: random)");
   const TournamentSpec t = ladder_tournament(s);
   CHECK(t.format == Format::kGauntlet);
   CHECK(t.budget.time_ms == 200);
@@ -182,33 +185,38 @@ TEST_CASE("ladder: players and spec errors", "[tournament]") {
   CHECK(ab[2].options["value_net"].as<std::string>() == "v.vnet");
   // The previous bot: its own value net when given, else the model's.
   s.opponents = {"previous"};
-  CHECK(ladder_players(s)[1].options["search"]["endgame_value_net"].as<std::string>() == "v.vnet");
+  CHECK(ladder_players(s)[1].options["value_net"].as<std::string>() == "v.vnet");
   s.previous_eval = net_eval("old.vnet");
   const auto prev = ladder_players(s);
-  CHECK(prev[0].options["search"]["endgame_value_net"].as<std::string>() == "v.vnet");
-  CHECK(prev[1].options["search"]["endgame_value_net"].as<std::string>() == "old.vnet");
+  CHECK(prev[0].options["value_net"].as<std::string>() == "v.vnet");
+  CHECK(prev[1].options["value_net"].as<std::string>() == "old.vnet");
   CHECK(prev[1].options["checkpoint"].as<std::string>() == "old.model");
+  CHECK(previous_search_text(s) == "alpha-beta from the first turn (evaluation: value net old.vnet)");
   // With a --config search map: the model and previous shared the map, the
   // model's evaluation was written into it first and previous played it.
   s.model_options = YAML::Load("{search: {num_threads: 1}}");
   const auto shared = ladder_players(s);
-  CHECK(shared[0].options["search"]["endgame_value_net"].as<std::string>() == "v.vnet");
-  CHECK(shared[1].options["search"]["endgame_value_net"].as<std::string>() == "old.vnet");
+  CHECK(shared[0].options["value_net"].as<std::string>() == "v.vnet");
+  CHECK(shared[1].options["value_net"].as<std::string>() == "old.vnet");
   CHECK(shared[1].options["search"]["num_threads"].as<int>() == 1);
+  CHECK(model_search_text(s) == "alpha-beta from the first turn (evaluation: value net v.vnet)");
+  CHECK(previous_search_text(s) == "alpha-beta from the first turn (evaluation: value net old.vnet)");
   // The spec's map is not written into (a second call gave previous the
   // model's net again, from the map the first call had changed).
   CHECK_FALSE(s.model_options["search"]["endgame_value_net"]);
   CHECK_FALSE(s.model_options["search"]["endgame_from_turn"]);
+  CHECK_FALSE(s.model_options["value_net"]);
   const auto again = ladder_players(s);
-  CHECK(again[1].options["search"]["endgame_value_net"].as<std::string>() == "old.vnet");
+  CHECK(again[1].options["value_net"].as<std::string>() == "old.vnet");
   // An empty `search:` (null) is an empty map: alpha-beta with the evaluation (it had turned
   // alpha-beta off without a word).
   s.model_options = YAML::Load("search:");
   REQUIRE(s.model_options["search"].IsNull());
   const auto null_search = ladder_players(s);
-  CHECK(null_search[0].options["search"]["endgame_from_turn"].as<int>() == MctsPlayer::kPlayEndgameFromTurn);
-  CHECK(null_search[0].options["search"]["endgame_value_net"].as<std::string>() == "v.vnet");
-  CHECK(null_search[1].options["search"]["endgame_value_net"].as<std::string>() == "old.vnet");
+  CHECK(null_search[0].options["value_net"].as<std::string>() == "v.vnet");
+  CHECK(null_search[1].options["value_net"].as<std::string>() == "old.vnet");
+  CHECK(model_search_text(s) == "alpha-beta from the first turn (evaluation: value net v.vnet)");
+  CHECK(previous_search_text(s) == "alpha-beta from the first turn (evaluation: value net old.vnet)");
   s.model_options = YAML::Node();
   s.previous_eval.reset();
   s.opponents = {"alphabeta", "alphabeta-nnue"};
@@ -216,7 +224,7 @@ TEST_CASE("ladder: players and spec errors", "[tournament]") {
   s.yardstick_value_net = "v1.vnet";
   const auto fixed = ladder_players(s);
   CHECK(fixed[2].options["value_net"].as<std::string>() == "v1.vnet");
-  CHECK(fixed[0].options["search"]["endgame_value_net"].as<std::string>() == "v.vnet");
+  CHECK(fixed[0].options["value_net"].as<std::string>() == "v.vnet");
   s.yardstick_value_net.clear();
   // alphabeta with the random evaluation.
   s.opponents = {"alphabeta-noise"};
@@ -232,34 +240,37 @@ TEST_CASE("ladder: players and spec errors", "[tournament]") {
   CHECK_THROWS_WITH(ladder_players(s), Catch::Contains("must be even"));
 }
 
-TEST_CASE("use_bot_endgame: an mcts player's options get bot's endgame unless they set one", "[tournament]") {
-  YAML::Node none;  // play's default opponent without --opponent-options
-  ps::tour::use_bot_endgame(none);
-  REQUIRE(none.IsMap());
-  CHECK(none["search"]["endgame_from_turn"].as<int>() == ps::MctsPlayer::kPlayEndgameFromTurn);
-  YAML::Node served = YAML::Load("{checkpoint: m.model, device: cpu}");  // serve's bot
-  ps::tour::use_bot_endgame(served);
-  CHECK(served["search"]["endgame_from_turn"].as<int>() == ps::MctsPlayer::kPlayEndgameFromTurn);
-  CHECK(served["checkpoint"].as<std::string>() == "m.model");
-  YAML::Node own = YAML::Load("{search: {endgame_from_turn: -1, visits: 8}}");  // the user's choice stays
-  ps::tour::use_bot_endgame(own);
-  CHECK(own["search"]["endgame_from_turn"].as<int>() == -1);
-  CHECK(own["search"]["visits"].as<int>() == 8);
-  // With a value net: the net, unless the options choose an evaluation; their noise stays.
-  YAML::Node with_net;
-  ps::tour::use_bot_endgame(with_net, net_eval("v.vnet"));
-  CHECK(with_net["search"]["endgame_eval"].as<std::string>() == "nnue");
-  CHECK(with_net["search"]["endgame_value_net"].as<std::string>() == "v.vnet");
-  CHECK(!with_net["search"]["endgame_eval_noise"]);
-  YAML::Node noisy = YAML::Load("{search: {endgame_eval_noise: 150}}");
-  ps::tour::use_bot_endgame(noisy, net_eval("v.vnet"));
-  CHECK(noisy["search"]["endgame_value_net"].as<std::string>() == "v.vnet");
-  CHECK(noisy["search"]["endgame_eval_noise"].as<int>() == 150);
-  // The hand evaluation (ladder --value-net hand): no net; no alphabeta-nnue net either.
-  YAML::Node hand;
-  ps::tour::use_bot_endgame(hand, ps::LeafEvalSpec{});
-  CHECK(hand["search"]["endgame_eval"].as<std::string>() == "hand");
-  CHECK(!hand["search"]["endgame_value_net"]);
+TEST_CASE("ladder: the model's evaluation goes to the bot as its --value-net name", "[tournament]") {
+  // A value net, the hand evaluation (ladder --value-net hand), the random one (none): the bot
+  // type's value_net, which makes the search (search/bot_player.h's bot_search_params; its rules
+  // are tested in tests/search/test_bot_player.cpp).
+  LadderSpec spec = spec_of("m.model");
+  spec.endgame_eval = net_eval("v.vnet");
+  CHECK(ladder_players(spec)[0].options["value_net"].as<std::string>() == "v.vnet");
+  spec.endgame_eval = ps::LeafEvalSpec{};  // eval: hand
+  CHECK(ladder_players(spec)[0].options["value_net"].as<std::string>() == "hand");
+  CHECK(model_search_text(spec) == "alpha-beta from the first turn (evaluation: hand)");
+  spec.endgame_eval = ps::leaf_eval_from_name("none");
+  CHECK(ladder_players(spec)[0].options["value_net"].as<std::string>() == "none");
+  // The model's options choose their own evaluation, or add noise to the given one.
+  spec.endgame_eval = net_eval("v.vnet");
+  spec.model_options = YAML::Load("{search: {endgame_eval: hand}}");
+  CHECK(model_search_text(spec) == "alpha-beta from the first turn (evaluation: hand)");
+  spec.model_options = YAML::Load("{search: {endgame_eval_noise: 40}}");
+  CHECK(model_search_text(spec) ==
+        "alpha-beta from the first turn (evaluation: value net v.vnet + noise 40)");
+  // Noise beside the evaluation itself has no --value-net name: the options' search map gives it.
+  LeafEvalSpec noisy_net = net_eval("v.vnet");
+  noisy_net.eval_noise = 150;
+  spec.endgame_eval = noisy_net;
+  CHECK_THROWS_WITH(ladder_players(spec), Catch::Contains("the model's evaluation"));
+  // Another registry type keeps its options as given, and is named by its type.
+  LadderSpec other = spec_of("m.model");
+  other.model_type = "external";
+  CHECK(ladder_players(other)[0].type == "external");
+  CHECK_FALSE(ladder_players(other)[0].options["value_net"]);
+  CHECK(model_search_text(other) == "player type external");
+  // The hand evaluation: no alphabeta-nnue net.
   LadderSpec hand_spec = spec_of("m.model");
   hand_spec.endgame_eval = ps::LeafEvalSpec{};  // eval: hand
   CHECK(ps::tour::nnue_yardstick_net(hand_spec).empty());
@@ -271,23 +282,4 @@ TEST_CASE("use_bot_endgame: an mcts player's options get bot's endgame unless th
       Catch::Contains("needs a value net (--value-net or --yardstick-value-net"));
   hand_spec.yardstick_value_net = "v1.vnet";
   CHECK(ps::tour::nnue_yardstick_net(hand_spec) == "v1.vnet");
-  // The random evaluation (ladder --value-net none): written out, no net.
-  ps::LeafEvalSpec random_eval;
-  random_eval.eval = "noise";
-  YAML::Node random_node;
-  ps::tour::use_bot_endgame(random_node, random_eval);
-  CHECK(random_node["search"]["endgame_eval"].as<std::string>() == "noise");
-  CHECK(!random_node["search"]["endgame_value_net"]);
-  // An evaluation with noise beside the net carries it, unless the map sets its own.
-  LeafEvalSpec noisy_net = net_eval("v.vnet");
-  noisy_net.eval_noise = 150;
-  YAML::Node noisy_node;
-  ps::tour::use_bot_endgame(noisy_node, noisy_net);
-  CHECK(noisy_node["search"]["endgame_eval_noise"].as<int>() == 150);
-  YAML::Node own_noise = YAML::Load("{search: {endgame_eval_noise: 40}}");
-  ps::tour::use_bot_endgame(own_noise, noisy_net);
-  CHECK(own_noise["search"]["endgame_eval_noise"].as<int>() == 40);
-  YAML::Node bad = YAML::Load("[1, 2]");  // not a map: left for the factory to refuse
-  ps::tour::use_bot_endgame(bad);
-  CHECK(bad.IsSequence());
 }
