@@ -14,6 +14,7 @@
 
 #include "core/field_check.h"
 #include "core/fileutil.h"
+#include "core/plural.h"
 #include "core/random.h"
 #include "core/text.h"
 #include "tournament/external_engine.h"
@@ -78,7 +79,7 @@ void TournamentSpec::validate() const {
   const FieldCheck check("tournament: ");
   check(games_per_pairing >= 2 && games_per_pairing % 2 == 0, "games_per_pairing", "must be even and >= 2");
   check(games_per_pairing <= kMaxGamesPerPairing, "games_per_pairing", "must be at most 1,000,000");
-  check(openings >= 1, "openings", "must be >= 1");
+  check(openings >= 0, "openings", "must be >= 0 (0: one per pair of games)");
   check(opening_turns >= 0, "opening_turns", "must be >= 0");
   check(opening_balance_rollouts >= 0, "opening_balance_rollouts",
         "must be >= 0 (0: openings are not balanced)");
@@ -427,11 +428,24 @@ TournamentResult run_tournament(const TournamentSpec& spec, const std::vector<Pl
   // A pairing plays opening (k / 2) mod openings in its game k, so only the first
   // (most games of a pairing) / 2 openings are ever played; the generator is sequential, so
   // these are the same openings a larger count would list first.
-  oo.count = spec.opening_turns == 0 ? 1 : std::min(spec.openings, most_games / 2);
+  const int one_per_pair = std::max(1, most_games / 2);
+  oo.count = spec.opening_turns == 0 ? 1
+             : spec.openings == 0    ? one_per_pair
+                                     : std::min(spec.openings, one_per_pair);
   oo.turns = spec.opening_turns;
   oo.seed = spec.seed;
   oo.balance_rollouts = spec.opening_balance_rollouts;
-  res.openings = generate_openings(pitch, spec.variant, oo);
+  try {
+    res.openings = generate_openings(pitch, spec.variant, oo);
+  } catch (const std::runtime_error& e) {
+    if (spec.openings != 0) throw;
+    throw std::runtime_error("tournament: " + counted(most_games, "game") +
+                             " of a pairing play one opening per pair of games when openings "
+                             "is not set, and " +
+                             e.what() +
+                             ": raise opening_turns, or set openings to a smaller count "
+                             "(games of deterministic players then repeat)");
+  }
 
   const std::vector<Job> jobs = schedule(spec, players, int(res.openings.size()));
   res.scheduled_games = int(jobs.size());

@@ -75,7 +75,11 @@ struct TournamentSpec {
   static constexpr long long kMaxGames = 1000000;
   /// Games played at once (a thread and its players each): 100,000 took 2.4 GB in 4 s.
   static constexpr int kMaxConcurrency = 1024;
-  int openings = 1;          ///< number of distinct openings (generate_openings)
+  /// Distinct openings (generate_openings). 0: one per pair of games, (the most games of a
+  /// pairing) / 2, so that no game of deterministic players (a network's or alpha-beta's
+  /// search at a visit or node budget) repeats another; run_tournament throws, saying so,
+  /// when opening_turns does not give that many. A count below it repeats openings.
+  int openings = 0;
   int opening_turns = 4;     ///< random turns per opening; 0 = always the start position
   int opening_balance_rollouts = 0;  ///< OpeningOptions::balance_rollouts
   uint64_t seed = 1;         ///< openings and per-game player seeds

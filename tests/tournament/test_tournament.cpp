@@ -180,6 +180,37 @@ TEST_CASE("a tournament lists only the openings its games play", "[tournament]")
   CHECK(ten[0] == r.openings[0]);
 }
 
+TEST_CASE("without an openings count every pair of games has its own opening", "[tournament]") {
+  // The exact input: a gauntlet of two deterministic players (a first-turn player and a
+  // network's search at 48 visits), games_per_pairing 100, opening_turns 2 and no openings
+  // key, played one opening 50 times each way: 2 distinct games counted as 100.
+  test::register_test_players();
+  TournamentSpec spec;
+  CHECK(spec.openings == 0);
+  spec.format = Format::kGauntlet;
+  spec.games_per_pairing = 100;
+  spec.opening_turns = 2;
+  spec.seed = 11;
+  const std::vector<PlayerSpec> players = {reg("a", "test-first"), reg("b", "test-first")};
+  const TournamentResult r = run_tournament(spec, players);
+  REQUIRE(r.openings.size() == 50);
+  // Two copies of one deterministic player: a game and its colour swap are the same record, so
+  // 50 distinct records (one opening gave 1).
+  std::set<std::string> records;
+  for (const GameResult& g : r.games) records.insert(g.record);
+  CHECK(records.size() == 50);
+  // Where opening_turns cannot give one opening per pair, the error says how to mend it.
+  spec.opening_turns = 1;
+  CHECK_THROWS_WITH(run_tournament(spec, players),
+                    Catch::Contains("100 games of a pairing play one opening per pair of games") &&
+                        Catch::Contains("raise opening_turns, or set openings"));
+  // A count of openings is kept as given: two openings, each played twice with each colour.
+  spec.opening_turns = 2;
+  spec.openings = 2;
+  spec.games_per_pairing = 8;
+  CHECK(run_tournament(spec, players).openings.size() == 2);
+}
+
 TEST_CASE("results do not depend on the number of concurrent games", "[tournament]") {
   TournamentSpec spec = two_game_spec(1);
   const std::vector<PlayerSpec> players = two_random_players();
