@@ -3,7 +3,9 @@
 //   relabel GAMES.pgn... --out DIR --value-net FILE.vnet   their positions with alpha-beta's scores
 //                                            as value targets (selfplay/relabel.h)
 //   bench value-net [--net FILE.vnet]        evaluations per second, incremental vs from scratch,
-//                                            and alphabeta's nodes/s and depth, hand vs nnue
+//                                            and alphabeta's nodes/s and depth, hand vs nnue;
+//                                            with --games, the net in two searches
+//                                            (apps/bench_value_in_search.h)
 #include <unistd.h>
 
 #include <algorithm>
@@ -17,6 +19,7 @@
 #include <memory>
 #include <random>
 
+#include "apps/bench_value_in_search.h"
 #include "apps/commands.h"
 #include "core/plural.h"
 #include "core/progress.h"
@@ -44,6 +47,8 @@ struct BenchOptions {
   uint64_t seed = 1;
   std::string pgn;    // positions from these games instead of random ones
   int from_turn = 0;  // with pgn: the first turn start taken
+  int games = 0;      // > 0: bench_value_in_search with this many games per row
+  int visits = 48;    // its PUCT searches' visits
 };
 
 // Turn starts of the games of a PGN file (a tournament's or ladder's games.pgn) from from_turn
@@ -259,6 +264,7 @@ void bench_value_net(const BenchOptions& o) {
   const std::string name = o.net.empty() ? "random" : o.net;
   bench_evaluations(net, name, games, int(games.size()));
   bench_alphabeta(net, name, games, o);
+  if (o.games > 0) bench_value_in_search(net, name, o.games, o.visits, o.seed);
 }
 
 // train-value's options.
@@ -519,6 +525,20 @@ void register_bench_value_net_command(CLI::App& app) {
   b->add_option("--seed", o->seed, "seed of the random games and weights")
       ->capture_default_str()
       ->check(integer_at_least(0));
+  b->add_option("--games", o->games,
+                "then play this many games per row (even): the net's value in PUCT and in alpha-beta "
+                "to depth 1 and 2, each against PUCT with value 0")
+      ->capture_default_str()
+      ->check(CLI::Validator(
+          [](std::string& v) {
+            const long n = std::strtol(v.c_str(), nullptr, 10);
+            return n >= 0 && n % 2 == 0 && n <= 100000 ? std::string()
+                                                       : std::string("must be even, in [0, 100000]");
+          },
+          "EVEN"));
+  b->add_option("--visits", o->visits, "with --games: visits of every PUCT search")
+      ->capture_default_str()
+      ->check(in_range(1, 1000000));
   b->callback([o] { bench_value_net(*o); });
 }
 
