@@ -15,7 +15,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// The position from issue #2: a flat kick list on 8x10 standard, split into turns by the rules.
+// The heaviest test position: a flat kick list on 8x10 standard, split into turns by the rules.
 constexpr const char* kHeavyKicks =
     "13064113570225017036575014630745741422243523574227742164435274617703502106741745431672745757"
     "134661453130361";
@@ -50,7 +50,7 @@ void bench_heavy(int repeats) {
     listed = gen.generate(g.position()).size();
     gen_best = std::min(gen_best, seconds_since(t0));
   }
-  std::printf("heavy position (issue #2 kick list, %d kicks, player %d to move, %d turns played):\n",
+  std::printf("heavy position (the heaviest test kick list, %d kicks, player %d to move, %d turns played):\n",
               g.position().num_kicks(), g.position().side_to_move(), g.num_complete_turns());
   std::printf("  %llu distinct turns, %llu chains; count %.1f ms, list with kick strings %.1f ms "
               "(%zu turns) (best of %d)\n",

@@ -1,5 +1,5 @@
 // Generation 0 of a run: random weights, or with run.init (loop/run_config.h) the net of a model
-// or checkpoint file, so a new run directory continues from a committed model (issue 12: a run
+// or checkpoint file, so a new run directory continues from a committed model (a run
 // carried to another machine, a shipped model trained further). The one place every process of
 // a run (`run`, and each role of loop/roles.h) makes checkpoints/gen-0000.ckpt from, through
 // open_run_directory.

@@ -1,5 +1,5 @@
 // Alpha-beta over complete turns: the classical yardstick the learned players are measured
-// against (issue 12), in the design of the strongest public Paper Soccer bots: a negamax
+// against, in the design of the strongest public Paper Soccer bots: a negamax
 // alpha-beta search (Knuth and Moore 1975) whose moves are whole bounce chains, deepened
 // iteratively under a time limit, with a transposition table and move ordering as in chess
 // programs (TT move first, then the static evaluation of each child).

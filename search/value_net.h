@@ -1,4 +1,4 @@
-// A small, fast value network for the alpha-beta search (issue 12): a multilayer perceptron over
+// A small, fast value network for the alpha-beta search: a multilayer perceptron over
 // the drawn segments and the ball point, NNUE-style (an "efficiently updatable neural network",
 // Nasu 2018, as used in Stockfish since 2020): the first layer is a sum of one weight column per
 // active input, so a kick changes it by one column per perspective (search/nnue_eval.h keeps

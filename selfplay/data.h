@@ -8,7 +8,7 @@
 // side to move, turns left, and whether the search was a full one (playout-cap randomization:
 // cheap searches are kept for the value target only).
 //
-// File layout, version 2 (written since issue 13): "PSDZ", u32 version, u64 payload size (the
+// File layout, version 2: "PSDZ", u32 version, u64 payload size (the
 // games' uncompressed bytes, all frames together), u32 game count, then per game a u32 frame
 // length and one zstd frame (with checksum and content size) of that game alone (little-endian
 // fields; see data.cpp). Each game is compressed once: self-play rewrites its open chunk after

@@ -1,6 +1,6 @@
 // Relabelled games: the value target of every sampled position is the score of an alpha-beta
-// search deeper than the one that played, instead of one game result shared by ~50 positions
-// (issue 12). This is how NNUE evaluations are trained (search scores of self-play positions,
+// search deeper than the one that played, instead of one game result shared by ~50 positions.
+// This is how NNUE evaluations are trained (search scores of self-play positions,
 // mixed with results: Stockfish's nnue-pytorch trainer, "lambda") and Descent's search-value
 // target (Cohen-Solal 2020): the small value net learns what its own search sees a few turns
 // further, for positions of the games it actually plays (a tournament's or ladder's games.pgn).

@@ -1,6 +1,6 @@
 // Teacher self-play: games of the `alphabeta` player (search/alphabeta.h, hand evaluation by default)
 // against itself, written as training data in the chunk format of selfplay/data.h, so that
-// `train` reads them unchanged (issue 12). It is the supervised bootstrap of AlphaGo's SL stage
+// `train` reads them unchanged. It is the supervised bootstrap of AlphaGo's SL stage
 // and of Leela's first nets: a net learns the policy and the value of a stronger searcher's
 // games before it learns from its own, whose results are coin flips until the last ~15 turns
 // (docs/STRENGTH.md). The value target is the teacher's search value, as in Descent's

@@ -1,4 +1,4 @@
-# Sourced by tools/device_check.sh and tools/device_teacher.sh on a lent machine (no package
+# Sourced by tools/device_check.sh and tools/device_teacher.sh on a larger machine (no package
 # registry), from the repository root. Logs everything to $OUT/device.log ($OUT: the device
 # tool's output folder, else ./device-out) and defines stamp (elapsed seconds since T0); unpacks
 # the Debian packages carried in .devdeps/*.deb into $DEPS with dpkg -x; sets TORCH_PREFIX (the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Teacher games on a lent machine's many cores (issue 12): builds `papersoccer` (CPU only is
+# Teacher games on a larger machine's many cores: builds `papersoccer` (CPU only is
 # enough: the teacher is alpha-beta with the small value net, no LibTorch call) against the
 # LibTorch inside the machine's Python torch, with the Debian packages carried as .deb files in
 # .devdeps/ (the list and how to fetch them: tools/device_check.sh), then runs

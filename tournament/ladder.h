@@ -1,4 +1,4 @@
-// The ladder: one model against the fixed yardsticks at equal time per turn (issue 12), the
+// The ladder: one model against the fixed yardsticks at equal time per turn, the
 // source of every strength figure in docs/STRENGTH.md. A gauntlet (tournament.h) with
 // colour-swapped balanced openings; each pairing's score gets a Wilson 95% interval and an Elo
 // difference with the interval mapped through the logistic model, beside the Bradley-Terry

@@ -318,7 +318,7 @@ TEST_CASE("RoleClaims holds several identities and releases them all") {
   CHECK(fs::is_empty(dir.path + "/claims"));
 }
 
-// Regressions (issue 14): each exact input that was mishandled.
+// Regressions: each exact input that was mishandled.
 TEST_CASE("a directory or a dangling link in a claim's place is named as such") {
   TempRunDir dir("foreign");
   fs::create_directories(dir.claim("worker-A"));  // a directory named worker-A.claim

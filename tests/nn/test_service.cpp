@@ -90,7 +90,7 @@ TEST_CASE("service matches a direct forward pass for 16 concurrent submitters", 
   for (size_t i = 0; i < positions.size(); ++i) require_same(many[i], expected[i]);
 }
 
-// Regression (issue 13): without the service's CPU forward lock, 2 workers gave wrong outputs
+// Regression: without the service's CPU forward lock, 2 workers gave wrong outputs
 // (a policy logit of -0.0128 for 0.0170; this test and the 16-submitter one above failed in
 // 14 of 30 runs on the loaded 2-core machine, 2026-12-01). Many rounds of 16 submitters over
 // 2 workers, every result within 1e-5 (value) / 1e-4 (logits) of a serial batch-1 pass.

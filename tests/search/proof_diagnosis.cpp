@@ -1,4 +1,4 @@
-// The diagnosis behind the MCTS-minimax hybrid (issue 12; docs/experiments/root-proof-step.md): for every
+// The diagnosis behind the MCTS-minimax hybrid (docs/experiments/root-proof-step.md): for every
 // game the player named PLAYER (default `model`, the ladder's name) lost in a tournament's or ladder's
 // games.tsv (8x10 standard), replays the record and asks, turn by turn from the third turn on:
 //  - alphabeta's turns: does a fresh-per-game `alphabeta` player (hand evaluation) given AB_MS

@@ -311,8 +311,8 @@ std::string written(const std::string& file, const std::vector<CompressedGame>& 
 }  // namespace
 
 TEST_CASE("a chunk rewritten game by game keeps the earlier games' frames and reads back whole") {
-  // Self-play's sink rewrites the open chunk after every game from the frames it holds (issue 13:
-  // each game compressed once). Rewrite n is rewrite n-1 with one frame appended (and the
+  // Self-play's sink rewrites the open chunk after every game from the frames it holds
+  // (each game compressed once). Rewrite n is rewrite n-1 with one frame appended (and the
   // header's count and payload size grown), the same bytes as write_chunk of those games.
   TempDir dir;
   const auto games = make_games(6, 7);

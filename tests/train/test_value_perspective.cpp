@@ -1,4 +1,4 @@
-// The value's point of view, end to end (issue 12): self-play samples (selfplay.h, the real
+// The value's point of view, end to end: self-play samples (selfplay.h, the real
 // game loop) -> data chunk on disk -> trainer (mover-frame planes, mirror augmentation, value
 // target = result for the side to move) -> checkpoint -> inference service -> search. A sign
 // or frame error anywhere on that path makes the trained net's value, or the search's root
