@@ -278,7 +278,7 @@ void analyse_with_model(const Position& pos, const ModelArgs& a) {
   std::printf("(values and Q for player %d, the side to move, in [-1, 1])\n", mover);
 }
 
-// An alpha-beta search of a turn start: the yardstick's search, or the bot's endgame with the
+// An alpha-beta search of a turn start: the yardstick's search, or the bot's with the
 // value net. Built before any output, so that a value net that cannot be read or plays other
 // rules is the command's only output (it printed the board first).
 struct AnalysisAlphaBeta {
@@ -365,12 +365,11 @@ void register_analyse_commands(CLI::App& app) {
       ->capture_default_str()
       ->check(integer_at_least(0));
   analyse->add_option("--top", an->top, "turns listed")->capture_default_str()->check(integer_at_least(1));
-  auto* ab_ms =
-      analyse
-          ->add_option("--alphabeta-ms", an->alphabeta_ms,
-                       "also search the position with alpha-beta for this long (ms; the "
-                       "yardstick's search and the bot's endgame): depth, score, principal variation")
-          ->check(in_range<int64_t>(1, 86400000));
+  auto* ab_ms = analyse
+                    ->add_option("--alphabeta-ms", an->alphabeta_ms,
+                                 "also search the position with alpha-beta for this long (ms; the "
+                                 "yardstick's search and the bot's): depth, score, principal variation")
+                    ->check(in_range<int64_t>(1, 86400000));
   analyse
       ->add_option("--alphabeta-nodes", an->alphabeta_nodes,
                    "also search the position with alpha-beta until an iteration has searched "

@@ -238,9 +238,9 @@ void register_ladder_command(CLI::App& app) {
           ->capture_default_str();
   c->add_option("--value-net", a->value_net,
                 "the small value net of the alphabeta-nnue yardstick (added to the opponents) "
-                "and of the model's alpha-beta endgame (.vnet; default: "
+                "and of the alpha-beta that answers the model's timed turns (.vnet; default: "
                 "models/<pitch>-<variant>.vnet when it exists, which adds that yardstick "
-                "unless --opponents is given; none: no value net, the endgame's evaluation is random; "
+                "unless --opponents is given; none: no value net, alpha-beta's evaluation is random; "
                 "hand: the hand evaluation, as bot --value-net)")
       ->check(non_empty_name(".vnet file, none or hand"));
   c->add_option("--yardstick-value-net", a->spec.yardstick_value_net,
