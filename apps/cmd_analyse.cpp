@@ -336,9 +336,8 @@ void analyse_with_alphabeta(const Game& game, AnalysisAlphaBeta& search, const T
       best.c_str(), pv.c_str());
 }
 
-}  // namespace
-
-void register_analyse_commands(CLI::App& app) {
+// show: the board of a position, optionally as SVG.
+void register_show_command(CLI::App& app) {
   auto show_args = std::make_shared<ViewArgs>();
   auto* show = app.add_subcommand(
       "show", "Print the ASCII board of a position of a game; optionally SVG (see also analyse)");
@@ -348,13 +347,10 @@ void register_analyse_commands(CLI::App& app) {
     std::cout << render_ascii(g.position());
     if (!show_args->svg.empty()) write_svg(g, *show_args);
   });
+}
 
-  auto view = std::make_shared<ViewArgs>();
-  auto an = std::make_shared<ModelArgs>();
-  auto* analyse = app.add_subcommand(
-      "analyse", "Show any position of a game and, with --model, the network's value and "
-                 "priors and a PUCT search of it");
-  add_view_options(analyse, *view);
+// analyse's options beyond the position's (add_view_options): the model, its search, alpha-beta.
+void add_analyse_options(CLI::App* analyse, ModelArgs* an) {
   auto* model = analyse->add_option("--model", an->model,
                                     "model file (export) or training checkpoint "
                                     "(default: the shipped models/<pitch>-<variant>.model, if any)");
@@ -388,40 +384,57 @@ void register_analyse_commands(CLI::App& app) {
                  "to move), then turn<TAB>KICKS<TAB>PRIOR per generated turn (generation "
                  "order, the search root's turns and priors), numbers as %.9g; no board, no search")
       ->needs(model);
-  analyse->callback([view, an] {
-    const Game full = game_from(view->pos);
-    const Game g = select_position(full, view->pos);
-    const std::string where = where_text(g, full);
-    // A search (the model's or alpha-beta's) needs an unfinished turn start: checked before any output.
-    const bool with_alphabeta = an->alphabeta_ms > 0 || an->alphabeta_nodes > 0;
-    if (!an->value_net.empty() && !with_alphabeta)
-      throw std::invalid_argument(
-          "analyse: --value-net is alpha-beta's evaluation: give --alphabeta-ms or --alphabeta-nodes too");
-    if (!an->model.empty() || with_alphabeta) {
-      const std::string why = not_analysable(
-          g.position(), where,
-          g.position().game_over() ? "pick an earlier one with --turn or --kick"
-                                   : "use --turn, or a --kick that ends a turn");
-      if (!why.empty()) throw std::invalid_argument(why);
-    }
-    if (an->model.empty() && !an->no_model && not_analysable(g.position(), where, "").empty()) {
-      // The shipped model, when there is one for this pitch and variant.
-      an->model = default_model_path(g.position().pitch(), g.position().variant());
-      if (!an->model.empty()) std::cout << "model: " << an->model << " (shipped; --no-model: board only)\n";
-    }
-    AnalysisAlphaBeta alphabeta;
-    if (with_alphabeta) alphabeta = make_analysis_alphabeta(g.position(), *an);
-    if (!an->raw) std::cout << where << "\n" << render_ascii(g.position());
-    if (!view->svg.empty()) write_svg(g, *view, !an->raw);  // --raw: nothing but the numbers on stdout
-    std::cout.flush();
-    if (!an->model.empty()) analyse_with_model(g.position(), *an);
-    if (with_alphabeta) {
-      std::fflush(stdout);
-      analyse_with_alphabeta(
-          g, alphabeta,
-          an->alphabeta_ms > 0 ? TurnBudget{an->alphabeta_ms, -1} : TurnBudget{-1, an->alphabeta_nodes});
-    }
-  });
+}
+
+// analyse: checks that need no output first, then the board, the model's analysis and
+// alpha-beta's.
+void run_analyse(const ViewArgs& view, ModelArgs& an) {
+  const Game full = game_from(view.pos);
+  const Game g = select_position(full, view.pos);
+  const std::string where = where_text(g, full);
+  // A search (the model's or alpha-beta's) needs an unfinished turn start: checked before any output.
+  const bool with_alphabeta = an.alphabeta_ms > 0 || an.alphabeta_nodes > 0;
+  if (!an.value_net.empty() && !with_alphabeta)
+    throw std::invalid_argument(
+        "analyse: --value-net is alpha-beta's evaluation: give --alphabeta-ms or --alphabeta-nodes too");
+  if (!an.model.empty() || with_alphabeta) {
+    const std::string why =
+        not_analysable(g.position(), where,
+                       g.position().game_over() ? "pick an earlier one with --turn or --kick"
+                                                : "use --turn, or a --kick that ends a turn");
+    if (!why.empty()) throw std::invalid_argument(why);
+  }
+  if (an.model.empty() && !an.no_model && not_analysable(g.position(), where, "").empty()) {
+    // The shipped model, when there is one for this pitch and variant.
+    an.model = default_model_path(g.position().pitch(), g.position().variant());
+    if (!an.model.empty()) std::cout << "model: " << an.model << " (shipped; --no-model: board only)\n";
+  }
+  AnalysisAlphaBeta alphabeta;
+  if (with_alphabeta) alphabeta = make_analysis_alphabeta(g.position(), an);
+  if (!an.raw) std::cout << where << "\n" << render_ascii(g.position());
+  if (!view.svg.empty()) write_svg(g, view, !an.raw);  // --raw: nothing but the numbers on stdout
+  std::cout.flush();
+  if (!an.model.empty()) analyse_with_model(g.position(), an);
+  if (with_alphabeta) {
+    std::fflush(stdout);
+    analyse_with_alphabeta(
+        g, alphabeta,
+        an.alphabeta_ms > 0 ? TurnBudget{an.alphabeta_ms, -1} : TurnBudget{-1, an.alphabeta_nodes});
+  }
+}
+
+}  // namespace
+
+void register_analyse_commands(CLI::App& app) {
+  register_show_command(app);
+  auto view = std::make_shared<ViewArgs>();
+  auto an = std::make_shared<ModelArgs>();
+  auto* analyse = app.add_subcommand("analyse",
+                                     "Show any position of a game and, with --model, the network's value and "
+                                     "priors and a PUCT search of it");
+  add_view_options(analyse, *view);
+  add_analyse_options(analyse, an.get());
+  analyse->callback([view, an] { run_analyse(*view, *an); });
 }
 
 }  // namespace ps::cmd

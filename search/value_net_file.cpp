@@ -62,24 +62,10 @@ void save_value_net(const ValueNet& net, const std::string& path) {
   write_file_atomic(path, value_net_bytes(net));
 }
 
-ValueNet parse_value_net(const std::string& name, const std::string& bytes) {
-  Reader head(name, bytes, bytes.size());
-  if (bytes.size() < 4 || std::memcmp(bytes.data(), kMagic, 4) != 0)
-    head.fail(bytes.size() < 4 ? "truncated (shorter than the magic)"
-                               : "not a value-net file (bad magic; expected PSVN)");
-  if (bytes.size() < 8 + 8) head.fail("truncated (no room for version and checksum)");
-  // The checksum first: every later error is then about a file written that way, not noise.
-  const size_t body = bytes.size() - 8;
-  const uint64_t sum = get_le<uint64_t>(bytes.data() + body);
-  Reader r(name, bytes, body);
-  r.get<uint32_t>("magic");
-  const uint32_t version = r.get<uint32_t>("version");
-  if (version < 1 || version > kValueNetFileVersion)
-    r.fail("unsupported version " + std::to_string(version) + " (this build reads versions 1 to " +
-           std::to_string(kValueNetFileVersion) + ")");
-  if (fnv1a64_bytes(bytes.data(), body) != sum)
-    r.fail("checksum mismatch (the file is truncated or corrupted)");
-  ValueNet net;
+namespace {
+
+// The fields after the version: pitch, variant, ball window (version >= 2) and value scale.
+void read_rules(Reader& r, uint32_t version, ValueNet& net) {
   const uint32_t w = r.get<uint32_t>("width"), l = r.get<uint32_t>("length"), g = r.get<uint32_t>("goal");
   const uint32_t variant = r.get<uint32_t>("variant");
   if (version >= 2) {
@@ -99,6 +85,11 @@ ValueNet parse_value_net(const std::string& name, const std::string& bytes) {
   net.goal = int(g);
   if (variant >= uint32_t(kNumVariants)) r.fail("unknown variant " + std::to_string(variant));
   net.variant = Variant(variant);
+}
+
+// The layer sizes, then the weights and biases of every layer: exactly as many bytes as the
+// sizes say are left (checked before anything is allocated), each weight finite and within 1e6.
+void read_layers(Reader& r, ValueNet& net) {
   const uint32_t n = r.get<uint32_t>("num_layers");
   if (n < 2 || n > kMaxLayers)
     r.fail("num_layers " + std::to_string(n) + " out of range [2, " + std::to_string(kMaxLayers) + "]");
@@ -135,6 +126,30 @@ ValueNet parse_value_net(const std::string& name, const std::string& bytes) {
     layer.bias.resize(size_t(layer.out));
     for (float& x : layer.bias) x = weight("biases", i);
   }
+}
+
+}  // namespace
+
+ValueNet parse_value_net(const std::string& name, const std::string& bytes) {
+  Reader head(name, bytes, bytes.size());
+  if (bytes.size() < 4 || std::memcmp(bytes.data(), kMagic, 4) != 0)
+    head.fail(bytes.size() < 4 ? "truncated (shorter than the magic)"
+                               : "not a value-net file (bad magic; expected PSVN)");
+  if (bytes.size() < 8 + 8) head.fail("truncated (no room for version and checksum)");
+  // The checksum first: every later error is then about a file written that way, not noise.
+  const size_t body = bytes.size() - 8;
+  const uint64_t sum = get_le<uint64_t>(bytes.data() + body);
+  Reader r(name, bytes, body);
+  r.get<uint32_t>("magic");
+  const uint32_t version = r.get<uint32_t>("version");
+  if (version < 1 || version > kValueNetFileVersion)
+    r.fail("unsupported version " + std::to_string(version) + " (this build reads versions 1 to " +
+           std::to_string(kValueNetFileVersion) + ")");
+  if (fnv1a64_bytes(bytes.data(), body) != sum)
+    r.fail("checksum mismatch (the file is truncated or corrupted)");
+  ValueNet net;
+  read_rules(r, version, net);
+  read_layers(r, net);
   try {
     net.validate();
   } catch (const std::invalid_argument& e) {
