@@ -197,7 +197,7 @@ class AlphaBetaPlayer final : public Player {
   /// move-ordering evaluation of the parent's generate()), else kNoEval.
   int search(const Position& pos, int depth, int alpha, int beta, int ply, int static_eval = kNoEval);
   static constexpr int kNoEval = INT32_MIN;
-  /// search()'s transposition-table probe of pos: the entry's best child in tt_best (0: no
+  /// search()'s transposition-table lookup of pos: the entry's best child in tt_best (0: no
   /// entry), and true, with its score in `score`, when the entry (below the root, at least this
   /// deep) ends the node's search: an exact score, or a bound outside (alpha, beta).
   bool tt_cut(const Position& pos, int depth, int alpha, int beta, int ply, uint64_t& tt_best, int& score);
