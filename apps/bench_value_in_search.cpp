@@ -12,9 +12,9 @@
 #include "search/alphabeta.h"
 #include "search/leaf_eval.h"
 #include "search/mcts_player.h"
-#include "search/nnue_eval.h"
 #include "tournament/openings.h"
 #include "tournament/referee.h"
+#include "valuenet/value_net_eval.h"
 
 namespace ps::cmd {
 
@@ -36,7 +36,7 @@ class ValueNetAsEvaluator final : public Evaluator {
   std::string name() const override { return "value net"; }
 
  private:
-  NnueEvaluator eval_;
+  ValueNetEvaluator eval_;
   float scale_, sign_;
   std::mutex mu_;
 };
@@ -112,7 +112,7 @@ void bench_value_in_search(const std::shared_ptr<const ValueNet>& net, const std
                ao.max_depth = row.depth;
                std::unique_ptr<LeafEvaluator> le;
                if (row.random) le = std::make_unique<NoiseEvaluator>(NoiseEvaluator::kDefaultRange, s);
-               else le = std::make_unique<NnueEvaluator>(net, name);
+               else le = std::make_unique<ValueNetEvaluator>(net, name);
                return std::make_unique<AlphaBetaPlayer>(ao, std::move(le), s);
              },
              depth_budget, openings, visits, pitch, variant, seed);

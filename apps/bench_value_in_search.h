@@ -17,7 +17,7 @@
 #include <memory>
 #include <string>
 
-#include "search/value_net.h"
+#include "valuenet/value_net.h"
 
 namespace ps::cmd {
 

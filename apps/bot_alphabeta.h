@@ -1,5 +1,5 @@
 // The `bot` command's options, and its play without a network: alpha-beta over the small value
-// net (search/alphabeta.h, search/nnue_eval.h), the same search the single file of a .vnet
+// net (search/alphabeta.h, valuenet/value_net_eval.h), the same search the single file of a .vnet
 // (`export --single-file`) plays. This part needs no LibTorch, so the `papersoccer` front
 // (apps/front.cpp) answers `bot` without loading it: the first answer comes within milliseconds
 // of the process start instead of after LibTorch's ~0.5 s. `bot` with a MODEL, --visits, --config

@@ -9,7 +9,7 @@
 #include "export/net_weights.h"
 #include "export/single_file.h"
 #include "nn/checkpoint.h"
-#include "search/value_net_file.h"
+#include "valuenet/value_net_file.h"
 
 namespace ps::cmd {
 

@@ -1,4 +1,4 @@
-// The small value net of the alpha-beta search (search/value_net.h):
+// The small value net of the alpha-beta search (valuenet/value_net.h):
 //   train-value --data DIR --out FILE.vnet   trains one on self-play data (train/value_trainer.h)
 //   relabel GAMES.pgn... --out DIR --value-net FILE.vnet   their positions with alpha-beta's scores
 //                                            as value targets (selfplay/relabel.h)
@@ -26,10 +26,10 @@
 #include "engine/record.h"
 #include "search/alphabeta.h"
 #include "search/baselines.h"
-#include "search/nnue_eval.h"
-#include "search/value_net_file.h"
 #include "selfplay/relabel.h"
 #include "train/value_trainer.h"
+#include "valuenet/value_net_eval.h"
+#include "valuenet/value_net_file.h"
 
 namespace ps::cmd {
 
@@ -138,7 +138,8 @@ double evaluations_per_s(size_t n, Pass pass) {
 
 // Calls fn(child) for every child, with ev reset to each parent once (as in the search).
 template <class Fn>
-void by_parent(const std::vector<Child>& children, const std::vector<Game>& games, NnueEvaluator& ev, Fn fn) {
+void by_parent(const std::vector<Child>& children, const std::vector<Game>& games, ValueNetEvaluator& ev,
+               Fn fn) {
   size_t last = size_t(-1);
   for (const Child& c : children) {
     if (c.game != last) {
@@ -153,7 +154,7 @@ void by_parent(const std::vector<Child>& children, const std::vector<Game>& game
 void bench_evaluations(const std::shared_ptr<const ValueNet>& net, const std::string& name,
                        const std::vector<Game>& games, int positions) {
   const std::vector<Child> children = child_turns(games);
-  NnueEvaluator ev(net, name);
+  ValueNetEvaluator ev(net, name);
   HandEvaluator hand;
   double sink = 0;
   const size_t n = children.size();
@@ -208,7 +209,7 @@ void bench_alphabeta(const std::shared_ptr<const ValueNet>& net, const std::stri
   for (int which = 0; which < 2; ++which) {
     for (int variant = 0; variant < 3; ++variant) {
       std::unique_ptr<LeafEvaluator> le;
-      if (which) le = std::make_unique<NnueEvaluator>(net, name);
+      if (which) le = std::make_unique<ValueNetEvaluator>(net, name);
       AlphaBetaPlayer::Options ao;
       ao.pvs = variant >= 1;
       ao.lmr = variant == 2;

@@ -42,7 +42,7 @@ void register_run_commands(CLI::App& app);  // run, selfplay, train, gatekeeper,
 /// MODEL may be a value net (.vnet, is_value_net_file): the file is then the alpha-beta bot.
 void export_single_file(const std::string& model, const std::string& out, const std::string& pitch,
                         const std::string& variant, int bits, int64_t max_chars);
-/// Whether path starts with the value-net file's magic (search/value_net_file.h).
+/// Whether path starts with the value-net file's magic (valuenet/value_net_file.h).
 bool is_value_net_file(const std::string& path);
 void register_bot_command(CLI::App& app);   // bot
 void register_ladder_command(CLI::App& app);  // ladder

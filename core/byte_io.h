@@ -1,5 +1,5 @@
 // Little-endian binary fields of the project's file formats (training-data chunks,
-// selfplay/data.h; value-net files, search/value_net_file.h): a writer that appends them to a
+// selfplay/data.h; value-net files, valuenet/value_net_file.h): a writer that appends them to a
 // string and a bounds-checked reader whose failures are the format's own error. Header-only,
 // standard library only. Not thread-safe (one reader or writer per thread).
 #pragma once

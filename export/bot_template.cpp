@@ -251,7 +251,7 @@ class Net final : public ps::Evaluator {
 };
 // single-file: only puct end
 // single-file: only alphabeta begin
-// The small value net of search/value_net.h, its layers from kWeights.
+// The small value net of valuenet/value_net.h, its layers from kWeights.
 struct Net {
   std::shared_ptr<ps::ValueNet> vnet = std::make_shared<ps::ValueNet>();
   Net() {
@@ -386,9 +386,10 @@ class Bot {
   // single-file: only puct end
   // single-file: only alphabeta begin
   // The ladder's alphabeta-nnue (AlphaBetaPlayer with default options, seed 1 as in `analyse`);
-  // visits: a node budget. The search stops deepening at half the time and answers by 90% of it.
+  // visits: a node budget (--nodes). The search stops deepening at half the time and answers by
+  // 90% of it.
   Bot(Net& net, long long visits)
-      : search_({}, std::make_unique<ps::NnueEvaluator>(net.vnet, "single file"), 1), visits_(visits) {
+      : search_({}, std::make_unique<ps::ValueNetEvaluator>(net.vnet, "single file"), 1), visits_(visits) {
     search_.new_game(net.vnet->pitch(), net.vnet->variant);
   }
   std::string think(const ps::Position& pos, int, long long time_ms, std::string* stats) {
@@ -582,6 +583,15 @@ int play(Net& net, long long first_ms, long long turn_ms, long long safety_ms,
   return 0;
 }
 
+// The flag of the search's budget per turn, as `bot` names it: visits for PUCT, nodes for
+// alpha-beta (-1: the clock alone).
+// single-file: only puct begin
+constexpr const char* kBudgetFlag = "--visits";
+// single-file: only puct end
+// single-file: only alphabeta begin
+constexpr const char* kBudgetFlag = "--nodes";
+// single-file: only alphabeta end
+
 // The value of flag argv[i], moving i to it: the whole text an integer from lo to hi (INT64_MAX:
 // no upper bound), or -1 where minus_one; else std::invalid_argument naming the flag and the text.
 long long flag_value(int argc, char** argv, int& i, long long lo, long long hi, bool minus_one = false) {
@@ -619,7 +629,7 @@ int main(int argc, char** argv) {
         safety_ms = psx::flag_value(argc, argv, i, 0, kMaxMs);
       } else if (a == "--search-margin-ms") {
         search_margin_ms = psx::flag_value(argc, argv, i, 0, kMaxMs);
-      } else if (a == "--visits") {
+      } else if (a == psx::kBudgetFlag) {
         visits = psx::flag_value(argc, argv, i, 1, INT64_MAX, true);
       } else if (a == "--raw-eval") {
         raw = true;
@@ -656,8 +666,8 @@ int main(int argc, char** argv) {
                                   "): the search would have no time");
   } catch (const std::invalid_argument& e) {
     std::cerr << "bot: " << e.what() << "\nusage: " << argv[0]
-              << " [--first-ms MS] [--turn-ms MS] [--safety-ms MS] [--search-margin-ms MS] [--visits N]"
-                 " [--raw-eval] [--bench]\n";
+              << " [--first-ms MS] [--turn-ms MS] [--safety-ms MS] [--search-margin-ms MS] ["
+              << psx::kBudgetFlag << " N] [--raw-eval] [--bench]\n";
     return 2;
   }
   static psx::Net net;

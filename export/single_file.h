@@ -5,7 +5,7 @@
 // How the file is made (one place, no second copy of the rules or the search):
 //   1. At build time export/embed_sources.cmake stores the project's own std-only sources that
 //      the bot needs (core/text.h, engine pitch/position/turns, nn evaluator/encoder, search
-//      params and mcts (mcts.h, mcts_node.h, mcts_impl.h, mcts*.cpp); for the alpha-beta bot search player/leaf_eval/value_net/nnue_eval/
+//      params and mcts (mcts.h, mcts_node.h, mcts_impl.h, mcts*.cpp); for the alpha-beta bot search player/leaf_eval/value_net/value_net_eval/
 //      alphabeta instead of the net's) and the template export/bot_template.cpp as string
 //      literals (embedded_sources(), embedded_alphabeta_sources()), in dependency order.
 //   2. assemble() strips each of them (strip_source: comments, `#include "..."` lines,
@@ -27,7 +27,7 @@
 #include "engine/pitch.h"
 #include "nn/encoder.h"
 #include "nn/net_config.h"
-#include "search/value_net.h"
+#include "valuenet/value_net.h"
 
 namespace ps::single_file {
 
@@ -116,7 +116,7 @@ struct ExportResult {
 /// left after the code), std::invalid_argument for bad options.
 ExportResult assemble(const NetWeights& net, const ExportOptions& options);
 /// The alpha-beta single file for a value net (BotKind::kAlphaBeta): search/alphabeta.h's
-/// AlphaBetaPlayer with default options and `net` at its leaves (search/nnue_eval.h), the
+/// AlphaBetaPlayer with default options and `net` at its leaves (valuenet/value_net_eval.h), the
 /// ladder's alphabeta-nnue; the protocol and time management of the PUCT file. Throws as assemble, and std::invalid_argument when the net is invalid or for other
 /// rules than the options'.
 ExportResult assemble_alphabeta(const ValueNet& net, const ExportOptions& options);

@@ -12,10 +12,10 @@
 #include "search/bot_player.h"
 #include "search/leaf_evals.h"
 #include "search/mcts_player.h"
-#include "search/nnue_eval.h"
 #include "search/params.h"
-#include "search/value_net_file.h"
 #include "tournament/registry.h"
+#include "valuenet/value_net_eval.h"
+#include "valuenet/value_net_file.h"
 
 namespace ps {
 
@@ -53,7 +53,7 @@ std::unique_ptr<Player> make_uct_player(ConfigReader& r, const tour::PlayerConte
 }
 
 // The leaf evaluation of an `alphabeta` player: eval: hand (search/leaf_eval.h; nullptr) or
-// nnue, the small value net of the file value_net (search/nnue_eval.h; trained by `papersoccer
+// nnue, the small value net of the file value_net (valuenet/value_net_eval.h; trained by `papersoccer
 // train-value`), or noise, a random evaluation of range noise_range seeded by the game's seed.
 std::unique_ptr<LeafEvaluator> read_leaf_evaluator(ConfigReader& r, const tour::PlayerContext& c) {
   LeafEvalSpec spec;

@@ -25,9 +25,9 @@
 #include "loop/run_dir.h"
 #include "report/value_net_report.h"
 #include "search/leaf_evals.h"
-#include "search/value_net_file.h"
 #include "tournament/ratings.h"
 #include "tournament/tournament.h"
+#include "valuenet/value_net_file.h"
 
 namespace ps {
 

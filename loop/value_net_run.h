@@ -1,5 +1,5 @@
 // The value-net learner of `run` (`run.learner: value-net`): the loop that makes the small value
-// net of the alpha-beta bot (search/value_net.h), from one YAML file, resumable after any kill.
+// net of the alpha-beta bot (valuenet/value_net.h), from one YAML file, resumable after any kill.
 // configs/ship-8x10-value-net.yaml is the recipe of the shipped net; every key is commented there.
 //
 // Generation 0 is the random evaluation (alpha-beta over uniform noise: its search still sees

@@ -12,7 +12,7 @@
 // Leaf evaluation goes through a LeafEvaluator (search/leaf_eval.h): every generated child is
 // scored for move ordering with evaluate_child(parent, kicks), leaves with evaluate_current, and
 // the search keeps the evaluator on its path (reset at the root of every iteration, push_turn /
-// pop_turn around each descent), so an incremental evaluator (search/nnue_eval.h, the small
+// pop_turn around each descent), so an incremental evaluator (valuenet/value_net_eval.h, the small
 // learned value net) updates its accumulators by the kicks of each turn rather than from scratch.
 //
 // Bounded in every position: a node's turn enumeration stops at kEnumerationLimit states (the

@@ -4,7 +4,7 @@
 // loop/players.h), which `play`, `ladder` and tournaments create it through.
 //
 // The bot answers every timed turn with alpha-beta over complete turns (search/alphabeta.h)
-// evaluating with the small value net (search/nnue_eval.h). Its evaluation follows one rule on
+// evaluating with the small value net (valuenet/value_net_eval.h). Its evaluation follows one rule on
 // every command (bot_eval): the one `--value-net` names, else the shipped value net of the
 // games' rules (models/<pitch>-<variant>.vnet), else the random evaluation. Given a network, the
 // player is an MctsPlayer (search/mcts_player.h) whose PUCT search answers the turns given

@@ -25,7 +25,7 @@ class LeafEvaluator {
   // search keeps the evaluator on its current path: reset(root) at the start of every
   // iteration, then push_turn before it descends into a child turn and pop_turn when it comes
   // back (an aborted iteration leaves pushes unpopped; the next reset clears them). So an
-  // evaluator may keep per-ply state such as NNUE accumulators (search/nnue_eval.h).
+  // evaluator may keep per-ply state such as NNUE accumulators (valuenet/value_net_eval.h).
 
   /// The search's path now starts at `root` (a turn start). Throws std::invalid_argument when
   /// the evaluator cannot score this game (e.g. a value net trained for another pitch).

@@ -4,8 +4,8 @@
 #include <map>
 #include <mutex>
 
-#include "search/nnue_eval.h"
-#include "search/value_net_file.h"
+#include "valuenet/value_net_eval.h"
+#include "valuenet/value_net_file.h"
 
 namespace ps {
 
@@ -115,7 +115,7 @@ std::unique_ptr<LeafEvaluator> make_leaf_evaluator(const LeafEvalSpec& spec, uin
     if (spec.value_net.empty())
       throw LeafEvalError("value_net", "eval: nnue needs a value net (a .vnet file)");
     try {
-      return std::make_unique<NnueEvaluator>(shared_value_net(spec.value_net), spec.value_net);
+      return std::make_unique<ValueNetEvaluator>(shared_value_net(spec.value_net), spec.value_net);
     } catch (const ValueNetError& e) {
       throw LeafEvalError("value_net", e.what());
     }

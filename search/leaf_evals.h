@@ -3,8 +3,8 @@
 // `selfplay.teacher.eval`) becomes a LeafEvaluator.
 //   hand   HandEvaluator (search/leaf_eval.h)
 //   noise  NoiseEvaluator, a random evaluation in [-noise_range, noise_range]
-//   nnue   NnueEvaluator over the small value net in the .vnet file `value_net`
-//          (search/nnue_eval.h); files are read once per process and shared (read-only)
+//   nnue   ValueNetEvaluator over the small value net in the .vnet file `value_net`
+//          (valuenet/value_net_eval.h); files are read once per process and shared (read-only)
 // Thread-safety: make_leaf_evaluator may be called from any thread; each evaluator it returns
 // belongs to one search.
 #pragma once
@@ -16,7 +16,7 @@
 
 #include "search/leaf_eval.h"
 #include "search/params.h"
-#include "search/value_net.h"
+#include "valuenet/value_net.h"
 
 namespace ps {
 
@@ -105,11 +105,11 @@ std::string leaf_eval_name(const LeafEvalSpec& spec);
 /// unknown name, a range outside [1, 99,999] (eval_noise: [0, 99,999], and only with hand or
 /// nnue), a value_net given to another evaluation than
 /// nnue or missing for nnue, and an unreadable or invalid .vnet file (field "value_net", the
-/// message of search/value_net_file.h's ValueNetError).
+/// message of valuenet/value_net_file.h's ValueNetError).
 std::unique_ptr<LeafEvaluator> make_leaf_evaluator(const LeafEvalSpec& spec, uint64_t seed);
 
 /// The value net of a .vnet file, read once per path and process and shared. Throws
-/// ValueNetError (search/value_net_file.h).
+/// ValueNetError (valuenet/value_net_file.h).
 std::shared_ptr<const ValueNet> shared_value_net(const std::string& path);
 /// Throws std::invalid_argument "value net PATH: trained for 8x10 standard, the games are ..."
 /// when the net of `path` is for other rules (and ValueNetError when it cannot be read).

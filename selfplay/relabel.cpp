@@ -17,9 +17,9 @@
 #include "core/field_check.h"
 #include "core/fileutil.h"
 #include "search/alphabeta.h"
-#include "search/nnue_eval.h"
-#include "search/value_net_file.h"
 #include "selfplay/data.h"
+#include "valuenet/value_net_eval.h"
+#include "valuenet/value_net_file.h"
 
 namespace ps {
 
@@ -177,7 +177,7 @@ RelabelStats relabel_games(const std::vector<Game>& games, const RelabelOptions&
       try {
         AlphaBetaPlayer::Options ao;
         ao.tt_mb = o.tt_mb;
-        AlphaBetaPlayer ab(ao, std::make_unique<NnueEvaluator>(net, o.value_net));
+        AlphaBetaPlayer ab(ao, std::make_unique<ValueNetEvaluator>(net, o.value_net));
         for (int64_t i; (i = next++) < last;) {
           const Game& game = games[size_t(i)];
           const Position& end = game.position();

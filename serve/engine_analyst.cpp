@@ -6,8 +6,8 @@
 #include "search/alphabeta.h"
 #include "search/analysis.h"
 #include "search/leaf_evals.h"
-#include "search/value_net.h"
 #include "serve/api_error.h"
+#include "valuenet/value_net.h"
 
 namespace ps::serve {
 

@@ -12,9 +12,9 @@
 
 #include "core/field_check.h"
 #include "engine/record.h"
-#include "search/value_net.h"
-#include "search/value_net_file.h"
 #include "train/window.h"
+#include "valuenet/value_net.h"
+#include "valuenet/value_net_file.h"
 
 namespace ps {
 

@@ -1,6 +1,6 @@
-// The value-net trainer: fits the alpha-beta search's small value net (search/value_net.h) to
+// The value-net trainer: fits the alpha-beta search's small value net (valuenet/value_net.h) to
 // the same self-play data as the residual net (selfplay/data.h), with LibTorch on the CPU, and
-// writes a .vnet file (search/value_net_file.h).
+// writes a .vnet file (valuenet/value_net_file.h).
 //
 // Data: every sample of the data directory (newest first, at most max_samples; the shared
 // window reader train/window.h), on the pitch and variant of the newest game (games of other
@@ -52,7 +52,7 @@ struct ValueTrainConfig {
   /// `value_scale`, and its pitch and variant choose the games trained on (else the newest
   /// game's). Empty: random.
   std::string init;
-  /// Radius of the ball window inputs (search/value_net.h; 0: none). With `init`: 0 keeps the
+  /// Radius of the ball window inputs (valuenet/value_net.h; 0: none). With `init`: 0 keeps the
   /// init net's; a window on a net without one starts its columns at zero (the net's function is
   /// unchanged at step 0); another radius than the init net's is refused.
   int window = 0;
@@ -122,7 +122,7 @@ using ValueTrainProgress = std::function<void(const ValueTrainMetrics&)>;
 /// Trains a value net on data_dir and writes it to out_path atomically. Throws
 /// std::runtime_error naming the directory when there is no usable sample, DataError for a
 /// data directory that cannot be read, std::invalid_argument for a bad config or an `init` net
-/// whose rules no game of the data has, ValueNetError (search/value_net_file.h) for an `init`
+/// whose rules no game of the data has, ValueNetError (valuenet/value_net_file.h) for an `init`
 /// file that cannot be read.
 ValueTrainResult train_value_net(const ValueTrainConfig& config, const std::string& data_dir,
                                  const std::string& out_path,

@@ -84,7 +84,8 @@ expect_refusal() {
   fi
 }
 
-# check_input_limits DIR BOT (an 8x10 standard bot; uses $ps, papersoccer): the inputs that a single-file bot once mishandled. A line
+# check_input_limits DIR BOT BUDGET_FLAG (an 8x10 standard bot, its budget flag --visits or
+# --nodes; uses $ps, papersoccer): the inputs that a single-file bot once mishandled. A line
 # of 2 MiB (with or without its newline) was read whole (a 200 MB one took 394 MB and 10 s): it
 # must stop the bot with the line number, as `bot` stops (1 MiB at most), in the protocol and
 # in --raw-eval, while a line of exactly 1 MiB is still read. Flags went through atoll
@@ -92,7 +93,7 @@ expect_refusal() {
 # must be refused with its name and value, exit status 2. A later line holding a kick of ours is
 # refused too.
 check_input_limits() {
-  local dir=$1 bot=$2 bad=0 long
+  local dir=$1 bot=$2 budget=$3 bad=0 long
   { echo 0; head -c 2097152 /dev/zero | tr '\0' 1; } > "$dir/long-no-newline.txt"
   { head -c 2097152 /dev/zero | tr '\0' 1; echo; } > "$dir/long-newline.txt"
   { echo 0; head -c 1048576 /dev/zero | tr '\0' 1; echo; echo -; } > "$dir/mib-line.txt"
@@ -103,8 +104,8 @@ check_input_limits() {
   expect_refusal "$dir" 1 "bot: line 1: $long" "$dir/long-newline.txt" "$bot" --raw-eval || bad=1
   expect_refusal "$dir" 1 "bot: protocol line 2: expected the length of the opponent's turn, got '1111" \
     "$dir/mib-line.txt" "$bot" || bad=1
-  expect_refusal "$dir" 2 "bot: --visits: expected an integer >= 1 or -1, got '1x'" "$dir/empty.txt" \
-    "$bot" --visits 1x || bad=1
+  expect_refusal "$dir" 2 "bot: $budget: expected an integer >= 1 or -1, got '1x'" "$dir/empty.txt" \
+    "$bot" "$budget" 1x || bad=1
   expect_refusal "$dir" 2 "bot: --turn-ms: expected an integer from 1 to 86400000, got '99999999999999999999'" \
     "$dir/empty.txt" "$bot" --turn-ms 99999999999999999999 || bad=1
   expect_refusal "$dir" 2 "bot: --turn-ms: missing its value" "$dir/empty.txt" "$bot" --turn-ms || bad=1
@@ -114,7 +115,7 @@ check_input_limits() {
   # played as if we had made it. The line: the opponent's first listed turn
   # after the bot's own first answer, then our first legal kick after it ($ps: papersoccer).
   local a t k
-  a=$(printf '0\n1\n-\n' | "$bot" --visits 8 2> /dev/null | head -n 1)
+  a=$(printf '0\n1\n-\n' | "$bot" "$budget" 8 2> /dev/null | head -n 1)
   t=$(printf '8\t10\t2\tstandard\t%s\n' "$a" | "$ps" turns --list | cut -f 3)
   k=$(printf '8\t10\t2\tstandard\t%s %s\n' "$a" "$t" | "$ps" turns --list | cut -f 3 | cut -c 1)
   printf '0\n1\n-\n%s\n%s%s\n' "$((${#t} + 1))" "$t" "$k" > "$dir/two-turns.txt"

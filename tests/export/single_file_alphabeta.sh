@@ -77,8 +77,8 @@ while IFS= read -r rec; do
   kicks=$(echo "$rec" | tr -d ' ')
   id=$(( $(echo "$rec" | wc -w) % 2 ))  # side to move: the turns played, mod 2
   input=$(printf '%s\n%s\n%s\n' "$id" "${#kicks}" "$kicks")
-  a=$(printf '%s\n' "$input" | "$dir/bot" --visits 20000 --first-ms 100000 --turn-ms 100000 2> "$dir/bot.err" | head -n 1)
-  c=$(printf '%s\n' "$input" | "$dir/float" --visits 20000 --first-ms 100000 --turn-ms 100000 2> "$dir/float.err" | head -n 1)
+  a=$(printf '%s\n' "$input" | "$dir/bot" --nodes 20000 --first-ms 100000 --turn-ms 100000 2> "$dir/bot.err" | head -n 1)
+  c=$(printf '%s\n' "$input" | "$dir/float" --nodes 20000 --first-ms 100000 --turn-ms 100000 2> "$dir/float.err" | head -n 1)
   # Each search's completed depth and score ("bot: depth D, score S, N nodes in T ms"), for the
   # near ties below.
   read -r da sa <<EOF
@@ -127,7 +127,7 @@ for who in bot file; do
   if [ "$who" = bot ]; then
     command="[\"$ps\", bot, --value-net, \"$vnet\", --nodes, \"3000\", --first-ms, \"100000\", --turn-ms, \"100000\"]"
   else
-    command="[\"$dir/float\", --visits, \"3000\", --first-ms, \"100000\", --turn-ms, \"100000\"]"
+    command="[\"$dir/float\", --nodes, \"3000\", --first-ms, \"100000\", --turn-ms, \"100000\"]"
   fi
   cat >> "$dir/eq-$who.yaml" <<YAML
   - name: alphabeta
@@ -151,7 +151,7 @@ else
 fi
 
 # Long input lines and bad flags: refused as `bot` refuses them (common.sh).
-check_input_limits "$dir" "$dir/bot" || fail=1
+check_input_limits "$dir" "$dir/bot" --nodes || fail=1
 
 [ $fail -eq 0 ] && echo "ok: alpha-beta single file exported, compiled, replays the test vectors, plays legally, searches as the project does"
 exit $fail

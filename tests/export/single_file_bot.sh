@@ -136,7 +136,7 @@ grep -q "length line says 5 but the turn has 1 characters" "$dir/proto.err" ||
   { echo "FAIL: the differing length was not logged:"; cat "$dir/proto.err"; fail=1; }
 
 # Long input lines and bad flags: refused as `bot` refuses them (common.sh).
-check_input_limits "$dir" "$dir/bot" || fail=1
+check_input_limits "$dir" "$dir/bot" --visits || fail=1
 
 [ $fail -eq 0 ] && echo "ok: single file exported, compiled, replays the test vectors, plays bot legally"
 exit $fail

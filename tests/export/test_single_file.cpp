@@ -146,7 +146,7 @@ TEST_CASE("the alpha-beta file of a value net fits, holds the search, and decode
   CHECK(r.source.size() <= 100000);
   CHECK(r.source.find("class AlphaBetaPlayer") != std::string::npos);
   CHECK(r.source.find("#pragma GCC optimize(\"O3\")\n") != std::string::npos);
-  CHECK(r.source.find("class NnueEvaluator") != std::string::npos);
+  CHECK(r.source.find("class ValueNetEvaluator") != std::string::npos);
   CHECK(r.source.find("kLayers=3,kShape[]={" + std::to_string(net.layers[0].in) + ",16,16,1}") !=
         std::string::npos);
   // None of the PUCT bot: no net inference, no MCTS, no Game.

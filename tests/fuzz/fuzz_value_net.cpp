@@ -1,4 +1,4 @@
-// Value-net files (search/value_net_file.h: parse_value_net). An input that starts with the file
+// Value-net files (valuenet/value_net_file.h: parse_value_net). An input that starts with the file
 // magic is taken as a whole file. Any other input is taken as the part after magic and version:
 // it gets a valid magic, version and checksum, as a hostile editor would do, so the fuzzer gets
 // past the checksum into the header and shape checks. Errors must be ValueNetError naming the
@@ -9,7 +9,7 @@
 
 #include "core/checksum.h"
 #include "fuzz_common.h"
-#include "search/value_net_file.h"
+#include "valuenet/value_net_file.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string bytes(reinterpret_cast<const char*>(data), size);

@@ -18,11 +18,11 @@
 #include "nn/checkpoint.h"
 #include "search/baselines.h"
 #include "search/mcts_player.h"
-#include "search/value_net.h"
-#include "search/value_net_file.h"
 #include "tests/common/temp_dir.h"
 #include "tests/search/helpers.h"
 #include "tournament/registry.h"
+#include "valuenet/value_net.h"
+#include "valuenet/value_net_file.h"
 
 using namespace ps;
 namespace fs = std::filesystem;

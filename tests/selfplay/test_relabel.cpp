@@ -5,12 +5,12 @@
 #include <filesystem>
 #include <random>
 
-#include "search/value_net.h"
-#include "search/value_net_file.h"
 #include "selfplay/data.h"
 #include "selfplay/relabel.h"
 #include "tests/common/random_games.h"
 #include "tests/common/temp_dir.h"
+#include "valuenet/value_net.h"
+#include "valuenet/value_net_file.h"
 
 using namespace ps;
 namespace fs = std::filesystem;

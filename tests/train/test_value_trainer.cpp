@@ -11,11 +11,11 @@
 #include "core/fileutil.h"
 #include "nn/encoder.h"
 #include "search/baselines.h"
-#include "search/value_net_file.h"
 #include "selfplay/data.h"
 #include "tests/common/random_games.h"
 #include "tests/train/finished_game.h"
 #include "train/value_trainer.h"
+#include "valuenet/value_net_file.h"
 
 using namespace ps;
 namespace fs = std::filesystem;

@@ -22,10 +22,10 @@
 #include "search/alphabeta.h"
 #include "search/baselines.h"
 #include "search/leaf_evals.h"
-#include "search/nnue_eval.h"
-#include "search/value_net_file.h"
 #include "tests/common/random_games.h"
 #include "tests/search/helpers.h"
+#include "valuenet/value_net_eval.h"
+#include "valuenet/value_net_file.h"
 
 using namespace ps;
 
@@ -65,8 +65,7 @@ TEST_CASE("value net: a segment has one feature per perspective from either end"
           REQUIRE(f == segment_feature(*p, other, opposite_dir(d), persp));
         }
         // Player 1's frame is the engine's frame rotated 180 degrees.
-        REQUIRE(segment_feature(*p, q, d, 1) ==
-                segment_feature(*p, p->rotate_point(q), rotate_dir(d), 0));
+        REQUIRE(segment_feature(*p, q, d, 1) == segment_feature(*p, p->rotate_point(q), rotate_dir(d), 0));
         if (d >= kE && d <= kSW) ++seen[size_t(segment_feature(*p, q, d, 0))];
       }
     }
@@ -101,7 +100,7 @@ TEST_CASE("value net: incremental accumulators equal evaluation from scratch", "
       // And the window's points (touched, trap) on 8x12.
       const bool points = window > 0 && pitch->length() == 12;
       auto net = std::make_shared<ValueNet>(random_value_net(*pitch, v, {32, 32}, rng(), window, points));
-      NnueEvaluator ev(net, "test");
+      ValueNetEvaluator ev(net, "test");
       TurnGenerator gen;
       for (int game = 0; game < 4; ++game) {
         const Game g = testing::random_game(*pitch, v, int(rng() % 30), rng);
@@ -166,7 +165,7 @@ TEST_CASE("value net: the ball window holds the segments around the ball", "[sea
   net.finalize();
   CHECK(net.evaluate(pos) == Approx(std::tanh(1.0)).margin(1e-4));
   CHECK(net.evaluate(Position(p, Variant::kStandard)) == Approx(0.0).margin(1e-6));
-  NnueEvaluator ev(std::make_shared<const ValueNet>(net), "test");
+  ValueNetEvaluator ev(std::make_shared<const ValueNet>(net), "test");
   const Position start(p, Variant::kStandard);
   ev.reset(start);
   const uint8_t kick = kN;
@@ -297,7 +296,7 @@ TEST_CASE("value net: every kernel gives the general path's value to the bit", "
       for (const std::string& k : kernels) {
         net->use_kernel(k);
         REQUIRE(net->kernel_name() == k);
-        NnueEvaluator ev(net, "test");
+        ValueNetEvaluator ev(net, "test");
         TurnGenerator gen;
         std::mt19937_64 games(games_seed);
         std::vector<float> v;
@@ -468,8 +467,7 @@ TEST_CASE("value net: corrupt files are errors naming the file, never a crash", 
     CHECK_THROWS_WITH(parse_value_net("x.vnet", resum(s)), Catch::Contains("not finite"));
   }
   SECTION("missing file") {
-    CHECK_THROWS_WITH(load_value_net("/nonexistent/dir/v.vnet"),
-                      Catch::Contains("/nonexistent/dir/v.vnet"));
+    CHECK_THROWS_WITH(load_value_net("/nonexistent/dir/v.vnet"), Catch::Contains("/nonexistent/dir/v.vnet"));
   }
   // Regression: a FIFO blocked the reader, /dev/zero grew it past 2 GB.
   SECTION("special files") {
@@ -484,10 +482,10 @@ TEST_CASE("value net: corrupt files are errors naming the file, never a crash", 
 }
 
 TEST_CASE("alphabeta with eval nnue plays legal turns within time", "[search]") {
-  auto net = std::make_shared<ValueNet>(
-      random_value_net(Pitch::standard(), Variant::kStandard, {32, 32}, 11));
+  auto net =
+      std::make_shared<ValueNet>(random_value_net(Pitch::standard(), Variant::kStandard, {32, 32}, 11));
   AlphaBetaPlayer::Options o;
-  AlphaBetaPlayer nnue(o, std::make_unique<NnueEvaluator>(net, "random.vnet"), 1);
+  AlphaBetaPlayer nnue(o, std::make_unique<ValueNetEvaluator>(net, "random.vnet"), 1);
   AlphaBetaPlayer hand(o, nullptr, 2);
   Game g(Pitch::standard(), Variant::kStandard);
   int turns = 0;

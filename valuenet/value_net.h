@@ -1,7 +1,7 @@
 // A small, fast value network for the alpha-beta search: a multilayer perceptron over
 // the drawn segments and the ball point, NNUE-style (an "efficiently updatable neural network",
 // Nasu 2018, as used in Stockfish since 2020): the first layer is a sum of one weight column per
-// active input, so a kick changes it by one column per perspective (search/nnue_eval.h keeps
+// active input, so a kick changes it by one column per perspective (valuenet/value_net_eval.h keeps
 // those sums, the "accumulators", along the search). The strongest CodinGame Paper Soccer bots
 // evaluate alpha-beta leaves with nets of this kind (an MLP over about 6,300 binary inputs with
 // 12 and 8 hidden units; a 1156-32-32-1 value net).
@@ -32,7 +32,7 @@
 // 735 with r = 2 and window_points).
 // Layers: features -> h1 -> ... -> hk -> 1. Hidden units are clipped ReLU, min(max(x, 0), 1);
 // the output is tanh: the value for the side to move in [-1, 1] (the expected game result, as
-// the residual net's value head). Sizes come from the file (search/value_net_file.h).
+// the residual net's value head). Sizes come from the file (valuenet/value_net_file.h).
 //
 // Thread-safety: a ValueNet is immutable after loading; any number of threads may evaluate one
 // at a time (each with its own scratch buffers / accumulators).
@@ -59,11 +59,11 @@ float fast_tanh(float x);
 
 class ValueNet {
  public:
-  int width = 8, length = 10, goal = 2;   ///< the pitch it was trained on
-  Variant variant = Variant::kStandard;    ///< the rules it was trained on
-  float value_scale = 1000.0f;             ///< search score = value * value_scale (centi-kicks)
-  int window = 0;                          ///< radius of the ball window (0: none; at most kMaxWindow)
-  bool window_points = false;              ///< the window's cells also carry touched and trap inputs
+  int width = 8, length = 10, goal = 2;  ///< the pitch it was trained on
+  Variant variant = Variant::kStandard;  ///< the rules it was trained on
+  float value_scale = 1000.0f;           ///< search score = value * value_scale (centi-kicks)
+  int window = 0;                        ///< radius of the ball window (0: none; at most kMaxWindow)
+  bool window_points = false;            ///< the window's cells also carry touched and trap inputs
   static constexpr int kMaxWindow = 8;
   /// layers[0] is the feature transformer (in = num_features), the last one has out = 1.
   std::vector<DenseLayer> layers;
@@ -100,7 +100,7 @@ class ValueNet {
   /// The value of turn start pos from an accumulator (bias and segment columns of pos's side to
   /// move, `perspective`) that lacks the columns of `n_extra` features `extra` (the segments of
   /// a turn not pushed): adds them in order, then pos's ball window and ball, and runs the rest.
-  /// The incremental path of search/nnue_eval.h. Nets of two hidden layers of 16 or 32 units
+  /// The incremental path of valuenet/value_net_eval.h. Nets of two hidden layers of 16 or 32 units
   /// take a kernel of fixed sizes, compiled for AVX2 too and chosen by the CPU in finalize();
   /// both kernels and the general path do the same float operations in the same order (no
   /// fused multiply-add), so the value is bit-identical on every CPU (with the project's
@@ -148,8 +148,8 @@ class ValueNet {
   // reads drawn masks without converting coordinates (window nets only; built by finalize()).
   struct WindowCell {
     uint16_t point;
-    uint16_t cell;  // up to (2 * kMaxWindow + 1)^2 = 289 (a uint8_t wrapped for window 8)
-    uint8_t open;   // directions of the point that are not walls (engine frame)
+    uint16_t cell;    // up to (2 * kMaxWindow + 1)^2 = 289 (a uint8_t wrapped for window 8)
+    uint8_t open;     // directions of the point that are not walls (engine frame)
     uint8_t allowed;  // directions of the point that stay on the pitch (engine frame)
   };
   std::vector<WindowCell> window_cells_;

@@ -1,5 +1,5 @@
 // The value-net file (".vnet"): a self-describing, checksummed binary of a ValueNet
-// (search/value_net.h), written by `papersoccer train-value` and read by the alphabeta player.
+// (valuenet/value_net.h), written by `papersoccer train-value` and read by the alphabeta player.
 //
 // Layout, little-endian, version 1 (a net without a ball window), 2 (with one) or 3 (with one and
 // its points, ValueNet::window_points):
@@ -7,7 +7,7 @@
 //   u32 version                   1, 2 or 3
 //   u32 width, length, goal       the pitch
 //   u32 variant                   0 standard, 1 single-bounce, 2 no-bounce
-//   u32 window                    versions 2 and 3: the ball window's radius (search/value_net.h)
+//   u32 window                    versions 2 and 3: the ball window's radius (valuenet/value_net.h)
 //   f32 value_scale               search score = value * value_scale
 //   u32 num_layers                2 .. 16
 //   num_layers x (u32 in, u32 out)
@@ -20,7 +20,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "search/value_net.h"
+#include "valuenet/value_net.h"
 
 namespace ps {
 

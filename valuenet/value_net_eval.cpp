@@ -1,4 +1,4 @@
-#include "search/nnue_eval.h"
+#include "valuenet/value_net_eval.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,28 +6,28 @@
 
 namespace ps {
 
-NnueEvaluator::NnueEvaluator(std::shared_ptr<const ValueNet> net, std::string source)
+ValueNetEvaluator::ValueNetEvaluator(std::shared_ptr<const ValueNet> net, std::string source)
     : net_(std::move(net)), source_(std::move(source)) {
   if (!net_) throw std::invalid_argument("nnue evaluator: no value net");
   h1_ = net_->hidden1();
   scratch_.resize(size_t(net_->scratch_size()));
 }
 
-int NnueEvaluator::to_score(float v) const {
+int ValueNetEvaluator::to_score(float v) const {
   // Round half away from zero by hand: std::lround honours the rounding mode and was a
   // visible share of the teacher's profile. |v| <= 1 and value_scale <= 99999 (validated).
   const float s = v * net_->value_scale;
   return std::clamp(int(s + (s < 0 ? -0.5f : 0.5f)), -99999, 99999);
 }
 
-int NnueEvaluator::evaluate(const Position& pos) { return to_score(net_->evaluate(pos)); }
+int ValueNetEvaluator::evaluate(const Position& pos) { return to_score(net_->evaluate(pos)); }
 
-void NnueEvaluator::reset(const Position& root) {
+void ValueNetEvaluator::reset(const Position& root) {
   const Pitch& p = root.pitch();
   if (!net_->plays(p, root.variant()))
-    throw std::invalid_argument("value net " + source_ + ": trained for " +
-                                net_->pitch().name() + " " + variant_name(net_->variant) +
-                                ", the game is " + p.name() + " " + variant_name(root.variant()));
+    throw std::invalid_argument("value net " + source_ + ": trained for " + net_->pitch().name() + " " +
+                                variant_name(net_->variant) + ", the game is " + p.name() + " " +
+                                variant_name(root.variant()));
   top_ = 0;
   if (stack_.size() < size_t(2 * h1_)) stack_.resize(size_t(2 * h1_) * 16);
   float* acc = level(0);
@@ -47,7 +47,7 @@ void NnueEvaluator::reset(const Position& root) {
   }
 }
 
-void NnueEvaluator::push_turn(const Position& parent, const uint8_t* kicks, int n) {
+void ValueNetEvaluator::push_turn(const Position& parent, const uint8_t* kicks, int n) {
   if (top_ < 0) throw std::logic_error("nnue evaluator: push_turn before reset");
   if (stack_.size() < size_t(top_ + 2) * size_t(2 * h1_)) stack_.resize(stack_.size() * 2);
   const float* from = level(top_);
@@ -66,19 +66,19 @@ void NnueEvaluator::push_turn(const Position& parent, const uint8_t* kicks, int 
   ++top_;
 }
 
-void NnueEvaluator::pop_turn() {
+void ValueNetEvaluator::pop_turn() {
   if (top_ <= 0) throw std::logic_error("nnue evaluator: pop_turn without push_turn");
   --top_;
 }
 
-float NnueEvaluator::value_current(const Position& pos) {
+float ValueNetEvaluator::value_current(const Position& pos) {
   if (top_ < 0) return net_->evaluate(pos);  // no path yet: from scratch
   const int me = pos.side_to_move();
   return net_->value_incremental(level(top_) + me * h1_, nullptr, 0, pos, me, scratch_.data());
 }
 
-float NnueEvaluator::value_child(const Position& parent, const uint8_t* kicks, int n,
-                                 const Position& child) {
+float ValueNetEvaluator::value_child(const Position& parent, const uint8_t* kicks, int n,
+                                     const Position& child) {
   if (top_ < 0) return net_->evaluate(child);
   const int me = child.side_to_move();
   const Pitch& p = parent.pitch();
@@ -92,10 +92,10 @@ float NnueEvaluator::value_child(const Position& parent, const uint8_t* kicks, i
   return net_->value_incremental(level(top_) + me * h1_, extra_.data(), n, child, me, scratch_.data());
 }
 
-int NnueEvaluator::evaluate_current(const Position& pos) { return to_score(value_current(pos)); }
+int ValueNetEvaluator::evaluate_current(const Position& pos) { return to_score(value_current(pos)); }
 
-int NnueEvaluator::evaluate_child(const Position& parent, const uint8_t* kicks, int n,
-                                  const Position& child) {
+int ValueNetEvaluator::evaluate_child(const Position& parent, const uint8_t* kicks, int n,
+                                      const Position& child) {
   return to_score(value_child(parent, kicks, n, child));
 }
 

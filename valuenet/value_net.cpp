@@ -1,4 +1,4 @@
-#include "search/value_net.h"
+#include "valuenet/value_net.h"
 
 #include <algorithm>
 #include <cmath>

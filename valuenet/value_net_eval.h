@@ -1,4 +1,4 @@
-// The learned leaf evaluation of the alpha-beta search: a ValueNet (search/value_net.h) whose
+// The learned leaf evaluation of the alpha-beta search: a ValueNet (valuenet/value_net.h) whose
 // first layer is updated incrementally along the search path, as in NNUE (Nasu 2018; Stockfish).
 //
 // Accumulators: for each position on the search path the evaluator keeps two first-layer sums
@@ -13,7 +13,7 @@
 //   - evaluate_child(parent, kicks, child): the move-ordering call, made for every generated
 //     child: the top sum of the child's mover plus the kicks' columns, in a scratch buffer;
 //   - evaluate_current(pos): the top sum of pos's mover, plus the ball; then the small layers.
-// A net with a ball window (search/value_net.h) adds the window's columns of the evaluated
+// A net with a ball window (valuenet/value_net.h) adds the window's columns of the evaluated
 // position at each evaluation (they move with the ball): O(drawn segments near the ball).
 // Incremental and from-scratch values agree to float rounding (the sums are added in another
 // order); tests/search/test_value_net.cpp checks them on random games.
@@ -29,14 +29,14 @@
 #include <vector>
 
 #include "search/leaf_eval.h"
-#include "search/value_net.h"
+#include "valuenet/value_net.h"
 
 namespace ps {
 
-class NnueEvaluator final : public LeafEvaluator {
+class ValueNetEvaluator final : public LeafEvaluator {
  public:
   /// source: where the net came from (its file), named in errors.
-  NnueEvaluator(std::shared_ptr<const ValueNet> net, std::string source);
+  ValueNetEvaluator(std::shared_ptr<const ValueNet> net, std::string source);
   std::string name() const override { return "nnue"; }
   int evaluate(const Position& pos) override;
   /// Throws std::invalid_argument naming the source when root's pitch or variant is not the
@@ -45,8 +45,7 @@ class NnueEvaluator final : public LeafEvaluator {
   void push_turn(const Position& parent, const uint8_t* kicks, int n) override;
   void pop_turn() override;
   int evaluate_current(const Position& pos) override;
-  int evaluate_child(const Position& parent, const uint8_t* kicks, int n,
-                     const Position& child) override;
+  int evaluate_child(const Position& parent, const uint8_t* kicks, int n, const Position& child) override;
 
   /// The same as floats in [-1, 1] (tests and benchmarks).
   float value_current(const Position& pos);

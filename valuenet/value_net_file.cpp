@@ -1,4 +1,4 @@
-#include "search/value_net_file.h"
+#include "valuenet/value_net_file.h"
 
 #include <cmath>
 #include <cstdio>
