@@ -234,6 +234,12 @@ function renderPlay() {
   if (!g) return;
   $('record').value = g.record.record;
   $('pgn').value = g.record.pgn;
+  fillTurnList($('play-turns'), g.record.record, g.record.turn_ends, (at) => showTurnStart(boardGame(), at));
+  const last = $('play-turns').lastElementChild;
+  if (last) {
+    last.classList.add('current');
+    $('play-turns').scrollTop = $('play-turns').scrollHeight;
+  }
   // Undo takes back the person's last turn: there must be one (not only the bot's opening turn).
   const turns = turnCount(g.record);
   $('undo').disabled = g.thinking || turns === 0 || (g.human === 1 && turns < 2 && g.position.kicks_in_turn === 0);
@@ -423,6 +429,24 @@ function loadReview(games, keepGameAnalysis) {
   selectReviewGame(0);
 }
 
+// The turns of a record as buttons in `list`, edged in their player's colour; a click calls
+// onClick with the kicks played after that turn.
+function fillTurnList(list, record, turnEnds, onClick) {
+  list.innerHTML = '';
+  const turns = record.trim() ? record.trim().split(/\s+/) : [];
+  turns.forEach((t, k) => {
+    const b = document.createElement('button');
+    b.className = 'turn';
+    b.dataset.at = turnEnds[k];
+    b.style.borderBottomColor = COLOUR[k % 2];
+    b.textContent = `${k + 1}. ${t}`;
+    b.dataset.about = `turn ${k + 1}, ${SIDE_NAMES[k % 2]}: show the position after it`;
+    b.title = b.dataset.about;
+    b.addEventListener('click', () => onClick(turnEnds[k]));
+    list.appendChild(b);
+  });
+}
+
 function selectReviewGame(i) {
   if (review.index !== i) clearGameAnalysis();
   review.index = i;
@@ -430,21 +454,7 @@ function selectReviewGame(i) {
   $('review-games').value = i;
   const g = reviewGame();
   $('review-info').textContent = `${g.source}: ${g.pitch} ${g.variant}, ${g.turn_ends.length} turns`;
-  // The turns as buttons: a click shows the position after that turn.
-  const list = $('turn-list');
-  list.innerHTML = '';
-  const turns = g.record.trim() ? g.record.trim().split(/\s+/) : [];
-  turns.forEach((t, k) => {
-    const b = document.createElement('button');
-    b.className = 'turn';
-    b.dataset.at = g.turn_ends[k];
-    b.style.borderBottomColor = COLOUR[k % 2];
-    b.textContent = `${k + 1}. ${t}`;
-    b.dataset.about = `turn ${k + 1}, ${SIDE_NAMES[k % 2]}: show the position after it`;
-    b.title = b.dataset.about;
-    b.addEventListener('click', () => { review.at = g.turn_ends[k]; showReviewStep(); });
-    list.appendChild(b);
-  });
+  fillTurnList($('turn-list'), g.record, g.turn_ends, (at) => { review.at = at; showReviewStep(); });
   annotateTurnList();
   showReviewStep();
 }

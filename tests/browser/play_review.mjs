@@ -235,6 +235,13 @@ try {
   const botGame = await (await fetch(new URL(`/api/games/${botId}`, url))).json();
   assert.equal(botGame.opponent, 'bot');
   assert.equal(botGame.position.pitch, '8x12');
+  // The game's turns beside the board: a click shows the position after one, in the review.
+  const playTurns = await page.$$('#play-turns .turn');
+  assert.equal(playTurns.length, botGame.record.turn_ends.length, 'the turn list beside the board has every turn');
+  await playTurns[0].click();
+  await page.waitForFunction((w) => document.getElementById('review-where').dataset.at === String(w), {},
+                             botGame.record.turn_ends[0]);
+  await page.click('#tab-play');
 
   // A phone's width: the page fits without sideways scrolling; the board leads.
   await page.setViewport({ width: 390, height: 844, deviceScaleFactor: 2 });
