@@ -689,9 +689,11 @@ async function analyse(more) {
   const src = view.source, pos = view.position;
   if (!src || !pos) return;
   if (pos.result) {
-    $('analysis-summary').textContent =
-        'The game is over here: nothing to analyse. Step back to an earlier ' +
-        'turn (Review), or use Analyse the whole game.';
+    // Where an earlier position is: the review's buttons, or the turn list while playing.
+    $('analysis-summary').textContent = 'The game is over here: nothing to analyse. ' +
+        (view.mode === 'review' ? 'Step back a turn with the buttons under the board'
+                                : 'Click a turn beside the board to see the position after it') +
+        ', or use Analyse the whole game.';
     return;
   }
   if (pos.kicks_in_turn > 0) {

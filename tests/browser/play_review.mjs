@@ -140,6 +140,10 @@ try {
   await stepTo('#step-turn', ends.find((e) => e > 1) ?? kicks);
   await stepTo('#step-end', kicks);
   assert.equal(await text('#status'), result, 'the review ends with the same result');
+  // The end has nothing to analyse: the page says where an earlier position is (it sent a
+  // person in the review to the review).
+  await page.click('#analyse');
+  assert.match(await text('#analysis-summary'), /nothing to analyse\. Step back a turn with the buttons under the board/);
   await shot('review-end');
   // The last turn is marked on the board, in the colour of its player.
   const lastTurn = game.record.kicks.slice(ends.length > 1 ? ends[ends.length - 2] : 0);
