@@ -240,6 +240,7 @@ function renderPlay() {
     last.classList.add('current');
     $('play-turns').scrollTop = $('play-turns').scrollHeight;
   }
+  annotateTurnList();
   // Undo takes back the person's last turn: there must be one (not only the bot's opening turn).
   const turns = turnCount(g.record);
   $('undo').disabled = g.thinking || turns === 0 || (g.human === 1 && turns < 2 && g.position.kicks_in_turn === 0);
@@ -834,12 +835,20 @@ function showGameAnalysis() {
   out.appendChild(list);
 }
 
-// The review's turn list with the whole-game analysis of its game: each turn's values before
-// and after it (in its title) and ? / ?? on the turns that lost MISTAKE / BLUNDER or more.
+// The turn lists (the review's, and the played game's beside the board) with the whole-game
+// analysis of their game: each turn's values before and after it (in its title) and ? / ?? on
+// the turns that lost MISTAKE / BLUNDER or more.
 function annotateTurnList() {
-  const a = analysis.game, g = reviewGame();
+  annotateTurns($('turn-list'), reviewGame());
+  const p = play.game;
+  annotateTurns($('play-turns'), p && { pitch: p.position.pitch, variant: p.position.variant, kicks: p.record.kicks,
+                                        human: p.human });
+}
+
+function annotateTurns(list, g) {
+  const a = analysis.game;
   const on = a && g && a.key === gameKey(g);
-  [...$('turn-list').children].forEach((b, k) => {
+  [...list.children].forEach((b, k) => {
     b.classList.remove('mistake', 'blunder');
     b.title = b.dataset.about;
     const mark = b.querySelector('.mark');

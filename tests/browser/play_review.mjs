@@ -215,6 +215,8 @@ try {
   // A whole game against the default opponent, the shipped bot (strong), on 8x12 single-bounce.
   await page.click('#tab-play');
   assert.equal(await page.$eval('#opponent', (el) => el.value), 'random');  // the resumed game's
+  if (mistakes.length)
+    assert.ok((await page.$$('#play-turns .turn .mark')).length > 0, 'the turn list beside the board is marked too');
   await page.select('#opponent', 'bot');
   assert.equal(await page.$eval('#strength', (el) => el.value), 'strong', 'the default strength');
   assert.equal(await page.$eval('#budget-fields', (el) => el.hidden), true, 'a strength needs no time field');
