@@ -559,7 +559,12 @@ function clearAnalysis() {
   showEval(null);
 }
 
-function fmt(v, digits) { return v === null || v === undefined ? '–' : (v >= 0 ? '+' : '') + v.toFixed(digits); }
+// A value with its sign ("+0.34", "-0.21"); one that rounds to zero is "0.00" (not "-0.00").
+function fmt(v, digits) {
+  if (v === null || v === undefined) return '–';
+  const text = Math.abs(v).toFixed(digits);
+  return +text === 0 ? text : (v > 0 ? '+' : '-') + text;
+}
 
 // The person at the board, when the position shown is of the game being played (for "you").
 function humanOfView() {

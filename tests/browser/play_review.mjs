@@ -178,7 +178,7 @@ try {
   const paths = await page.$$eval('#analysis-paths polyline', (els) => els.length);
   assert.ok(paths > 0, 'the best turns are drawn as paths');
   const summary = await text('#analysis-summary');
-  assert.match(summary, /Network value [+-]\d\.\d{3} for (you|the bot), (pink|blue) \(to move\)\. PUCT: \d+ visits/);
+  assert.match(summary, /Network value [+-]?\d\.\d{3} for (you|the bot), (pink|blue) \(to move\)\. PUCT: \d+ visits/);
   const visits = () => +((document.getElementById('analysis-summary').textContent.match(/PUCT: (\d+) visits/) || [])[1] || 0);
   const first = await page.evaluate(visits);
   assert.ok(first >= 100, summary);
@@ -201,11 +201,11 @@ try {
   }
   // Turn by turn through the analysed game: each turn's values in its title, the evaluation
   // bar and the chart's marker at each turn start.
-  assert.match(await page.$eval('#turn-list .turn', (el) => el.title), /the evaluation for you: [+-]\d\.\d\d before, [+-]\d\.\d\d after/);
+  assert.match(await page.$eval('#turn-list .turn', (el) => el.title), /the evaluation for you: [+-]?\d\.\d\d before, [+-]?\d\.\d\d after/);
   await stepTo('#step-start', 0);
   for (let k = 0; k < Math.min(3, ends.length - 1); ++k) {
     await stepTo('#step-turn', ends[k]);
-    await page.waitForFunction(() => /^The whole-game analysis \(150 ms a turn\): [+-]\d\.\d\d for (you|the bot)/.test(
+    await page.waitForFunction(() => /^The whole-game analysis \(150 ms a turn\): [+-]?\d\.\d\d for (you|the bot)/.test(
                                    document.getElementById('analysis-summary').textContent), { timeout: 20000 });
     assert.equal(await page.$eval('#eval-bar', (el) => el.classList.contains('empty')), false, `turn ${k + 1}: the bar is filled`);
     assert.ok(await page.$('#game-chart-at'), 'the chart marks the position shown');
@@ -272,6 +272,9 @@ try {
   await page.screenshot({ path: `${out}/phone-analyse-full.png`, fullPage: true });
   await page.setViewport({ width: 1280, height: 900 });
 
+  // Values that round to zero read 0.00 (the whole-game list showed "-0.00 → -1.00").
+  assert.deepEqual(await page.evaluate(() => [fmt(-0.001, 2), fmt(0.004, 2), fmt(-0.21, 2), fmt(0.5, 3)]),
+                   ['0.00', '0.00', '-0.21', '+0.500']);
   assert.deepEqual(errors, [], 'no errors in the page');
   console.log(`ok: a game of ${kicks} kicks (${clicks} clicks, ${game.record.turn_ends.length} turns), ` +
               `${result} record ${record}; against the bot on 8x12 single-bounce: ${botClicks} clicks, ${botResult}`);
