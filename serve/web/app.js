@@ -58,10 +58,10 @@ function resultText(result, human) {
   return `${head}: ${why}.`;
 }
 
+// The end of a game in the status line above the board, edged in the winner's colour.
 function showResult(result, human) {
-  $('result').hidden = !result;
-  $('result').textContent = result ? resultText(result, human) : '';
-  if (result) $('result').style.borderLeftColor = COLOUR[result.winner];
+  setStatus(resultText(result, human), 'over');
+  $('status').style.borderLeftColor = COLOUR[result.winner];
 }
 
 function pointXY(geo, x, y) {
@@ -81,6 +81,10 @@ function showPosition(pos, source) {
   const svg = $('board').querySelector('svg');
   svg.id = 'board-svg';
   svg.dataset.kicks = pos.num_kicks;
+  // As wide as the column allows and no taller than the window: the width follows the
+  // pitch's shape, so the evaluation bar stays beside the pitch (8x12 is narrower than 8x10).
+  const ratio = +svg.getAttribute('width') / +svg.getAttribute('height');
+  svg.style.maxWidth = `calc((100vh - var(--board-reserve)) * ${ratio.toFixed(4)})`;
   view.overlay = svgEl('g', { id: 'overlay' }, svg);
   svgEl('g', { id: 'analysis-paths' }, view.overlay);
   svgEl('g', { id: 'targets' }, view.overlay);
@@ -89,8 +93,10 @@ function showPosition(pos, source) {
   view.position = pos;
   view.source = source;
   fitEngines(pos);
-  if (changed) clearAnalysis();
-  else if (analysis.result) drawAnalysisPaths(analysis.result);
+  if (changed) {
+    clearAnalysis();
+    showStoredEval();
+  } else if (analysis.result) drawAnalysisPaths(analysis.result);
 }
 
 // The network's PUCT is offered only on the rules of its model.
@@ -110,7 +116,9 @@ function fitEngines(pos) {
 // The whole-game analysis belongs to one game: another game on the board clears it.
 function clearGameAnalysis() {
   ++analysis.ticket;  // one running stops
+  analysis.game = null;
   $('game-analysis').innerHTML = '';
+  annotateTurnList();
 }
 
 // Marks the points the ball may be kicked to; a click on one kicks.
@@ -186,18 +194,39 @@ function personToMove(g) {
 // The turns of a record ("0 35 2" -> 3); turns alternate between the players.
 function turnCount(record) { return record.record.trim() ? record.record.trim().split(/\s+/).length : 0; }
 
-// Marks the bot's last turn on the board: its chain from where the ball was, dashed.
+// Marks a turn that ends at the ball (its kicks so far when the ball bounced): thick and
+// dashed in the colour of the player who made it, under the marked points.
+function markTurn(pos, digits, player) {
+  if (!digits) return;
+  let [x, y] = pos.ball;
+  for (const ch of digits) { x -= DX[+ch]; y -= DY[+ch]; }
+  const layer = svgEl('g', { id: 'last-turn', 'data-kicks': digits });
+  view.overlay.insertBefore(layer, view.overlay.firstChild);
+  drawPath(layer, pos.geometry, [x, y], digits, { colour: COLOUR[player], width: pos.geometry.unit * 0.14,
+                                                  dash: '7 5', opacity: 0.55 });
+}
+
+// Marks the bot's last turn on the board (the person knows their own).
 function markLastBotTurn(g) {
   const turn = g.last_bot_turn, pos = g.position;
   if (!turn || g.human < 0 || !g.record.kicks.endsWith(turn) || pos.kicks_in_turn > 0) return;
   const n = turnCount(g.record);
   if (n === 0 || (n - 1) % 2 === g.human) return;  // the last turn was the person's
-  let [x, y] = pos.ball;
-  for (const ch of turn) { x -= DX[+ch]; y -= DY[+ch]; }
-  const layer = svgEl('g', { id: 'last-turn' });
-  view.overlay.insertBefore(layer, view.overlay.firstChild);  // under the marked points
-  drawPath(layer, pos.geometry, [x, y], turn, { colour: COLOUR[1 - g.human], width: pos.geometry.unit * 0.14,
-                                                dash: '7 5', opacity: 0.55 });
+  markTurn(pos, turn, 1 - g.human);
+}
+
+// In the review, the turn that led to the position shown (or the kicks of the turn being
+// played, after a bounce). Turns alternate, pink first.
+function markReviewTurn(g, pos) {
+  const done = g.turn_ends.filter((e) => e <= review.at);
+  const last = done.length ? done[done.length - 1] : 0;
+  if (review.at === 0) return;
+  if (review.at === last) {
+    const from = done.length >= 2 ? done[done.length - 2] : 0;
+    markTurn(pos, g.kicks.slice(from, review.at), (done.length - 1) % 2);
+  } else {
+    markTurn(pos, g.kicks.slice(last, review.at), done.length % 2);
+  }
 }
 
 function renderPlay() {
@@ -205,6 +234,13 @@ function renderPlay() {
   if (!g) return;
   $('record').value = g.record.record;
   $('pgn').value = g.record.pgn;
+  fillTurnList($('play-turns'), g.record.record, g.record.turn_ends, (at) => showTurnStart(boardGame(), at));
+  const last = $('play-turns').lastElementChild;
+  if (last) {
+    last.classList.add('current');
+    $('play-turns').scrollTop = $('play-turns').scrollHeight;
+  }
+  annotateTurnList();
   // Undo takes back the person's last turn: there must be one (not only the bot's opening turn).
   const turns = turnCount(g.record);
   $('undo').disabled = g.thinking || turns === 0 || (g.human === 1 && turns < 2 && g.position.kicks_in_turn === 0);
@@ -213,9 +249,8 @@ function renderPlay() {
   const pos = g.position;
   showPosition(pos, gameSource(g));
   markLastBotTurn(g);
-  showResult(pos.result, g.human);
   const mover = who(pos.side_to_move, g.human);
-  if (pos.result) setStatus('Game over.', 'over');
+  if (pos.result) showResult(pos.result, g.human);
   else if (g.thinking) setStatus('The bot is thinking…', 'thinking');
   else if (personToMove(g) && pos.kicks_in_turn > 0)
     setStatus(g.human < 0 ? `Bounce! ${mover} kicks again.` : 'Bounce! You kick again: click a marked point.', 'bounce');
@@ -285,7 +320,6 @@ function newGame(ev) {
     const body = { pitch: $('pitch').value, variant: $('variant').value, opponent, human_side: +$('human-side').value };
     if (opponent === 'bot' && $('strength').value !== 'custom') body.strength = $('strength').value;
     else if (opponent !== 'human') Object.assign(body, { time_ms: +$('time-ms').value || 1000, visits: +$('visits').value || -1 });
-    showResult(null);
     const g = await api('POST', '/api/games', body);
     setGame(g);
     if (g.bots_turn) await botTurn();
@@ -334,8 +368,9 @@ function updateForm() {
     const rules = `${$('pitch').value}/${$('variant').value}`;
     about = (play.info.value_nets || {})[rules] ?
         'The shipped bot: it searches whole turns ahead (alpha-beta) and judges positions with its trained value net.' :
-        'The shipped bot: it searches whole turns ahead (alpha-beta); on these rules it has no trained net and ' +
-            'judges positions by hand-made rules (distances to the goals, free kicks).';
+        'The shipped bot: it searches whole turns ahead (alpha-beta) for goals and blocked balls; on these ' +
+            'rules it has no trained value net and judges other positions at random (measured stronger ' +
+            'than hand-made rules).';
     const st = o.strengths.find((x) => x.name === $('strength').value);
     about += st ? ` Strength ${st.name}: ${st.description}.` :
                   ' Custom: the time per turn and the visits below ' +
@@ -389,9 +424,28 @@ function loadReview(games, keepGameAnalysis) {
                            ' — unfinished';
     sel.appendChild(new Option(`${i + 1}.${players}${res}`, i));
   });
+  $('open-game').open = games.length === 0;  // the game's turns and steps come first
   selectTab('review');
   review.index = 0;
   selectReviewGame(0);
+}
+
+// The turns of a record as buttons in `list`, edged in their player's colour; a click calls
+// onClick with the kicks played after that turn.
+function fillTurnList(list, record, turnEnds, onClick) {
+  list.innerHTML = '';
+  const turns = record.trim() ? record.trim().split(/\s+/) : [];
+  turns.forEach((t, k) => {
+    const b = document.createElement('button');
+    b.className = 'turn';
+    b.dataset.at = turnEnds[k];
+    b.style.borderBottomColor = COLOUR[k % 2];
+    b.textContent = `${k + 1}. ${t}`;
+    b.dataset.about = `turn ${k + 1}, ${SIDE_NAMES[k % 2]}: show the position after it`;
+    b.title = b.dataset.about;
+    b.addEventListener('click', () => onClick(turnEnds[k]));
+    list.appendChild(b);
+  });
 }
 
 function selectReviewGame(i) {
@@ -400,21 +454,9 @@ function selectReviewGame(i) {
   review.at = 0;
   $('review-games').value = i;
   const g = reviewGame();
-  $('review-info').textContent = `${g.source}: ${g.pitch} ${g.variant}, record ${g.record}`;
-  // The turns as buttons: a click shows the position after that turn.
-  const list = $('turn-list');
-  list.innerHTML = '';
-  const turns = g.record.trim() ? g.record.trim().split(/\s+/) : [];
-  turns.forEach((t, k) => {
-    const b = document.createElement('button');
-    b.className = 'turn';
-    b.dataset.at = g.turn_ends[k];
-    b.style.borderBottomColor = COLOUR[k % 2];
-    b.textContent = `${k + 1}. ${t}`;
-    b.title = `turn ${k + 1}, ${SIDE_NAMES[k % 2]}: show the position after it`;
-    b.addEventListener('click', () => { review.at = g.turn_ends[k]; showReviewStep(); });
-    list.appendChild(b);
-  });
+  $('review-info').textContent = `${g.source}: ${g.pitch} ${g.variant}, ${g.turn_ends.length} turns`;
+  fillTurnList($('turn-list'), g.record, g.turn_ends, (at) => { review.at = at; showReviewStep(); });
+  annotateTurnList();
   showReviewStep();
 }
 
@@ -432,15 +474,14 @@ async function showReviewStep() {
       (into ? ` and ${into} kick${into === 1 ? '' : 's'} of turn ${done.length + 1}` : '') + `; kick ${review.at} of ${g.kicks.length}`;
   $('review-where').dataset.at = review.at;
   for (const b of $('turn-list').children) b.classList.toggle('current', +b.dataset.at === review.at);
-  const atEnd = review.at === g.kicks.length;
-  showResult(atEnd ? g.result : null, g.human);
   const pos = r.position;
+  markReviewTurn(g, pos);
   const mover = who(pos.side_to_move, g.human);
   const toKick = mover === 'you' ? 'You are to kick' : mover === 'the bot' ? 'The bot is to kick'
                                                                          : `${mover[0].toUpperCase()}${mover.slice(1)} to kick`;
-  setStatus(atEnd && g.result ? 'End of the game.' : pos.result ? 'Game over.' :
-            toKick + (pos.kicks_in_turn > 0 ? ' again (bounce).' : '.'),
-            pos.result ? 'over' : pos.kicks_in_turn > 0 ? 'bounce' : 'idle');
+  if (pos.result) showResult(pos.result, g.human);
+  else setStatus(toKick + (pos.kicks_in_turn > 0 ? ' again (bounce).' : '.'), pos.kicks_in_turn > 0 ? 'bounce' : 'idle');
+  showGameAnalysis();
 }
 
 function step(kind) {
@@ -518,7 +559,12 @@ function clearAnalysis() {
   showEval(null);
 }
 
-function fmt(v, digits) { return v === null || v === undefined ? '–' : (v >= 0 ? '+' : '') + v.toFixed(digits); }
+// A value with its sign ("+0.34", "-0.21"); one that rounds to zero is "0.00" (not "-0.00").
+function fmt(v, digits) {
+  if (v === null || v === undefined) return '–';
+  const text = Math.abs(v).toFixed(digits);
+  return +text === 0 ? text : (v > 0 ? '+' : '-') + text;
+}
 
 // The person at the board, when the position shown is of the game being played (for "you").
 function humanOfView() {
@@ -566,22 +612,31 @@ function drawAnalysisPaths(r, highlight) {
     return;
   }
   const total = Math.max(1, rows.reduce((s, t) => s + (t.visits || 0), 0));
+  const ends = [];  // where each line's turn ends: labels of lines ending on one point are stacked
   rows.slice(0, 4).forEach((t, i) => {
     const width = r.lines ? geo.unit * (i === 0 ? 0.16 : 0.08) : geo.unit * (0.06 + 0.16 * t.visits / total);
+    let [x, y] = pos.ball;
+    for (const ch of t.kicks) { x += DX[+ch]; y += DY[+ch]; }
+    const end = `${x},${y}`;
     drawPath(layer, geo, pos.ball, t.kicks, {
       colour: PATH_COLOURS[i],
       width,
       label: r.lines ? `${i + 1}` : `${i + 1}: ${t.visits}`,
-      labelDy: i * 14,
+      labelDy: ends.filter((e) => e === end).length * 14,
     });
+    ends.push(end);
   });
+}
+
+// "you, pink" / "the bot, blue" in a game against the bot, else "pink (player 0)".
+function forWhom(side) {
+  const human = humanOfView();
+  return who(side, human) + (human === 0 || human === 1 ? `, ${SIDE_NAMES[side]}` : '');
 }
 
 function showAnalysis(r) {
   analysis.result = r;
-  const human = humanOfView();
-  const forWhom =
-      who(r.side_to_move, human) + (human === 0 || human === 1 ? `, ${SIDE_NAMES[r.side_to_move]}` : '');
+  const whom = forWhom(r.side_to_move);
   const head = $('analysis').querySelector('thead'), body = $('analysis').querySelector('tbody');
   body.innerHTML = '';
   let rows;
@@ -589,14 +644,14 @@ function showAnalysis(r) {
     const best = r.lines[0];
     $('analysis-summary').textContent =
         `Alpha-beta with ${r.evaluation}: depth ${r.depth}, ${r.nodes.toLocaleString('en')} nodes in ` +
-        `${r.elapsed_ms.toFixed(0)} ms. For ${forWhom} (to move): ${scoreText(r)}; best turn ${best.kicks}.`;
+        `${r.elapsed_ms.toFixed(0)} ms. For ${whom} (to move): ${scoreText(r)}; best turn ${best.kicks}.`;
     head.innerHTML = '<tr><th>turn</th><th class="num">score</th><th class="num">depth</th><th>principal variation</th></tr>';
     rows = r.lines.map((t) => [t.kicks, scoreText(t), t.depth, t.pv.join(' ')]);
     $('search-more').disabled = true;
   } else {
     const s = r.search;
     $('analysis-summary').textContent =
-        `Network value ${fmt(r.value, 3)} for ${forWhom} (to move). ` +
+        `Network value ${fmt(r.value, 3)} for ${whom} (to move). ` +
         (s ? `PUCT: ${s.visits} visits (${s.new_visits} new, ${s.elapsed_ms.toFixed(0)} ms), value ${fmt(s.value, 3)}` +
              `${s.proven ? (s.proven > 0 ? ' (proven win)' : ' (proven loss)') : ''}, best turn ${s.best_turn}.`
            : 'No search (0 visits).');
@@ -640,9 +695,11 @@ async function analyse(more) {
   const src = view.source, pos = view.position;
   if (!src || !pos) return;
   if (pos.result) {
-    $('analysis-summary').textContent =
-        'The game is over here: nothing to analyse. Step back to an earlier ' +
-        'turn (Review), or use Analyse the whole game.';
+    // Where an earlier position is: the review's buttons, or the turn list while playing.
+    $('analysis-summary').textContent = 'The game is over here: nothing to analyse. ' +
+        (view.mode === 'review' ? 'Step back a turn with the buttons under the board'
+                                : 'Click a turn beside the board to see the position after it') +
+        ', or use Analyse the whole game.';
     return;
   }
   if (pos.kicks_in_turn > 0) {
@@ -678,13 +735,22 @@ function boardGame() {
   return null;
 }
 
+// The rules and kicks that name a game, to tell whether the whole-game analysis is of it.
+function gameKey(g) { return `${g.pitch} ${g.variant} ${g.kicks}`; }
+
+// A turn's loss for the player who made it, from pink's values before and after it.
+const MISTAKE = 0.15, BLUNDER = 0.3;
+
 // Every turn start of the game analysed briefly (alpha-beta, 150 ms each): the evaluation
-// through the game as a chart, and the turns that lost the most marked, as chess sites do.
+// through the game as a chart, each turn's values in the turn list (the turns that lost the
+// most marked ? and ??, as chess sites do), and the value of each turn start in the evaluation
+// bar while stepping through the game.
 async function analyseGame() {
   const g = boardGame();
   const out = $('game-analysis');
   if (!g || g.turn_ends.length === 0) { out.textContent = 'No turn to analyse yet.'; return; }
-  const ticket = ++analysis.ticket;
+  clearGameAnalysis();
+  const ticket = analysis.ticket;
   const starts = [0].concat(g.turn_ends);
   const pink = [];  // pink's value at each turn start
   for (let i = 0; i < starts.length; ++i) {
@@ -707,19 +773,57 @@ async function analyseGame() {
     const loss = k % 2 === 0 ? pink[k] - pink[k + 1] : pink[k + 1] - pink[k];
     drops.push({ k, loss });
   }
-  const worst = drops.filter((d) => d.loss >= 0.15).sort((a, b) => b.loss - a.loss).slice(0, 5).sort((a, b) => a.k - b.k);
+  const worst = drops.filter((d) => d.loss >= MISTAKE).sort((a, b) => b.loss - a.loss).slice(0, 5).sort((a, b) => a.k - b.k);
+  analysis.game = { key: gameKey(g), g, starts, pink, drops, worst };
+  showGameAnalysis();
+  annotateTurnList();
+  showStoredEval();
+}
+
+// The kicks of the analysed game on the board (-1: the board shows another game).
+function kicksShown(a) {
+  const src = view.source;
+  if (!src || src.pitch !== a.g.pitch || src.variant !== a.g.variant || !a.g.kicks.startsWith(src.kicks)) return -1;
+  return src.kicks.length;
+}
+
+// The chart of the whole-game analysis (a click shows the turn start nearest to it; a line
+// marks the position on the board) and the turns that lost the most.
+function showGameAnalysis() {
+  const a = analysis.game, out = $('game-analysis');
+  if (!a) return;
+  const { g, pink, starts, worst } = a;
   out.innerHTML = '';
   const w = 320, h = 90, n = Math.max(1, pink.length - 1);
   const svg = svgEl('svg', { width: '100%', viewBox: `0 0 ${w} ${h}`, id: 'game-chart', role: 'img' }, out);
   svgEl('rect', { x: 0, y: 0, width: w, height: h / 2, fill: '#fbe3ec' }, svg);
   svgEl('rect', { x: 0, y: h / 2, width: w, height: h / 2, fill: '#dfe9f9' }, svg);
   const pt = (k) => [(k / n) * (w - 8) + 4, h / 2 - pink[k] * (h / 2 - 4)];
+  const at = kicksShown(a);
+  if (at >= 0) {  // the position on the board: at a turn start, or inside the turn after it
+    const k = Math.max(0, starts.filter((e) => e <= at).length - 1);
+    const x = pt(Math.min(k, pink.length - 1))[0];
+    svgEl('line', { x1: x, y1: 0, x2: x, y2: h, stroke: '#ca8a04', 'stroke-width': 2, id: 'game-chart-at' }, svg);
+  }
   svgEl('polyline', { points: pink.map((_, k) => pt(k).join(',')).join(' '), fill: 'none', stroke: '#2b2f36', 'stroke-width': 2 }, svg);
   for (const d of worst) {
     const [x, y] = pt(d.k + 1);
     svgEl('circle', { cx: x, cy: y, r: 4, fill: '#b91c1c' }, svg);
   }
-  svgEl('title', {}, svg).textContent = 'Evaluation through the game: up is good for pink, down for blue';
+  svgEl('title', {}, svg).textContent =
+      'Evaluation through the game: up is good for pink, down for blue. Click to see the position there.';
+  svg.style.cursor = 'pointer';
+  svg.addEventListener('click', (e) => {
+    const box = svg.getBoundingClientRect();
+    const x = ((e.clientX - box.left) / box.width) * w;
+    const k = Math.min(pink.length - 1, Math.max(0, Math.round(((x - 4) / (w - 8)) * n)));
+    showTurnStart(g, starts[k]);
+  });
+  const note = document.createElement('div');
+  note.textContent = worst.length ? 'The turns that lost the most (values for the player who made them; ' +
+                                        'marked ? and ?? in the turn list):'
+                                  : `No turn lost ${MISTAKE} or more of the evaluation.`;
+  out.appendChild(note);
   const list = document.createElement('ol');
   list.id = 'mistakes';
   for (const d of worst) {
@@ -733,11 +837,55 @@ async function analyseGame() {
     li.appendChild(b);
     list.appendChild(li);
   }
-  const note = document.createElement('div');
-  note.textContent = worst.length ? `The turns that lost the most (values for the player who made them):`
-                                  : 'No turn lost 0.15 or more of the evaluation.';
-  out.appendChild(note);
   out.appendChild(list);
+}
+
+// The turn lists (the review's, and the played game's beside the board) with the whole-game
+// analysis of their game: each turn's values before and after it (in its title) and ? / ?? on
+// the turns that lost MISTAKE / BLUNDER or more.
+function annotateTurnList() {
+  annotateTurns($('turn-list'), reviewGame());
+  const p = play.game;
+  annotateTurns($('play-turns'), p && { pitch: p.position.pitch, variant: p.position.variant, kicks: p.record.kicks,
+                                        human: p.human });
+}
+
+function annotateTurns(list, g) {
+  const a = analysis.game;
+  const on = a && g && a.key === gameKey(g);
+  [...list.children].forEach((b, k) => {
+    b.classList.remove('mistake', 'blunder');
+    b.title = b.dataset.about;
+    const mark = b.querySelector('.mark');
+    if (mark) mark.remove();
+    const d = on && a.drops[k];
+    if (!d) return;
+    const mine = (v) => fmt(k % 2 === 0 ? v : -v, 2);
+    b.title += `; the evaluation for ${who(k % 2, g.human === undefined ? -1 : g.human)}: ` +
+               `${mine(a.pink[k])} before, ${mine(a.pink[k + 1])} after`;
+    if (d.loss < MISTAKE) return;
+    b.classList.add(d.loss >= BLUNDER ? 'blunder' : 'mistake');
+    const span = document.createElement('span');
+    span.className = 'mark';
+    span.textContent = d.loss >= BLUNDER ? '??' : '?';
+    b.appendChild(span);
+  });
+}
+
+// The evaluation bar at a turn start of the analysed game, from the whole-game analysis (until
+// this position is analysed on its own).
+function showStoredEval() {
+  const a = analysis.game, pos = view.position;
+  if (!a || !pos || analysis.result) return;
+  const at = kicksShown(a);
+  const k = a.starts.indexOf(at);
+  if (at < 0 || k < 0 || k >= a.pink.length) return;
+  const pink = a.pink[k];
+  showEval({ side_to_move: 0, value: pink, proven: pos.result ? 1 : 0 });
+  if (pos.result) return;
+  const mover = pos.side_to_move, v = mover === 0 ? pink : -pink;
+  $('analysis-summary').textContent = `The whole-game analysis (150 ms a turn): ${fmt(v, 2)} for ` +
+      `${forWhom(mover)} (to move) here. Analyse this position for its best turns.`;
 }
 
 // Shows the position at `at` kicks of the game: in the review (the played game is opened there).
@@ -767,8 +915,9 @@ function selectTab(name) {
   for (const b of document.querySelectorAll('nav .tab')) b.classList.toggle('active', b.dataset.panel === name);
   $('panel-play').hidden = name !== 'play';
   $('panel-review').hidden = name !== 'review';
+  $('step-buttons').hidden = name !== 'review';
+  document.body.classList.toggle('review', name === 'review');
   if (name === 'play') {
-    showResult(null);
     if (play.game) renderPlay();
     else showStartBoard();
   } else {
@@ -810,7 +959,7 @@ async function start() {
       if (!play.game) showStartBoard();
     });
   updateOpponents();
-  const engines = { alphabeta: 'alpha-beta + value net (the bot\'s search)', puct: 'the network\'s PUCT' };
+  const engines = { alphabeta: 'alpha-beta (the bot\'s search)', puct: 'the network\'s PUCT' };
   for (const e of info.engines) $('analyse-engine').appendChild(new Option(engines[e] || e, e));
   const engineFields = () => {
     const puct = $('analyse-engine').value === 'puct';
@@ -821,9 +970,11 @@ async function start() {
   $('analyse-engine').addEventListener('change', () => { engineFields(); clearAnalysis(); });
   engineFields();
   const nets = Object.entries(info.value_nets || {}).map(([rules, file]) => `${rules.replace('/', ' ')}: ${file}`);
+  const netRules = Object.keys(info.value_nets || {}).map((rules) => rules.replace('/', ' '));
   $('model-line').textContent =
-      (nets.length ? `the bot's value net ${nets.join(', ')}` : 'the bot: the random evaluation (no value net)') +
-      (info.model ? `; network ${info.model.path}` : '');
+      (netRules.length ? `the bot has a trained value net for ${netRules.join(', ')}` : 'the bot has no trained value net') +
+      (info.model ? `; the network ${info.model.path}` : '');
+  $('model-line').title = nets.join('\n');
   $('analyse-game').addEventListener('click', analyseGame);
   $('new-game-form').addEventListener('submit', newGame);
   $('undo').addEventListener('click', undo);
