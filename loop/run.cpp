@@ -29,9 +29,14 @@ void print_run_header(const RunContext& ctx) {
   std::fflush(stdout);
 }
 
-// A finished run's best.model must load: one deleted or cut short (it is a copy, for `bot`)
-// is written again from the best network's checkpoint, whose own damage is an error naming it.
+// A finished run's networks must load. The last generation's and the best network's
+// checkpoints, where present, are loaded (a damaged one is an error naming it: the run is not
+// reported finished over it); best.model deleted or cut short (it is a copy, for `bot`) is
+// written again from the best network's checkpoint.
 void ensure_best_model(RunContext& ctx) {
+  for (const std::string& ckpt :
+       {ctx.paths.checkpoint(ctx.state.generation), ctx.paths.checkpoint_of(ctx.state.best)})
+    if (std::filesystem::exists(ckpt)) (void)nn::load_checkpoint(ckpt);
   try {
     (void)nn::load_checkpoint(ctx.paths.best_model);
     return;

@@ -72,6 +72,13 @@ RunState read_run_state(const std::string& path) {
   RunState s;
   if (!fs::exists(path)) return s;
   json j = read_json_file(path);
+  // A number that is not a whole one in int's range (1e20, 2.5) is named as written: read as an
+  // int it was garbage ("generation" -2147483648 for 1e20).
+  if (j.is_object() && j.contains("generation") && j["generation"].is_number() &&
+      (!j["generation"].is_number_integer() || j["generation"].get<double>() > kMaxGenerations ||
+       j["generation"].get<double>() < 0))
+    throw std::runtime_error(path + ": \"generation\" " + j["generation"].dump() + " is not in [0, " +
+                             std::to_string(kMaxGenerations) + "]");
   try {
     s.generation = j.value("generation", 0);
     s.best = j.value("best", s.best);

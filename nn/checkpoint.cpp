@@ -17,8 +17,6 @@ namespace ps::nn {
 
 namespace {
 
-constexpr char kMagic[8] = {'P', 'S', 'N', 'E', 'T', 'C', 'K', '1'};
-constexpr size_t kHeaderSize = 24;
 constexpr const char* kFormat = "papersoccer-net";
 constexpr int kFormatVersion = 1;
 
@@ -32,20 +30,9 @@ std::string read_checkpoint_file(const std::string& path) {
 
 /// Verifies a file's bytes; returns the payload (the torch archive bytes).
 std::string verify_payload(const std::string& path, const std::string& data) {
-  if (data.size() < kHeaderSize || std::memcmp(data.data(), kMagic, 8) != 0)
-    throw CheckpointError("checkpoint " + path +
-                          ": not a papersoccer net checkpoint (bad magic or too short)");
-  const uint64_t size = get_le<uint64_t>(data.data() + 8);
-  const uint64_t sum = get_le<uint64_t>(data.data() + 16);
-  if (data.size() - kHeaderSize != size)
-    throw CheckpointError("checkpoint " + path + ": truncated or padded: payload is " +
-                          std::to_string(data.size() - kHeaderSize) + " bytes, header says " +
-                          std::to_string(size));
-  // Files written before the checksum fix used a basis a digit short; both are accepted.
-  if (fnv1a64_bytes(data.data() + kHeaderSize, size) != sum &&
-      fnv1a64_bytes(data.data() + kHeaderSize, size, kFnv1a64LegacyBasis) != sum)
-    throw CheckpointError("checkpoint " + path + ": checksum mismatch (the file is corrupted)");
-  return data.substr(kHeaderSize);
+  const std::string problem = checkpoint_envelope_problem(data);
+  if (!problem.empty()) throw CheckpointError("checkpoint " + path + ": " + problem);
+  return data.substr(kCheckpointHeaderSize);
 }
 
 void open_archive(const std::string& path, const std::string& payload,
@@ -90,7 +77,7 @@ std::string read_payload(const std::string& path) {
 
 std::string checkpoint_file_bytes(const std::string& body) {
   ByteWriter w;
-  w.raw(kMagic, 8);
+  w.raw(kCheckpointMagic, 8);
   w.put<uint64_t>(body.size());
   w.put<uint64_t>(fnv1a64_bytes(body.data(), body.size()));
   w.raw(body.data(), body.size());

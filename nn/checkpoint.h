@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "nn/checkpoint_envelope.h"
 #include "nn/net.h"
 #include "nn/service.h"
 
@@ -76,9 +77,6 @@ LoadedCheckpoint load_checkpoint_bytes(const std::string& name, const std::strin
                                        const std::string& device = "cpu");
 /// The bytes of a checkpoint file around an archive payload: magic, size, checksum, payload.
 std::string checkpoint_file_bytes(const std::string& payload);
-/// The FNV-1a 64 basis (core/checksum.h: fnv1a64_bytes) written by files before the fix (a digit
-/// short); accepted when reading.
-constexpr uint64_t kFnv1a64LegacyBasis = 1469598103934665603ull;
 /// Reads only the metadata (still verifies the checksum).
 CheckpointMeta read_checkpoint_meta(const std::string& path);
 /// Restores optimizer state saved with the checkpoint into `optimizer`, which must have been

@@ -13,6 +13,7 @@
 #include "core/fileutil.h"
 #include "core/plural.h"
 #include "engine/tsv.h"
+#include "nn/checkpoint_envelope.h"
 #include "selfplay/data.h"
 
 namespace fs = std::filesystem;
@@ -656,8 +657,22 @@ void load_selfplay_games(RunData& run) {
   }
 }
 
+// A note when the network file at rel (relative to the run) is not a whole checkpoint: its
+// envelope (size and checksum) is read, its network is not loaded (no LibTorch here).
+void check_network_file(RunData& run, const std::string& rel) {
+  std::string why;
+  try {
+    why = nn::checkpoint_envelope_problem(read_file((fs::path(run.dir) / rel).string()));
+  } catch (const std::exception& e) {
+    why = e.what();
+  }
+  if (!why.empty()) run.notes.push_back(rel + ": " + why + "; it will not load");
+}
+
 void load_checkpoints(RunData& run) {
   const fs::path root = fs::path(run.dir) / "checkpoints";
+  std::error_code best_ec;
+  if (fs::exists(fs::path(run.dir) / "best.model", best_ec)) check_network_file(run, "best.model");
   if (!run_subdir(run, root)) return;
   std::error_code ec;
   for_each_entry(root, ec, [&](const fs::directory_entry& e, const std::string& name, std::error_code& ec) {
@@ -668,6 +683,9 @@ void load_checkpoints(RunData& run) {
   });
   std::sort(run.checkpoints.begin(), run.checkpoints.end(),
             [](const FileEntry& a, const FileEntry& b) { return a.name < b.name; });
+  for (const FileEntry& f : run.checkpoints)
+    if (f.name.size() > 5 && f.name.compare(f.name.size() - 5, 5, ".ckpt") == 0)
+      check_network_file(run, "checkpoints/" + f.name);
 }
 
 }  // namespace

@@ -7,8 +7,11 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <sstream>
+#include <string_view>
+#include <unordered_map>
 
 #include "core/byte_io.h"
 #include "core/fileutil.h"
@@ -58,8 +61,31 @@ class Reader : public ByteReader {
 constexpr size_t kHeaderV1 = 16;  // magic, version, payload size
 constexpr size_t kHeaderV2 = 20;  // ... and the game count
 
-// One game's fields (the same in both versions).
+// The turns of a record: its words between spaces.
+size_t record_turns(const std::string& record) {
+  size_t turns = 0;
+  for (size_t i = 0; i < record.size(); ++i)
+    if (record[i] != ' ' && (i == 0 || record[i - 1] == ' ')) ++turns;
+  return turns;
+}
+
+// One game's fields (the same in both versions). What get_game would refuse is not written.
 void put_game(Writer& w, const GameData& g) {
+  if (g.record.size() > kMaxRecordBytes)
+    throw std::runtime_error("a record of " + std::to_string(g.record.size()) +
+                             " bytes is longer than the data format's " + std::to_string(kMaxRecordBytes));
+  if (g.samples.size() > record_turns(g.record) + 1)
+    throw std::runtime_error(std::to_string(g.samples.size()) + " samples are more than the positions of a " +
+                             std::to_string(record_turns(g.record)) + "-turn record");
+  for (const TrainingSample& s : g.samples) {
+    if (s.policy.size() > kMaxPolicyTurns)
+      throw std::runtime_error("a policy of " + std::to_string(s.policy.size()) +
+                               " turns is more than the data format's " + std::to_string(kMaxPolicyTurns));
+    for (const TurnVisits& t : s.policy)
+      if (t.kicks.size() > size_t(kMaxGameKicks))
+        throw std::runtime_error("a policy turn of " + std::to_string(t.kicks.size()) +
+                                 " kicks is longer than any game (" + std::to_string(kMaxGameKicks) + ")");
+  }
   w.put<uint8_t>(uint8_t(g.width));
   w.put<uint8_t>(uint8_t(g.length));
   w.put<uint8_t>(uint8_t(g.goal));
@@ -85,7 +111,8 @@ void put_game(Writer& w, const GameData& g) {
 }
 
 // One game's fields (see put_game). Messages do not name the game: the Reader's `where` does,
-// once.
+// once. Each count and length is checked against its bound (data.h) before anything is
+// allocated for it.
 GameData get_game(Reader& r) {
   GameData g;
   g.width = r.get<uint8_t>("width");
@@ -100,8 +127,17 @@ GameData get_game(Reader& r) {
   g.reason = Reason(reason);
   g.game_id = r.get<uint64_t>("game id");
   g.network = r.str16("network");
-  g.record = r.str32("record");
-  uint32_t ns = r.get<uint32_t>("sample count");
+  const uint32_t record_bytes = r.get<uint32_t>("record");
+  if (record_bytes > kMaxRecordBytes)
+    r.fail("the record is " + std::to_string(record_bytes) + " bytes, longer than any game (at most " +
+           std::to_string(kMaxRecordBytes) + ": " + std::to_string(kMaxGameKicks) + " kicks)");
+  g.record = r.bytes(record_bytes, "record");
+  const size_t turns = record_turns(g.record);
+  const uint32_t ns = r.get<uint32_t>("sample count");
+  if (ns > turns + 1)
+    r.fail(std::to_string(ns) + " samples, more than the " + std::to_string(turns + 1) +
+           " positions of its " + std::to_string(turns) + "-turn record");
+  g.samples.reserve(ns);
   for (uint32_t j = 0; j < ns; ++j) {
     TrainingSample s;
     s.turn_index = r.get<uint16_t>("turn index");
@@ -110,10 +146,19 @@ GameData get_game(Reader& r) {
     s.result = r.get<int8_t>("result");
     s.turns_left = r.get<uint16_t>("turns left");
     uint32_t nt = r.get<uint32_t>("policy size");
+    if (nt > kMaxPolicyTurns)
+      r.fail("sample " + std::to_string(j) + " lists " + std::to_string(nt) +
+             " policy turns, more than the format's " + std::to_string(kMaxPolicyTurns));
+    s.policy.reserve(nt);
     for (uint32_t k = 0; k < nt; ++k) {
       TurnVisits t;
-      t.kicks = r.str16("turn");
-      if (t.kicks.empty()) r.fail("empty policy turn in sample " + std::to_string(j));
+      const uint16_t kicks = r.get<uint16_t>("turn");
+      if (kicks == 0) r.fail("empty policy turn in sample " + std::to_string(j));
+      if (kicks > kMaxGameKicks)
+        r.fail("sample " + std::to_string(j) + ", policy turn " + std::to_string(k + 1) + ": " +
+               std::to_string(kicks) + " kicks, more than any game holds (" + std::to_string(kMaxGameKicks) +
+               ")");
+      t.kicks = r.bytes(kicks, "turn");
       t.visits = r.get<uint32_t>("visits");
       s.policy.push_back(std::move(t));
     }
@@ -154,6 +199,10 @@ void write_compressed_chunk(const std::string& path, const std::vector<Compresse
     payload += g.payload_bytes;
     bytes += 4 + g.frame.size();
   }
+  if (payload > kMaxChunkPayload)
+    throw std::runtime_error(path + ": " + std::to_string(games.size()) + " games of " +
+                             std::to_string(payload) + " bytes are more than a chunk holds (" +
+                             std::to_string(kMaxChunkPayload) + ")");
   ByteWriter w;
   w.str().reserve(bytes);
   w.raw(kFileMagic, 4);
@@ -206,7 +255,7 @@ Frame locate_frame(const std::string& path, const std::string& what, const char*
     throw DataError(path + ": corrupted: " + what + " does not state its content size");
   if (content > kMaxChunkPayload || content > uint64_t(f.length) * kMaxCompressionRatio)
     throw DataError(path + ": corrupted: implausible payload size " + std::to_string(content) +
-                    " bytes for a " + std::to_string(f.length) + "-byte zstd frame (at most " +
+                    " bytes for " + what + " of " + std::to_string(f.length) + " bytes (at most " +
                     std::to_string(kMaxCompressionRatio) + " times the frame, and " +
                     std::to_string(kMaxChunkPayload) + " bytes)");
   f.content = content;
@@ -263,8 +312,12 @@ std::vector<GameData> read_chunk(const std::string& path, std::vector<std::strin
 
 namespace {
 
+// Each decoded game goes to keep(index, game) as soon as it is read, so that a game that is not
+// kept is not held while the rest decode.
+using KeepGame = std::function<void(size_t, GameData&&)>;
+
 // Version 1: one zstd frame of "PSTD", u32 game count, the games.
-std::vector<GameData> decode_v1(const std::string& path, const std::string& file) {
+void decode_v1(const std::string& path, const std::string& file, const KeepGame& keep) {
   const uint64_t size = get_le<uint64_t>(file.data() + 8);
   const char* frame = file.data() + kHeaderV1;
   const size_t frame_size = file.size() - kHeaderV1;
@@ -279,19 +332,16 @@ std::vector<GameData> decode_v1(const std::string& path, const std::string& file
   Reader r(path, "", payload.data(), payload.size());
   if (r.bytes(4, "magic") != std::string(kPayloadMagic, 4)) r.fail("bad payload magic");
   uint32_t count = r.get<uint32_t>("game count");
-  std::vector<GameData> games;
-  games.reserve(std::min<uint32_t>(count, 1u << 16));
   for (uint32_t i = 0; i < count; ++i) {
     r.set_where("game " + std::to_string(i) + ": ");
-    games.push_back(get_game(r));
+    keep(i, get_game(r));
   }
   r.set_where("");
   if (!r.at_end()) r.fail("trailing bytes after the last game");
-  return games;
 }
 
 // Version 2: u32 game count, then per game a u32 frame length and its zstd frame.
-std::vector<GameData> decode_v2(const std::string& path, const std::string& file) {
+void decode_v2(const std::string& path, const std::string& file, const KeepGame& keep) {
   if (file.size() < kHeaderV2)
     throw DataError(path + ": truncated: only " + std::to_string(file.size()) + " bytes");
   const uint64_t size = get_le<uint64_t>(file.data() + 8);
@@ -299,8 +349,6 @@ std::vector<GameData> decode_v2(const std::string& path, const std::string& file
   if (size > kMaxChunkPayload)
     throw DataError(path + ": corrupted: header says the payload is " + std::to_string(size) +
                     " bytes, more than the format's " + std::to_string(kMaxChunkPayload));
-  std::vector<GameData> games;
-  games.reserve(std::min<uint32_t>(count, 1u << 16));
   size_t pos = kHeaderV2;
   uint64_t total = 0;
   for (uint32_t i = 0; i < count; ++i) {
@@ -323,8 +371,9 @@ std::vector<GameData> decode_v2(const std::string& path, const std::string& file
                       " payload bytes, the header says " + std::to_string(size));
     const std::string payload = decompress_payload(path, file.data() + pos, length, f.content, game + ": ");
     Reader r(path, game + ": ", payload.data(), payload.size());
-    games.push_back(get_game(r));
+    GameData g = get_game(r);
     if (!r.at_end()) r.fail("trailing bytes after the game");
+    keep(i, std::move(g));
     pos += length;
   }
   if (pos != file.size())
@@ -333,7 +382,6 @@ std::vector<GameData> decode_v2(const std::string& path, const std::string& file
   if (total != size)
     throw DataError(path + ": corrupted: header says the payload is " + std::to_string(size) +
                     " bytes, the frames hold " + std::to_string(total));
-  return games;
 }
 
 }  // namespace
@@ -348,26 +396,29 @@ std::vector<GameData> parse_chunk(const std::string& path, const std::string& fi
   if (version < 1 || version > kDataFormatVersion)
     throw DataError(path + ": data format version " + std::to_string(version) +
                     ", this program reads versions 1 to " + std::to_string(kDataFormatVersion));
-  std::vector<GameData> games;
+  // Each game is checked as soon as it is decoded (one that is not kept is not held while the
+  // rest decode); the skips are told only when the whole chunk has decoded.
+  std::vector<GameData> kept;
+  std::vector<std::string> skipped;
+  const KeepGame keep = [&](size_t i, GameData&& game) {
+    try {
+      validate_game(game);
+    } catch (const std::exception& e) {
+      skipped.push_back(path + ": game " + std::to_string(i) + " (id " + std::to_string(game.game_id) +
+                        "): " + e.what());
+      return;
+    }
+    kept.push_back(std::move(game));
+  };
   try {
-    games = version == 1 ? decode_v1(path, file) : decode_v2(path, file);
+    if (version == 1) decode_v1(path, file, keep);
+    else decode_v2(path, file, keep);
   } catch (const std::bad_alloc&) {
     throw DataError(path + ": out of memory decoding the games");
   }
-  std::vector<GameData> kept;
-  kept.reserve(games.size());
-  for (size_t i = 0; i < games.size(); ++i) {
-    try {
-      validate_game(games[i]);
-      kept.push_back(std::move(games[i]));
-    } catch (const std::exception& e) {
-      const std::string w = path + ": game " + std::to_string(i) + " (id " +
-                            std::to_string(games[i].game_id) + "): " + e.what();
-      if (warnings)
-        warnings->push_back(w);
-      else
-        std::cerr << "warning: skipping " << w << "\n";
-    }
+  for (std::string& w : skipped) {
+    if (warnings) warnings->push_back(std::move(w));
+    else std::cerr << "warning: skipping " << w << "\n";
   }
   return kept;
 }
@@ -400,6 +451,10 @@ void validate_game(const GameData& game) {
     if (s.turn_index >= at_turn.size())
       throw std::invalid_argument(where + ": past the end of the record (" +
                                   std::to_string(at_turn.size() - 1) + " turns)");
+    if (si > 0 && s.turn_index <= game.samples[si - 1].turn_index)
+      throw std::invalid_argument(where + ": not after sample " + std::to_string(si - 1) + "'s turn " +
+                                  std::to_string(game.samples[si - 1].turn_index) +
+                                  " (a game's samples are its positions in order, one each)");
     if (s.result < -1 || s.result > 1)
       throw std::invalid_argument(where + ": bad result " + std::to_string(s.result));
     if (!std::isfinite(s.root_value))
@@ -409,9 +464,16 @@ void validate_game(const GameData& game) {
     if (at.game_over())
       throw std::invalid_argument(where + ": a policy target for a finished game");
     uint64_t total = 0;
+    std::unordered_map<std::string_view, size_t> seen;  // turn -> its first index
+    seen.reserve(s.policy.size());
     for (size_t k = 0; k < s.policy.size(); ++k) {
       total += s.policy[k].visits;
       const std::string& kicks = s.policy[k].kicks;
+      const auto first = seen.emplace(kicks, k);
+      if (!first.second)
+        throw std::invalid_argument(where + ", policy turn " + std::to_string(k + 1) + " (" +
+                                    quoted_text(kicks, 60) + "): the same turn as policy turn " +
+                                    std::to_string(first.first->second + 1));
       auto bad = [&](size_t kick, const std::string& why) {
         throw std::invalid_argument(where + ", policy turn " + std::to_string(k + 1) + " (" +
                                     quoted_text(kicks, 60) + "), kick " +

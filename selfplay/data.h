@@ -80,13 +80,28 @@ void write_compressed_chunk(const std::string& path, const std::vector<Compresse
 /// write_compressed_chunk), atomically. Throws std::runtime_error.
 void write_chunk(const std::string& path, const std::vector<GameData>& games,
                  int zstd_level = 3);
+/// Bounds on what one decoded game may hold, from the rules and the format, checked as the
+/// game is decoded (before anything is allocated for it; a game past one makes the chunk
+/// corrupted):
+/// - every kick draws a new line of the point grid, and a point has 8 neighbours, so no game
+///   (and no turn) has more than kMaxGameKicks kicks, and no record is longer than
+///   kMaxRecordBytes (a digit per kick, a space between turns);
+/// - a sample is the position after some complete turns of the record, so a game holds at most
+///   its record's turns + 1 samples (in turn order, each at its own turn: validate_game);
+/// - a sample's policy lists distinct root turns of one search, at most kMaxPolicyTurns of
+///   them (self-play keeps the most visited ones; a duplicate is refused by validate_game).
+constexpr int kMaxGameKicks = 4 * kMaxPoints;
+constexpr size_t kMaxRecordBytes = 2 * size_t(kMaxGameKicks);
+constexpr uint32_t kMaxPolicyTurns = 4096;
+
 /// Upper bounds on a chunk's payload (the uncompressed games): its header must agree with the
 /// zstd frames' content sizes (summed), and neither may exceed the hard cap, nor any frame's
-/// content kMaxCompressionRatio times the compressed frame (self-play data compresses about 5:1,
-/// a chunk of 32 games is tens of kB). Decompression never allocates more than the data
-/// actually decompressed so far.
+/// content kMaxCompressionRatio times the compressed frame (a game's frame of self-play or
+/// teacher data holds at most about 3 times its size: 3.15 over 3,056 frames; a chunk of 32
+/// games is tens of kB), so a frame that claims more is refused before it is decompressed.
+/// Decompression never allocates more than the data actually decompressed so far.
 constexpr uint64_t kMaxChunkPayload = uint64_t(1) << 28;
-constexpr uint64_t kMaxCompressionRatio = 256;
+constexpr uint64_t kMaxCompressionRatio = 32;
 
 /// Reads a chunk of any version up to kDataFormatVersion. Throws DataError("<path>: ...") for a
 /// truncated, corrupted or unknown-version file; the message says which (and, in a version-2

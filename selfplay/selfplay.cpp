@@ -124,13 +124,19 @@ uint64_t mix(uint64_t a, uint64_t b) {
 namespace {
 
 // The training sample of one search: the visit counts of the root's turns (the best turn with
-// one visit when none was visited), the root value; a policy target only for full searches.
+// one visit when none was visited; the kMaxPolicyTurns most visited ones of a larger search),
+// the root value; a policy target only for full searches.
 TrainingSample search_sample(const SearchResult& res, int turn_index, bool is_full) {
   TrainingSample s;
   s.turn_index = uint16_t(std::min(turn_index, 0xFFFF));
   s.root_value = res.root_value;
   for (const RootChild& c : res.children)
     if (c.visits > 0) s.policy.push_back({c.kicks, uint32_t(c.visits)});
+  if (s.policy.size() > kMaxPolicyTurns) {
+    std::stable_sort(s.policy.begin(), s.policy.end(),
+                     [](const TurnVisits& a, const TurnVisits& b) { return a.visits > b.visits; });
+    s.policy.resize(kMaxPolicyTurns);
+  }
   if (s.policy.empty() && !res.best_turn.empty()) s.policy.push_back({res.best_turn, 1});
   s.full_search = is_full && !s.policy.empty();
   return s;

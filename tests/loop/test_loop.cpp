@@ -16,6 +16,7 @@
 #include "loop/players.h"
 #include "loop/run.h"
 #include "nn/checkpoint.h"
+#include "report/run_data.h"
 #include "search/baselines.h"
 #include "search/mcts_player.h"
 #include "tests/common/temp_dir.h"
@@ -444,6 +445,28 @@ TEST_CASE("a tiny loop runs end to end and a second call resumes without redoing
     run_training_loop(cfg);
     CHECK(nn::read_checkpoint_meta(best).pitches == std::vector<std::string>{"6x8"});
   }
+  // The last generation's checkpoint cut in half: the finished run is not reported finished over
+  // it (it exited 0 naming best.model), and the report names it (it said every file present was
+  // read completely).
+  {
+    const std::string last = (dir / "checkpoints" / "gen-0002.ckpt").string();
+    const std::string whole = read_file(last);
+    write_file_atomic(last, whole.substr(0, whole.size() / 2));
+    CHECK_THROWS_WITH(run_training_loop(cfg), Catch::Contains(last) && Catch::Contains("truncated"));
+    const report::RunData run = report::load_run(dir.string());
+    CHECK(std::count_if(run.notes.begin(), run.notes.end(), [](const std::string& n) {
+            return n.rfind("checkpoints/gen-0002.ckpt: truncated or padded: ", 0) == 0;
+          }) == 1);
+    write_file_atomic(last, whole);
+    write_file_atomic((dir / "best.model").string(), "cut");
+    CHECK_THAT(
+        report::load_run(dir.string()).notes,
+        Catch::VectorContains(std::string(
+            "best.model: not a papersoccer net checkpoint (bad magic or too short); it will not load")));
+    run_training_loop(cfg);
+    for (const std::string& note : report::load_run(dir.string()).notes)
+      CHECK_FALSE((note.rfind("best.model", 0) == 0 || note.rfind("checkpoints/", 0) == 0));
+  }
   // A damaged state.json is refused, naming the file and the field.
   const std::string state_path = (dir / "state.json").string();
   for (const char* bad :
@@ -453,6 +476,10 @@ TEST_CASE("a tiny loop runs end to end and a second call resumes without redoing
     write_file_atomic(state_path, bad);
     CHECK_THROWS_WITH(run_training_loop(cfg), Catch::Contains(state_path));
   }
+  // 1e20 is named as written (read as an int it was said to be -2147483648).
+  write_file_atomic(state_path, R"({"generation": 1e20})");
+  CHECK_THROWS_WITH(run_training_loop(cfg),
+                    Catch::Contains(state_path + ": \"generation\" 1e+20 is not in [0, 100000]"));
   ps::remove_tree(fs::path(dir).string());
 }
 

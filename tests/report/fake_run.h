@@ -12,12 +12,26 @@
 #include <sstream>
 #include <string>
 
+#include "core/byte_io.h"
 #include "core/fileutil.h"
+#include "nn/checkpoint_envelope.h"
 #include "tests/common/random_games.h"
 
 namespace ps::testing {
 
 namespace fs = std::filesystem;
+
+/// A checkpoint file's envelope (nn/checkpoint_envelope.h: magic, size, checksum) around 2,048
+/// bytes that are not a network: whole for the report, which reads envelopes only.
+inline std::string fake_checkpoint() {
+  const std::string payload(2048, 'x');
+  ByteWriter w;
+  w.raw(nn::kCheckpointMagic, 8);
+  w.put<uint64_t>(payload.size());
+  w.put<uint64_t>(fnv1a64_bytes(payload.data(), payload.size()));
+  w.raw(payload.data(), payload.size());
+  return w.str();
+}
 
 /// A fresh empty directory under the system temp dir, removed with everything in it at the end.
 struct TempDir {
@@ -105,9 +119,9 @@ inline void write_fake_run(const std::string& dir, int generations) {
     char data_name[64];
     std::snprintf(data_name, sizeof data_name, "data/gen%04d-000000.tsv", g - 1);
     write_file_atomic(d + data_name, random_game_line(rng) + "\n" + random_game_line(rng) + "\n");
-    write_file_atomic(d + "checkpoints/" + gen_name(g - 1) + ".ckpt", std::string(2048, 'x'));
+    write_file_atomic(d + "checkpoints/" + gen_name(g - 1) + ".ckpt", fake_checkpoint());
   }
-  write_file_atomic(d + "checkpoints/" + gen_name(generations) + ".ckpt", std::string(2048, 'x'));
+  write_file_atomic(d + "checkpoints/" + gen_name(generations) + ".ckpt", fake_checkpoint());
   write_file_atomic(d + "logs/train.jsonl", train.str());
   write_file_atomic(d + "logs/selfplay.jsonl", selfplay.str());
   write_file_atomic(d + "logs/generations.jsonl", gens.str());

@@ -157,6 +157,26 @@ TEST_CASE("a run killed during its first generation still gives a page") {
   CHECK_THAT(html, Contains("<div class=\"l\">Wall time</div><div class=\"v\">–</div>"));
 }
 
+TEST_CASE("a checkpoint or best.model cut short is named, not counted as read") {
+  // Regression: with the last checkpoint truncated (or best.model cut to 500 bytes) the page said
+  // "Every file present was read completely": checkpoints were listed, never read.
+  TempDir dir("cut_checkpoint");
+  ps::testing::write_fake_run(dir.str(), 2);
+  const std::string last = read_file(dir / "checkpoints/gen-0002.ckpt");
+  write_file_atomic(dir / "checkpoints/gen-0002.ckpt", last.substr(0, last.size() / 2));
+  write_file_atomic(dir / "best.model", last.substr(0, 500));
+  RunData run = load_run(dir.str());
+  CHECK_THAT(run.notes,
+             Catch::VectorContains(std::string("checkpoints/gen-0002.ckpt: truncated or padded: payload is "
+                                               "1012 bytes, header says 2048; it will not load")));
+  CHECK_THAT(run.notes,
+             Catch::VectorContains(std::string("best.model: truncated or padded: payload is 476 bytes, "
+                                               "header says 2048; it will not load")));
+  CHECK(run.notes.size() == 2);
+  const std::string html = read_file(write_report(dir.str()));
+  CHECK_THAT(html, !Contains("Every file present was read completely."));
+}
+
 TEST_CASE("damaged lines and files are skipped with notes, the rest is used") {
   TempDir dir("damaged");
   ps::testing::write_fake_run(dir.str(), 2);

@@ -475,3 +475,154 @@ TEST_CASE("a bad field names its game once, in version 1 and 2") {
   CHECK_THROWS_WITH(parse_chunk("v1.psd", version1_chunk(make_games(3, 12), "x")),
                     "v1.psd: corrupted: trailing bytes after the last game");
 }
+
+namespace {
+
+/// Appends v's little-endian bytes.
+template <class T>
+void put_le(std::string& s, T v) {
+  s.append(reinterpret_cast<const char*>(&v), sizeof v);
+}
+
+/// The fields of a game on 8x10 standard, no result, id 0, network "n", with this record, up to
+/// its sample count (the samples follow).
+std::string game_fields(const std::string& record, uint32_t samples) {
+  std::string s;
+  for (uint8_t b : {8, 10, 2, 0}) put_le<uint8_t>(s, b);
+  put_le<int8_t>(s, -1);
+  put_le<uint8_t>(s, 0);
+  put_le<uint64_t>(s, 0);
+  put_le<uint16_t>(s, 1);
+  s += "n";
+  put_le<uint32_t>(s, uint32_t(record.size()));
+  s += record;
+  put_le<uint32_t>(s, samples);
+  return s;
+}
+
+/// A sample's fields up to its policy size (the policy's turns follow).
+void put_sample(std::string& s, uint16_t turn, bool full, uint32_t policy_turns) {
+  put_le<uint16_t>(s, turn);
+  put_le<uint8_t>(s, full ? 1 : 0);
+  put_le<float>(s, 0.0f);
+  put_le<int8_t>(s, 0);
+  put_le<uint16_t>(s, 0);
+  put_le<uint32_t>(s, policy_turns);
+}
+
+/// A version-2 chunk of one game whose fields are `fields`, compressed at zstd level 1.
+std::string one_game_chunk(const std::string& fields) {
+  std::string frame(ZSTD_compressBound(fields.size()), '\0');
+  const size_t n = ZSTD_compress(frame.data(), frame.size(), fields.data(), fields.size(), 1);
+  REQUIRE_FALSE(ZSTD_isError(n));
+  frame.resize(n);
+  std::string file("PSDZ", 4);
+  put_le<uint32_t>(file, 2);
+  put_le<uint64_t>(file, fields.size());
+  put_le<uint32_t>(file, 1);
+  put_le<uint32_t>(file, uint32_t(frame.size()));
+  return file + frame;
+}
+
+}  // namespace
+
+TEST_CASE("a game holding more samples or policy turns than the rules allow is refused by file and game") {
+  // Regression: a valid 1.6 MB chunk of one game whose one sample lists 33,000,000 copies of the
+  // turn "0" (visits 1, a few 2: 231 MB of fields, 144 times its zstd frame) ran `train` past 120 s
+  // at 2.7 GB; a 1.1 MB chunk of one game with 19,000,000 samples took it to 3.0 GB.
+  SECTION("33 million copies of one policy turn in one sample") {
+    const uint32_t copies = 33000000;
+    std::string fields = game_fields("", 1);
+    put_sample(fields, 0, true, copies);
+    fields.reserve(fields.size() + size_t(copies) * 7);
+    std::mt19937_64 rng(1);
+    for (uint32_t k = 0; k < copies; ++k) {
+      put_le<uint16_t>(fields, 1);
+      fields += '0';
+      put_le<uint32_t>(fields, rng() % 40 == 0 ? 2 : 1);
+    }
+    const std::string chunk = one_game_chunk(fields);
+    fields = std::string();
+    CHECK(chunk.size() < 4000000);
+    // Refused at the frame's stated size, before it is decompressed.
+    CHECK_THROWS_WITH(
+        parse_chunk("p.psd", chunk),
+        Catch::StartsWith("p.psd: corrupted: implausible payload size 231000039 bytes for game 0's "
+                          "zstd frame of "));
+  }
+  SECTION("19 million samples in one game") {
+    std::string fields = game_fields("", 19000000);
+    std::string sample;
+    put_sample(sample, 0, false, 0);
+    fields.reserve(fields.size() + 19000000 * sample.size());
+    for (int j = 0; j < 19000000; ++j) fields += sample;
+    CHECK_THROWS_WITH(parse_chunk("s.psd", one_game_chunk(fields)),
+                      Catch::StartsWith("s.psd: corrupted: implausible payload size") &&
+                          Catch::Contains("for game 0's zstd frame"));
+  }
+  SECTION("each bound by itself, named with the game") {
+    // More samples than positions of the record: 3 for a 1-turn record.
+    std::string fields = game_fields("0", 3);
+    for (int j = 0; j < 3; ++j) put_sample(fields, uint16_t(j), false, 0);
+    CHECK_THROWS_WITH(parse_chunk("c.psd", one_game_chunk(fields)),
+                      "c.psd: corrupted: game 0: 3 samples, more than the 2 positions of its 1-turn record");
+    // A policy longer than the format holds, refused at its count.
+    fields = game_fields("", 1);
+    put_sample(fields, 0, true, kMaxPolicyTurns + 1);
+    CHECK_THROWS_WITH(
+        parse_chunk("c.psd", one_game_chunk(fields)),
+        "c.psd: corrupted: game 0: sample 0 lists 4097 policy turns, more than the format's 4096");
+    // A record longer than any game (random digits: a frame of one repeated digit is refused for
+    // its compression ratio first).
+    std::mt19937_64 rng(2);
+    auto digits = [&](size_t n) {
+      std::string d;
+      for (size_t i = 0; i < n; ++i) d += char('0' + rng() % 8);
+      return d;
+    };
+    const std::string record = digits(kMaxRecordBytes + 1);
+    CHECK_THROWS_WITH(
+        parse_chunk("c.psd", one_game_chunk(game_fields(record, 0))),
+        Catch::StartsWith("c.psd: corrupted: game 0: the record is 2049 bytes, longer than any game"));
+    // A policy turn longer than any game.
+    fields = game_fields("", 1);
+    put_sample(fields, 0, true, 1);
+    put_le<uint16_t>(fields, uint16_t(kMaxGameKicks + 1));
+    fields += digits(kMaxGameKicks + 1);
+    put_le<uint32_t>(fields, 1);
+    CHECK_THROWS_WITH(
+        parse_chunk("c.psd", one_game_chunk(fields)),
+        "c.psd: corrupted: game 0: sample 0, policy turn 1: 1025 kicks, more than any game holds (1024)");
+  }
+  SECTION("a policy turn twice, or two samples of one position: the game is skipped") {
+    auto games = make_games(2, 13);
+    REQUIRE(games[1].samples[0].policy.size() == 2);
+    games[1].samples[0].full_search = true;
+    games[1].samples[0].policy[1] = games[1].samples[0].policy[0];
+    TempDir dir;
+    const std::string file = (dir.path / "c.psd").string();
+    write_chunk(file, games);
+    std::vector<std::string> warnings;
+    CHECK(read_chunk(file, &warnings).size() == 1);
+    REQUIRE(warnings.size() == 1);
+    CHECK_THAT(warnings[0],
+               Catch::StartsWith(file + ": game 1 (id 1001): sample 0 (turn 0), policy turn 2 (") &&
+                   Catch::EndsWith("the same turn as policy turn 1"));
+    games = make_games(2, 13);
+    games[0].samples[1].turn_index = games[0].samples[0].turn_index;
+    write_chunk(file, games);
+    warnings.clear();
+    CHECK(read_chunk(file, &warnings).size() == 1);
+    REQUIRE(warnings.size() == 1);
+    CHECK(warnings[0] == file +
+                             ": game 0 (id 1000): sample 1 (turn 0): not after sample 0's turn 0 (a game's "
+                             "samples are its positions in order, one each)");
+  }
+  SECTION("the writer writes nothing the reader would refuse") {
+    auto games = make_games(1, 14);
+    games[0].samples[0].policy.assign(kMaxPolicyTurns + 1, {"0", 1});
+    TempDir dir;
+    CHECK_THROWS_WITH(write_chunk((dir.path / "c.psd").string(), games),
+                      Catch::Contains("a policy of 4097 turns is more than the data format's 4096"));
+  }
+}
