@@ -76,8 +76,8 @@ void register_turns_command(CLI::App& app) {
   turns->add_flag("--list", a->list_turns, "also print each turn's representative kick string");
   turns
       ->add_option("--max-states", a->max_states,
-                   "state limit: mid-turn positions + turn ends held at once (about 50 bytes "
-                   "each; the default is about 1 GiB); a line over it is an error")
+                   "state limit: mid-turn positions + turn ends held at once (up to about 80 "
+                   "bytes each; the default stays under 0.7 GB); a line over it is an error")
       ->check(in_range(int64_t(1), int64_t(1) << 40));
   turns->callback([a] {
     const int64_t max_states = a->max_states;
@@ -101,7 +101,7 @@ void register_turns_command(CLI::App& app) {
       if (!st.complete || too_long)
         throw StateLimitError("more than " + std::to_string(max_states) +
                               " mid-turn positions and turn ends (--max-states " +
-                              std::to_string(max_states) + ", about 50 bytes each); no answer");
+                              std::to_string(max_states) + ", up to about 80 bytes each); no answer");
       std::cout << st.distinct << '\t' << st.chains << listed << '\n';
     });
   });
@@ -121,8 +121,8 @@ void register_perft_command(CLI::App& app) {
   perft_cmd
       ->add_option("--max-states", a->max_states,
                    "state limit: mid-turn positions + turn ends held at once over all "
-                   "levels (about 50 bytes each; the default is about 1 GiB); a line over "
-                   "it is an error")
+                   "levels (up to about 80 bytes each; the default stays under 0.7 GB); a line "
+                   "over it is an error")
       ->check(in_range(int64_t(1), int64_t(1) << 40));
   perft_cmd
       ->add_option("--max-seconds", a->max_seconds,

@@ -259,7 +259,7 @@ uint64_t perft(const Position& pos, int depth, uint64_t* kicks_made, int64_t max
   } catch (const StateLimitError&) {
     throw StateLimitError("perft: more than " + std::to_string(max_states) +
                           " mid-turn positions and turn ends held at once (the state limit, "
-                          "about 50 bytes each); no result");
+                          "up to about 80 bytes each); no result");
   }
   // single-file: omit begin
   catch (const PerftTimeUp&) {

@@ -147,7 +147,8 @@ class TurnGenerator {
   /// the turn is enumerated). A finished position has no turns.
   /// Bounded: stops once the distinct mid-turn positions plus turn ends it holds exceed
   /// enumeration_limit() (Stats::complete is then false and fn has seen a subset of the turns,
-  /// the lexicographically first ones). Memory is about 50 bytes per state, time about 0.3 us
+  /// the lexicographically first ones). Memory is up to about 80 bytes per state (the hash
+  /// tables' slots at half load, and their growth), time about 0.3 us
   /// per kick made; the default limit (kDefaultEnumerationLimit) keeps one call under ~64 MB.
   template <class Fn>
   Stats for_each_turn(const Position& pos, Fn&& fn);
@@ -259,10 +260,11 @@ bool attacked_goal_reachable(const Position& pos);
 /// perft(d): leaf positions reached by expanding distinct turns d levels deep; a finished game
 /// is a leaf and is not expanded (RULES.md). kicks_made, when given, receives the number of
 /// kicks made during the enumeration. Exact or nothing: throws StateLimitError when the
-/// enumeration tables of all levels together would hold more than max_states states (about 50
-/// bytes each: the default, kDefaultPerftStates, is about 1 GiB), or when max_seconds (> 0) of
+/// enumeration tables of all levels together would hold more than max_states states (up to about
+/// 80 bytes each: the default, kDefaultPerftStates, stays under 0.7 GB; 20 << 20 reached 1.65 GB
+/// on the corpus's heaviest position), or when max_seconds (> 0) of
 /// wall time pass before it ends (memory is bounded by the states; time grows with the depth).
-constexpr int64_t kDefaultPerftStates = int64_t(20) << 20;
+constexpr int64_t kDefaultPerftStates = int64_t(8) << 20;
 uint64_t perft(const Position& pos, int depth, uint64_t* kicks_made = nullptr,
                int64_t max_states = kDefaultPerftStates, double max_seconds = 0);
 
