@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include <yaml-cpp/yaml.h>
 #include <nlohmann/json.hpp>
 
 #include "core/fileutil.h"
@@ -75,9 +76,19 @@ code{background:#f4f4f4;padding:0 3px}
 
 bool is_value_net_run(const std::string& run_dir) {
   const std::string state = run_dir + "/state.json";
-  if (!fs::exists(state)) return false;
+  if (fs::exists(state)) {
+    try {
+      return read_json(state).value("learner", std::string()) == "value-net";
+    } catch (const std::exception&) {
+      return false;
+    }
+  }
+  // A run record kept without its state (config, logs, report) says so in its config.
+  const std::string config = run_dir + "/config.yaml";
+  if (!fs::exists(config)) return false;
   try {
-    return read_json(state).value("learner", std::string()) == "value-net";
+    const YAML::Node learner = YAML::LoadFile(config)["run"]["learner"];
+    return learner && learner.IsScalar() && learner.as<std::string>() == "value-net";
   } catch (const std::exception&) {
     return false;
   }
@@ -85,8 +96,19 @@ bool is_value_net_run(const std::string& run_dir) {
 
 std::string write_value_net_report(const std::string& run_dir, const std::string& out_path) {
   const std::string out = out_path.empty() ? run_dir + "/report.html" : out_path;
-  const json state = read_json(run_dir + "/state.json");
   const std::vector<json> gens = read_generations(run_dir + "/logs/generations.jsonl");
+  // Without state.json (a kept run record) the last generation's line gives the best net and the
+  // wall time, and the phase is said to be unknown.
+  json state;
+  if (fs::exists(run_dir + "/state.json")) {
+    state = read_json(run_dir + "/state.json");
+  } else {
+    state = {{"phase", "not recorded (no state.json)"}};
+    if (!gens.empty()) {
+      state["best"] = gens.back().value("best", std::string("?"));
+      state["seconds"] = gens.back().value("seconds", 0.0);
+    }
+  }
   std::ostringstream os;
   const std::string name = fs::path(run_dir).filename().string();
   os << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" << escape_xml(name)

@@ -3,9 +3,11 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <fstream>
 
 #include "core/stats.h"
 #include "report/report.h"
+#include "report/value_net_report.h"
 #include "selfplay/data.h"
 #include "tests/report/fake_run.h"
 
@@ -453,4 +455,29 @@ TEST_CASE("an Elo that rounds to zero prints as 0, never with a minus sign") {
   CHECK_THAT(html, Contains("</td><td>0</td><td class=\"muted\">\u00b160</td>"));  // gen-0001's row
   CHECK(html.find("\u22120<") == std::string::npos);
   CHECK(html.find(">-0<") == std::string::npos);
+}
+
+TEST_CASE("a kept value-net run record without state.json gives the value-net page") {
+  // Regression: models/runs/ship-8x10-value-net-c70cf9e (config.yaml, logs, report.html, no
+  // state.json) was taken for a resnet run, and `report` wrote over its page one that said
+  // "ratings.json has not been written yet".
+  TempDir dir("kept-value-net");
+  const fs::path kept = fs::path(PS_SOURCE_DIR) / "models/runs/ship-8x10-value-net-c70cf9e";
+  fs::create_directories(dir / "logs");
+  fs::copy_file(kept / "config.yaml", dir / "config.yaml");
+  fs::copy_file(kept / "logs/generations.jsonl", dir / "logs/generations.jsonl");
+  REQUIRE(is_value_net_run(dir.str()));
+  const std::string html = read_file(write_value_net_report(dir.str()));
+  CHECK_THAT(html, Contains("value-net learner"));
+  CHECK_THAT(html, Contains("3 generations finished; best net <b>gen-0003</b>"));
+  CHECK_THAT(html, Contains("phase not recorded (no state.json)"));
+  CHECK_THAT(html, Contains("163.1 min of wall time"));
+  CHECK_THAT(html, !Contains("ratings.json"));
+
+  // A config whose run has another learner, or none, is not a value-net run.
+  TempDir other("kept-resnet");
+  { std::ofstream(other / "config.yaml") << "run: {name: q, learner: resnet}\n"; }
+  CHECK_FALSE(is_value_net_run(other.str()));
+  { std::ofstream(other / "config.yaml") << "run: [\n"; }
+  CHECK_FALSE(is_value_net_run(other.str()));
 }
