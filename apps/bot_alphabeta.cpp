@@ -46,6 +46,12 @@ std::chrono::steady_clock::time_point process_start(std::chrono::steady_clock::t
 CLI::App* add_bot_command(CLI::App& app, BotArgs& a) {
   auto* bot =
       app.add_subcommand("bot", "Play the CodinGame protocol on stdin/stdout: alpha-beta with the value net");
+  bot->footer(
+      "Protocol (tournament/protocol.h): the first line is the bot's id (0: first player, attacks "
+      "the north goal; 1: second player). Then on each of its turns two lines: the length of the "
+      "opponent's last turn and that turn as direction digits (RULES.md), \"1\" and \"-\" on player "
+      "0's first turn. The bot answers one line, its whole turn as digits. Example: printf "
+      "'0\\n1\\n-\\n' | papersoccer bot");
   bot->add_option("model", a.model,
                   "a network model (export) or checkpoint: loads LibTorch and the net (for --visits, or "
                   "--config's PUCT turns); without it alpha-beta plays with the value net and no network");

@@ -3,8 +3,8 @@
 # file beside it whose SHA-256 is the manifest's, and each pointer models/<pitch>-<variant>.vnet
 # is byte-identical to its newest dated file (<pitch>-<variant>-YYYYMMDD.vnet; a second net of one
 # day is YYYYMMDDb, and so on), the net that manifest describes; every dated file has its
-# manifest (the same name, .json). Exit 0 when all hold, 1 naming the first that does not, 77 (skipped)
-# without sha256sum.
+# manifest (the same name, .json), and a manifest's "file" is its own name with .vnet. Exit 0 when
+# all hold, 1 naming each that does not, 77 (skipped) without sha256sum.
 #   tools/models_check.sh [MODELS_DIR]
 set -u
 dir=${1:-$(dirname "$0")/../models}
@@ -15,6 +15,8 @@ for m in "$dir"/*.json "$dir"/candidates/*.json; do
   file=$(sed -n 's/^ *"file": *"\([^"]*\)".*/\1/p' "$m" | head -1)
   want=$(sed -n 's/^ *"sha256": *"\([0-9a-f]*\)".*/\1/p' "$m" | head -1)
   [ -n "$file" ] && [ -n "$want" ] || { echo "models_check: $m: no \"file\" and \"sha256\" lines"; status=1; continue; }
+  [ "$file" = "$(basename "${m%.json}").vnet" ] ||
+    { echo "models_check: $m: names $file, not $(basename "${m%.json}").vnet"; status=1; continue; }
   path=$(dirname "$m")/$file
   [ -f "$path" ] || { echo "models_check: $m: names $file, which is not beside it"; status=1; continue; }
   got=$(sha256sum "$path" | cut -d' ' -f1)
