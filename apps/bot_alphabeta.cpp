@@ -90,10 +90,9 @@ CLI::App* add_bot_command(CLI::App& app, BotArgs& a) {
                   "models/<pitch>-<variant>.vnet when it exists, else the random evaluation; "
                   "none: the random evaluation; hand: the hand evaluation)")
       ->check(non_empty_name(".vnet file, none or hand"));
-  bot->add_option(
-         "--nodes", a.nodes,
-         "alpha-beta's node budget per turn, within the time (>= 1; deterministic: the single file's "
-         "--visits); not with a network")
+  bot->add_option("--nodes", a.nodes,
+                  "alpha-beta's node budget per turn, within the time (>= 1; deterministic: the alpha-beta "
+                  "single file's --nodes); not with a network")
       ->check(integer_at_least(1));
   bot->add_option("--config", a.config, "YAML with a search: map (search/params.h); loads the network");
   return bot;
