@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include "core/plural.h"
 #include "loop/export_model.h"
@@ -34,8 +36,10 @@ void print_run_header(const RunContext& ctx) {
 // reported finished over it); best.model deleted or cut short (it is a copy, for `bot`) is
 // written again from the best network's checkpoint.
 void ensure_best_model(RunContext& ctx) {
-  for (const std::string& ckpt :
-       {ctx.paths.checkpoint(ctx.state.generation), ctx.paths.checkpoint_of(ctx.state.best)})
+  std::vector<std::string> checkpoints{ctx.paths.checkpoint(ctx.state.generation)};
+  if (ctx.paths.checkpoint_of(ctx.state.best) != checkpoints[0])  // once when the last is the best
+    checkpoints.push_back(ctx.paths.checkpoint_of(ctx.state.best));
+  for (const std::string& ckpt : checkpoints)
     if (std::filesystem::exists(ckpt)) (void)nn::load_checkpoint(ckpt);
   try {
     (void)nn::load_checkpoint(ctx.paths.best_model);
