@@ -684,8 +684,7 @@ void load_checkpoints(RunData& run) {
   std::sort(run.checkpoints.begin(), run.checkpoints.end(),
             [](const FileEntry& a, const FileEntry& b) { return a.name < b.name; });
   for (const FileEntry& f : run.checkpoints)
-    if (f.name.size() > 5 && f.name.compare(f.name.size() - 5, 5, ".ckpt") == 0)
-      check_network_file(run, "checkpoints/" + f.name);
+    if (fs::path(f.name).extension() == ".ckpt") check_network_file(run, "checkpoints/" + f.name);
 }
 
 }  // namespace
