@@ -96,6 +96,29 @@ void bench_value_in_search(const std::shared_ptr<const ValueNet>& net, const std
              },
              puct_budget, openings, visits, pitch, variant, seed);
   }
+  // The same PUCT search with a one-turn minimax over the first 64 turns of each leaf
+  // (SearchParams::leaf_reply_turns; 16 were too few to find the replies that matter under
+  // uniform priors): with the net's value, its negation, and value 0 (what the replies' win
+  // checks alone give).
+  constexpr int kReplies = 64;
+  for (int sign : {1, -1, 0}) {
+    auto evaluator = std::make_shared<ValueNetAsEvaluator>(net, name, sign < 0);
+    UniformEvaluator zero;
+    Evaluator& ev = sign == 0 ? static_cast<Evaluator&>(zero) : *evaluator;
+    const char* label = sign > 0   ? "PUCT, 64 leaf replies, the value net's value"
+                        : sign < 0 ? "PUCT, 64 leaf replies, the value negated"
+                                   : "PUCT, 64 leaf replies, value 0";
+    play_row(
+        label,
+        [&](uint64_t s) {
+          SearchParams sp;
+          sp.visits = visits;
+          sp.initial_turns = kReplies;
+          sp.leaf_reply_turns = kReplies;
+          return std::make_unique<MctsPlayer>(ev, sp, s, "PUCT, leaf replies");
+        },
+        puct_budget, openings, visits, pitch, variant, seed);
+  }
   // Alpha-beta to a fixed depth: a node budget far above what the depth needs.
   const TurnBudget depth_budget{-1, int64_t(1) << 40};
   struct Row {

@@ -5,6 +5,8 @@
 // leaf:
 //   - the PUCT search at the same visits with the net's value at its leaves (uniform priors),
 //     and with that value negated (a sign check: it must score lower);
+//   - the same PUCT search with a one-turn minimax over each leaf's first 64 turns
+//     (SearchParams::leaf_reply_turns), with the net's value, its negation and value 0;
 //   - alpha-beta over complete turns (search/alphabeta.h) to a fixed depth of 1 and of 2 turns
 //     with the net, and to depth 2 with the random evaluation (what breadth alone gives).
 // Openings of 3 random turns, one per pair of games, colours swapped; one thread. Each row

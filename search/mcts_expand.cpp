@@ -346,6 +346,10 @@ double Search::Impl::expand_evaluated(Node* n, const Position& pos, bool is_root
   if (!n->logits) drop_turn_state(n);
   // single-file: omit end
   double v = -double(std::clamp(e.value, -1.0f, 1.0f));
+  // single-file: omit begin
+  if (!is_root && params.leaf_reply_turns > 0 && n->proven.load(std::memory_order_acquire) == 0)
+    v = reply_value(n, pos, w, v);
+  // single-file: omit end
   if (n->proven.load(std::memory_order_acquire) == -1) v = -1.0;  // a winning child
   if (is_root && params.solver && n->complete.load(std::memory_order_relaxed) && all_children_lost(n)) {
     n->proven.store(1, std::memory_order_release);
@@ -353,6 +357,47 @@ double Search::Impl::expand_evaluated(Node* n, const Position& pos, bool is_root
   n->state.store(kExpanded, std::memory_order_release);
   return v;
 }
+
+// single-file: omit begin
+// The one-turn minimax value of leaf n at pos (SearchParams::leaf_reply_turns), for n's
+// chooser: the best, for the side to move at pos, of the positions after n's first
+// leaf_reply_turns children (in prior order), each settled by the win checks (check_node,
+// which also marks the child checked for its own expansion later) or else by one network
+// evaluation, all of them in one evaluate_many call. `own` (the leaf's own value) when n has
+// no children. n is kExpanding, owned by this thread, so no other thread reads its children.
+double Search::Impl::reply_value(Node* n, const Position& pos, Worker& w, double own) {
+  const int k = params.leaf_reply_turns;
+  double best = -2.0;  // for the side to move at pos
+  int taken = 0;
+  w.reply_positions.clear();
+  for_each_child(n, [&](Node* c) {
+    if (taken >= k) return;
+    ++taken;
+    int8_t pr = c->proven.load(std::memory_order_acquire);
+    Position end = pos;
+    play_kicks(end, c);
+    if (pr == 0 && !c->checked.load(std::memory_order_acquire)) pr = check_node(c, end, w);
+    if (pr != 0) {
+      best = std::max(best, double(pr));
+    } else {
+      w.reply_positions.push_back(end);
+    }
+  });
+  const size_t m = w.reply_positions.size();
+  if (m > 0) {
+    w.reply_pointers.resize(m);
+    for (size_t i = 0; i < m; ++i) w.reply_pointers[i] = &w.reply_positions[i];
+    if (w.reply_evals.size() < m) w.reply_evals.resize(m);
+    evaluator.evaluate_many(w.reply_pointers.data(), m, w.reply_evals.data());
+    evaluations.fetch_add(int64_t(m), std::memory_order_relaxed);
+    for (size_t i = 0; i < m; ++i) {
+      check_eval(w.reply_positions[i], w.reply_evals[i]);
+      best = std::max(best, -double(std::clamp(w.reply_evals[i].value, -1.0f, 1.0f)));
+    }
+  }
+  return best < -1.5 ? own : -best;
+}
+// single-file: omit end
 
 // Expands a leaf at pos (its state is kExpanding, owned by this thread), asking the network
 // when the win checks do not decide it. Returns the leaf's value from its chooser's point of

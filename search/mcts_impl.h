@@ -87,6 +87,10 @@ struct Search::Impl {
     std::vector<Leaf> leaves;  // the gather step's leaves
     std::vector<const Position*> leaf_positions;
     std::vector<Evaluation> leaf_evals;
+    // reply_value's positions and their evaluations.
+    std::vector<Position> reply_positions;
+    std::vector<const Position*> reply_pointers;
+    std::vector<Evaluation> reply_evals;
     // single-file: omit end
   };
   Worker main_worker;  // the calling thread's, kept between searches (buffers stay allocated)
@@ -126,6 +130,9 @@ struct Search::Impl {
   bool expand_by_checks(Node* n, const Position& pos, bool is_root, Worker& w, double& v);
   double expand_evaluated(Node* n, const Position& pos, bool is_root, Worker& w, const Evaluation& e);
   double expand(Node* n, const Position& pos, bool is_root, Worker& w);
+  // single-file: omit begin
+  double reply_value(Node* n, const Position& pos, Worker& w, double own);
+  // single-file: omit end
   // Selection, backup and the descents (mcts_select.cpp).
   float root_prior(const Node* root_node, const Node* c, size_t index) const;
   Node* select_child(Node* n, bool is_root) const;

@@ -36,6 +36,9 @@ void SearchParams::validate() const {
   check(p.turn_gen_max_expansions >= 1, "turn_gen_max_expansions", "must be >= 1");
   check(p.policy_temperature > 0 && std::isfinite(p.policy_temperature), "policy_temperature",
         "must be > 0 and finite");
+  check(p.leaf_reply_turns >= 0 && p.leaf_reply_turns <= 256, "leaf_reply_turns", "must be in 0..256");
+  check(p.leaf_reply_turns <= p.initial_turns, "leaf_reply_turns",
+        "must be <= initial_turns (the leaf's replies are its first turns)");
   check(p.proof_fraction >= 0 && p.proof_fraction <= 0.9, "proof_fraction", "must be in [0, 0.9]");
   check(p.endgame_from_turn >= -1, "endgame_from_turn", "must be >= -1 (-1: never)");
   check(p.endgame_eval == "noise" || p.endgame_eval == "hand" || p.endgame_eval == "nnue", "endgame_eval",
@@ -72,8 +75,9 @@ SearchParams parse_search_params(ConfigReader& cfg, const SearchParams& defaults
            field("widen_min_remaining_mass", p.widen_min_remaining_mass),
            field("turn_gen_max_expansions", p.turn_gen_max_expansions), field("sum_chains", p.sum_chains),
            field("policy_temperature", p.policy_temperature), field("solver", p.solver),
-           field("proof_fraction", p.proof_fraction), field("endgame_from_turn", p.endgame_from_turn),
-           field("endgame_eval", p.endgame_eval), field("endgame_value_net", p.endgame_value_net),
+           field("leaf_reply_turns", p.leaf_reply_turns), field("proof_fraction", p.proof_fraction),
+           field("endgame_from_turn", p.endgame_from_turn), field("endgame_eval", p.endgame_eval),
+           field("endgame_value_net", p.endgame_value_net),
            field("endgame_eval_noise", p.endgame_eval_noise));
   return cfg.finish_validated(p);
 }

@@ -100,6 +100,19 @@ struct SearchParams {
   /// Terminal turns and the win check always give exact leaf values, even when false.
   bool solver = true;
 
+  // single-file: omit begin (the exported bot searches without leaf replies)
+  // --- leaf replies --------------------------------------------------------------------------
+  /// leaf_reply_turns: at each leaf the network evaluates (not the root), also evaluate the
+  /// positions after its first leaf_reply_turns turns in prior order (the side to move's best
+  /// candidates; each with the engine's win checks first, which settle some without the
+  /// network) in one Evaluator::evaluate_many call, and back up the best of them for the side
+  /// to move instead of the leaf's own value: a one-turn minimax at every leaf, so that a
+  /// leaf's value has met the mover's replies (in this game the side to move holds the
+  /// tactics; docs/experiments/resnet-loop-learning.md). Costs up to 1 + leaf_reply_turns
+  /// evaluations per visit. 0 = off. In 0..256, and <= initial_turns.
+  int leaf_reply_turns = 0;
+  // single-file: omit end
+
   // single-file: omit begin (the exported bot has no proof step)
   // --- proof step (MCTS-minimax hybrid, search/mcts_player.h) --------------------------------
   /// proof_fraction: share of a timed turn's search time that the `mcts` player first spends

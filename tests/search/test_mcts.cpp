@@ -540,3 +540,72 @@ TEST_CASE("mcts: the saved generations' budget rejects a negative size", "[searc
   Search s(ev, SearchParams{}, 1);
   CHECK_THROWS_WITH(s.set_turn_state_budget(-1), Catch::Contains("turn state budget must be >= 0"));
 }
+
+namespace {
+
+// Every position is worth `value` to its side to move; uniform per-kick logits. Counts calls.
+class ConstantValueEvaluator final : public Evaluator {
+ public:
+  explicit ConstantValueEvaluator(float value) : value_(value) {}
+  void evaluate(const Position& pos, Evaluation& out) override {
+    ++calls;
+    out.value = value_;
+    out.policy_logits.assign(size_t(pos.pitch().num_points()) * 8, 0.0f);
+  }
+  std::string name() const override { return "constant"; }
+  int64_t calls = 0;
+
+ private:
+  float value_;
+};
+
+}  // namespace
+
+TEST_CASE("mcts: leaf replies back up the side to move's best reply, not the leaf's own value", "[search]") {
+  // The evaluator says the side to move wins (+0.9) everywhere. A root turn's leaf (opponent to
+  // move) is then worth -0.9 to the root's side by its own value, and +0.9 by its replies (each
+  // reply leaves the root's side to move).
+  Game g(Pitch::standard(), Variant::kStandard);
+  ConstantValueEvaluator ev(0.9f);
+  SearchParams sp;
+  sp.root_noise = false;
+  sp.initial_turns = 6;
+  for (int k : {0, 6}) {
+    sp.leaf_reply_turns = k;
+    ev.calls = 0;
+    Search search(ev, sp, 1);
+    const SearchResult r = search.run(g.position(), SearchLimits{1, -1});
+    int visited = 0;
+    for (const RootChild& c : r.children) {
+      if (c.visits == 0) continue;
+      ++visited;
+      CHECK(c.proven == 0);
+      CHECK(c.q == Approx(k == 0 ? -0.9 : 0.9));
+    }
+    CHECK(visited == 1);
+    // The root, then one leaf and its six replies (none settled by the win checks at the start
+    // of a game).
+    CHECK(r.evaluations == (k == 0 ? 2 : 1 + 7));
+    CHECK(ev.calls == r.evaluations);
+  }
+}
+
+TEST_CASE("mcts: leaf replies give legal and reproducible turns over random positions", "[search]") {
+  // Late positions of random games too, where the replies' win checks settle many of them.
+  const std::vector<Game> games = random_positions(40, 17);
+  FixedCostEvaluator ev(0, 0.5f, 2.0f, 3);
+  SearchParams sp;
+  sp.root_noise = false;
+  sp.leaf_reply_turns = 8;
+  sp.leaf_batch = GENERATE(1, 8);
+  for (const Game& g : games) {
+    std::string first;
+    for (int run = 0; run < 2; ++run) {
+      Search search(ev, sp, 5);
+      const SearchResult r = search.run(g.position(), SearchLimits{32, -1});
+      REQUIRE(is_legal_turn(g, r.best_turn));
+      if (run == 0) first = r.best_turn;
+      else CHECK(r.best_turn == first);
+    }
+  }
+}

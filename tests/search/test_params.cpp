@@ -57,6 +57,13 @@ TEST_CASE("params: YAML defaults, overrides and errors", "[search]") {
     REQUIRE_THROWS_WITH(parse_search_params(cfg), Catch::Contains("n.yaml: proof_fraction (line 1)"));
   }
   {
+    auto cfg = ConfigReader::from_string("initial_turns: 8\nleaf_reply_turns: 9\n", "r.yaml");
+    REQUIRE_THROWS_WITH(parse_search_params(cfg), Catch::Contains("r.yaml: leaf_reply_turns (line 2)") &&
+                                                      Catch::Contains("must be <= initial_turns"));
+    auto ok = ConfigReader::from_string("initial_turns: 8\nleaf_reply_turns: 8\n", "r.yaml");
+    REQUIRE(parse_search_params(ok).leaf_reply_turns == 8);
+  }
+  {
     auto cfg = ConfigReader::from_string("proof_fraction: 0.25\n", "ok.yaml");
     REQUIRE(parse_search_params(cfg).proof_fraction == 0.25);
   }
@@ -76,7 +83,7 @@ TEST_CASE("params: configs/search.yaml is valid and documents every key", "[sear
   root.finish();
   REQUIRE(p.visits >= 1);
   // Every key of the example is a field: count them against the parser's list.
-  REQUIRE(cfg.node().size() == 25);
+  REQUIRE(cfg.node().size() == 26);
 }
 
 TEST_CASE("params: endgame_from_turn and endgame_eval are read and checked", "[search]") {
