@@ -73,7 +73,7 @@ void play_row(const char* label, const std::function<std::unique_ptr<Player>(uin
 }  // namespace
 
 void bench_value_in_search(const std::shared_ptr<const ValueNet>& net, const std::string& name, int games,
-                           int visits, uint64_t seed) {
+                           int visits, int leaf_replies, uint64_t seed) {
   const Pitch& pitch = net->pitch();
   const Variant variant = net->variant;
   tour::OpeningOptions oo;
@@ -82,7 +82,7 @@ void bench_value_in_search(const std::shared_ptr<const ValueNet>& net, const std
   oo.seed = seed;
   const auto openings = tour::generate_openings(pitch, variant, oo);
   std::printf(
-      "the value net in two searches: %d games per row against PUCT at %d visits with value 0 and "
+      "the value net in PUCT and alpha-beta: %d games per row against PUCT at %d visits with value 0 and "
       "uniform priors (%zu openings of 3 random turns, colours swapped)\n",
       games, visits, openings.size());
   const TurnBudget puct_budget{-1, visits};
@@ -96,25 +96,25 @@ void bench_value_in_search(const std::shared_ptr<const ValueNet>& net, const std
              },
              puct_budget, openings, visits, pitch, variant, seed);
   }
-  // The same PUCT search with a one-turn minimax over the first 64 turns of each leaf
+  // The same PUCT search with a one-turn minimax over the first leaf_replies turns of each leaf
   // (SearchParams::leaf_reply_turns; 16 were too few to find the replies that matter under
-  // uniform priors): with the net's value, its negation, and value 0 (what the replies' win
-  // checks alone give).
-  constexpr int kReplies = 64;
-  for (int sign : {1, -1, 0}) {
-    auto evaluator = std::make_shared<ValueNetAsEvaluator>(net, name, sign < 0);
+  // uniform priors, 64 used the value most): with the net's value, its negation, and value 0
+  // (what the replies' win checks alone give).
+  const std::string replies = std::to_string(leaf_replies);
+  const std::string labels[3] = {"PUCT, " + replies + " leaf replies, the value net's value",
+                                 "PUCT, " + replies + " leaf replies, the value negated",
+                                 "PUCT, " + replies + " leaf replies, value 0"};
+  for (int row = 0; row < 3; ++row) {
+    auto evaluator = std::make_shared<ValueNetAsEvaluator>(net, name, row == 1);
     UniformEvaluator zero;
-    Evaluator& ev = sign == 0 ? static_cast<Evaluator&>(zero) : *evaluator;
-    const char* label = sign > 0   ? "PUCT, 64 leaf replies, the value net's value"
-                        : sign < 0 ? "PUCT, 64 leaf replies, the value negated"
-                                   : "PUCT, 64 leaf replies, value 0";
+    Evaluator& ev = row == 2 ? static_cast<Evaluator&>(zero) : *evaluator;
     play_row(
-        label,
+        labels[row].c_str(),
         [&](uint64_t s) {
           SearchParams sp;
           sp.visits = visits;
-          sp.initial_turns = kReplies;
-          sp.leaf_reply_turns = kReplies;
+          sp.initial_turns = leaf_replies;
+          sp.leaf_reply_turns = leaf_replies;
           return std::make_unique<MctsPlayer>(ev, sp, s, "PUCT, leaf replies");
         },
         puct_budget, openings, visits, pitch, variant, seed);

@@ -5,7 +5,7 @@
 // leaf:
 //   - the PUCT search at the same visits with the net's value at its leaves (uniform priors),
 //     and with that value negated (a sign check: it must score lower);
-//   - the same PUCT search with a one-turn minimax over each leaf's first 64 turns
+//   - the same PUCT search with a one-turn minimax over each leaf's first `leaf_replies` turns
 //     (SearchParams::leaf_reply_turns), with the net's value, its negation and value 0;
 //   - alpha-beta over complete turns (search/alphabeta.h) to a fixed depth of 1 and of 2 turns
 //     with the net, and to depth 2 with the random evaluation (what breadth alone gives).
@@ -23,9 +23,10 @@
 
 namespace ps::cmd {
 
-/// Plays the rows above and prints them on stdout. games: even, >= 2; visits >= 1. Throws
-/// std::runtime_error when the openings cannot be generated (tour::generate_openings).
+/// Plays the rows above and prints them on stdout. games: even, >= 2; visits >= 1;
+/// leaf_replies in 1..256. Throws std::runtime_error when the openings cannot be generated
+/// (tour::generate_openings).
 void bench_value_in_search(const std::shared_ptr<const ValueNet>& net, const std::string& name, int games,
-                           int visits, uint64_t seed);
+                           int visits, int leaf_replies, uint64_t seed);
 
 }  // namespace ps::cmd

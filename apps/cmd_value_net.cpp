@@ -4,7 +4,8 @@
 //                                            as value targets (selfplay/relabel.h)
 //   bench value-net [--net FILE.vnet]        evaluations per second, incremental vs from scratch,
 //                                            and alphabeta's nodes/s and depth, hand vs nnue;
-//                                            with --games, the net in two searches
+//                                            with --games, the net in PUCT (with and without
+//                                            leaf replies) and in alpha-beta
 //                                            (apps/bench_value_in_search.h)
 #include <unistd.h>
 
@@ -49,6 +50,7 @@ struct BenchOptions {
   int from_turn = 0;  // with pgn: the first turn start taken
   int games = 0;      // > 0: bench_value_in_search with this many games per row
   int visits = 48;    // its PUCT searches' visits
+  int leaf_replies = 64;  // the leaf-reply rows' leaf_reply_turns
 };
 
 // Turn starts of the games of a PGN file (a tournament's or ladder's games.pgn) from from_turn
@@ -265,7 +267,7 @@ void bench_value_net(const BenchOptions& o) {
   const std::string name = o.net.empty() ? "random" : o.net;
   bench_evaluations(net, name, games, int(games.size()));
   bench_alphabeta(net, name, games, o);
-  if (o.games > 0) bench_value_in_search(net, name, o.games, o.visits, o.seed);
+  if (o.games > 0) bench_value_in_search(net, name, o.games, o.visits, o.leaf_replies, o.seed);
 }
 
 // train-value's options.
@@ -527,8 +529,8 @@ void register_bench_value_net_command(CLI::App& app) {
       ->capture_default_str()
       ->check(integer_at_least(0));
   b->add_option("--games", o->games,
-                "then play this many games per row (even): the net's value in PUCT and in alpha-beta "
-                "to depth 1 and 2, each against PUCT with value 0")
+                "then play this many games per row (even): the net's value in PUCT, in PUCT with leaf "
+                "replies and in alpha-beta to depth 1 and 2, each against PUCT with value 0")
       ->capture_default_str()
       ->check(CLI::Validator(
           [](std::string& v) {
@@ -540,6 +542,11 @@ void register_bench_value_net_command(CLI::App& app) {
   b->add_option("--visits", o->visits, "with --games: visits of every PUCT search")
       ->capture_default_str()
       ->check(in_range(1, 1000000));
+  b->add_option(
+       "--leaf-replies", o->leaf_replies,
+       "with --games: turns evaluated below each leaf in the leaf-reply rows (search.leaf_reply_turns)")
+      ->capture_default_str()
+      ->check(in_range(1, 256));
   b->callback([o] { bench_value_net(*o); });
 }
 

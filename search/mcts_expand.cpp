@@ -377,6 +377,12 @@ double Search::Impl::reply_value(Node* n, const Position& pos, Worker& w, double
     Position end = pos;
     play_kicks(end, c);
     if (pr == 0 && !c->checked.load(std::memory_order_acquire)) pr = check_node(c, end, w);
+    if (pr == 1) {
+      // A reply that wins (every answer to it loses) proves n lost for its chooser, as
+      // append_children does for a child that ends the game.
+      int8_t expect = 0;
+      n->proven.compare_exchange_strong(expect, -1, std::memory_order_acq_rel);
+    }
     if (pr != 0) {
       best = std::max(best, double(pr));
     } else {

@@ -9,7 +9,9 @@
 //     moves it to kExpanding expands the node; it stores kExpanded with release once the node is
 //     decided or its first children are published (a leaf where every turn of the side to move
 //     loses gets none), and readers load it with acquire. A child proven at its creation
-//     (a finished game, or the root's eager win checks) is kExpanded from the start.
+//     (a finished game, or the root's eager win checks) is kExpanded from the start; so is a
+//     child the win checks prove while its parent is still kExpanding (leaf replies,
+//     SearchParams::leaf_reply_turns: only the parent's expanding thread reaches it then).
 //   - Children are appended one block at a time (ChildBlock) by one thread: the one expanding
 //     the node, or the one holding its `widening` flag. The block is written in full before
 //     num_children grows (release); readers load num_children (acquire) and walk no further
