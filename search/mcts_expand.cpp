@@ -8,6 +8,7 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/turns.h"
@@ -119,10 +120,7 @@ void Search::Impl::check_root_children(Worker& w) {
     play_kicks(end, c);
     if (check_node(c, end, w) == 1) any_win = true;
   });
-  if (any_win) {
-    int8_t expect = 0;
-    rt->proven.compare_exchange_strong(expect, -1);
-  }
+  if (any_win) prove(rt, -1);
 }
 
 // Appends turns (already deduplicated) as one block of children of n; publishes them.
@@ -173,10 +171,7 @@ void Search::Impl::append_children(Node* n, const std::vector<Turn>& turns, cons
   }
   node_count.fetch_add(int64_t(pick.size()), std::memory_order_relaxed);
   n->num_children.fetch_add(uint32_t(pick.size()), std::memory_order_release);
-  if (any_win) {  // a winning turn proves n won for its side to move (lost for its chooser)
-    int8_t expect = 0;
-    n->proven.compare_exchange_strong(expect, -1, std::memory_order_acq_rel);
-  }
+  if (any_win) prove(n, -1);  // a winning turn proves n won for its side to move (lost for its chooser)
 }
 
 // Generates up to max_turns turns of pos best-first under logits and adds the ones n lacks.
@@ -374,20 +369,19 @@ double Search::Impl::reply_value(Node* n, const Position& pos, Worker& w, double
     if (taken >= k) return;
     ++taken;
     int8_t pr = c->proven.load(std::memory_order_acquire);
-    Position end = pos;
-    play_kicks(end, c);
-    if (pr == 0 && !c->checked.load(std::memory_order_acquire)) pr = check_node(c, end, w);
-    if (pr == 1) {
-      // A reply that wins (every answer to it loses) proves n lost for its chooser, as
-      // append_children does for a child that ends the game.
-      int8_t expect = 0;
-      n->proven.compare_exchange_strong(expect, -1, std::memory_order_acq_rel);
+    if (pr == 0) {  // the position after c is needed by the win checks or the network
+      Position end = pos;
+      play_kicks(end, c);
+      if (!c->checked.load(std::memory_order_acquire)) pr = check_node(c, end, w);
+      if (pr == 0) {
+        w.reply_positions.push_back(std::move(end));
+        return;
+      }
     }
-    if (pr != 0) {
-      best = std::max(best, double(pr));
-    } else {
-      w.reply_positions.push_back(end);
-    }
+    // A reply that wins (every answer to it loses) proves n lost for its chooser, as
+    // append_children does for a child that ends the game.
+    if (pr == 1) prove(n, -1);
+    best = std::max(best, double(pr));
   });
   const size_t m = w.reply_positions.size();
   if (m > 0) {

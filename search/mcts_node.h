@@ -100,6 +100,13 @@ inline void atomic_add(std::atomic<double>& a, double v) {
   while (!a.compare_exchange_weak(cur, cur + v, std::memory_order_relaxed)) {}
 }
 
+// Records the proven result r (+1 / -1 for n's chooser) unless n already holds one: the first
+// proof stands (any thread).
+inline void prove(Node* n, int8_t r) {
+  int8_t expect = 0;
+  n->proven.compare_exchange_strong(expect, r, std::memory_order_acq_rel);
+}
+
 inline void play_kicks(Position& pos, const Node* n) {
   for (int i = 0; i < n->num_kicks; ++i) {
     const int d = (n->kicks[i >> 1] >> ((i & 1) * 4)) & 15;

@@ -90,12 +90,10 @@ void Search::Impl::backup(const std::vector<Node*>& path, double v) {
     Node* child = path[i];
     Node* parent = path[i - 1];
     const int8_t pc = child->proven.load(std::memory_order_acquire);
-    int8_t expect = 0;
     if (pc == 1) {
-      parent->proven.compare_exchange_strong(expect, -1, std::memory_order_acq_rel);
+      prove(parent, -1);
     } else if (pc == -1) {
-      if (parent->complete.load(std::memory_order_acquire) && all_children_lost(parent))
-        parent->proven.compare_exchange_strong(expect, 1, std::memory_order_acq_rel);
+      if (parent->complete.load(std::memory_order_acquire) && all_children_lost(parent)) prove(parent, 1);
       else break;
     } else {
       break;
@@ -142,8 +140,7 @@ Search::Impl::Step Search::Impl::descend(Worker& w, std::vector<Node*>& path, Po
     if (!c) {
       if (n->complete.load(std::memory_order_acquire) || !params.solver) {
         // Every turn loses: n is won for its chooser.
-        int8_t expect = 0;
-        n->proven.compare_exchange_strong(expect, 1, std::memory_order_acq_rel);
+        prove(n, 1);
         if (is_root) {
           undo_virtual(path);
           return Step::kCollision;
