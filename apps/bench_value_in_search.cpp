@@ -86,38 +86,30 @@ void bench_value_in_search(const std::shared_ptr<const ValueNet>& net, const std
       "uniform priors (%zu openings of 3 random turns, colours swapped)\n",
       games, visits, openings.size());
   const TurnBudget puct_budget{-1, visits};
-  for (bool negate : {false, true}) {
-    auto evaluator = std::make_shared<ValueNetAsEvaluator>(net, name, negate);
-    play_row(negate ? "PUCT, the value net's value negated" : "PUCT, the value net's value",
-             [&](uint64_t s) {
-               SearchParams sp;
-               sp.visits = visits;
-               return std::make_unique<MctsPlayer>(*evaluator, sp, s, "PUCT, value net");
-             },
-             puct_budget, openings, visits, pitch, variant, seed);
-  }
-  // The same PUCT search with a one-turn minimax over the first leaf_replies turns of each leaf
-  // (SearchParams::leaf_reply_turns; 16 were too few to find the replies that matter under
-  // uniform priors, 64 used the value most): with the net's value, its negation, and value 0
-  // (what the replies' win checks alone give).
-  const std::string replies = std::to_string(leaf_replies);
-  const std::string labels[3] = {"PUCT, " + replies + " leaf replies, the value net's value",
-                                 "PUCT, " + replies + " leaf replies, the value negated",
-                                 "PUCT, " + replies + " leaf replies, value 0"};
-  for (int row = 0; row < 3; ++row) {
-    auto evaluator = std::make_shared<ValueNetAsEvaluator>(net, name, row == 1);
-    UniformEvaluator zero;
-    Evaluator& ev = row == 2 ? static_cast<Evaluator&>(zero) : *evaluator;
-    play_row(
-        labels[row].c_str(),
-        [&](uint64_t s) {
-          SearchParams sp;
-          sp.visits = visits;
-          sp.initial_turns = leaf_replies;
-          sp.leaf_reply_turns = leaf_replies;
-          return std::make_unique<MctsPlayer>(ev, sp, s, "PUCT, leaf replies");
-        },
-        puct_budget, openings, visits, pitch, variant, seed);
+  // PUCT, then the same search with a one-turn minimax over the first leaf_replies turns of each
+  // leaf (SearchParams::leaf_reply_turns; 16 were too few to find the replies that matter under
+  // uniform priors, 64 used the value most): with the net's value, its negation, and with leaf
+  // replies also value 0 (what the replies' win checks alone give).
+  for (int replies : {0, leaf_replies}) {
+    const std::string search =
+        replies > 0 ? "PUCT, " + std::to_string(replies) + " leaf replies, " : "PUCT, ";
+    const char* const values[3] = {"the value net's value", "the value net's value negated", "value 0"};
+    for (int row = 0; row < (replies > 0 ? 3 : 2); ++row) {
+      auto evaluator = std::make_shared<ValueNetAsEvaluator>(net, name, row == 1);
+      UniformEvaluator zero;
+      Evaluator& ev = row == 2 ? static_cast<Evaluator&>(zero) : *evaluator;
+      play_row((search + values[row]).c_str(),
+               [&](uint64_t s) {
+                 SearchParams sp;
+                 sp.visits = visits;
+                 if (replies > 0) {
+                   sp.initial_turns = replies;
+                   sp.leaf_reply_turns = replies;
+                 }
+                 return std::make_unique<MctsPlayer>(ev, sp, s, "PUCT, value net");
+               },
+               puct_budget, openings, visits, pitch, variant, seed);
+    }
   }
   // Alpha-beta to a fixed depth: a node budget far above what the depth needs.
   const TurnBudget depth_budget{-1, int64_t(1) << 40};
