@@ -14,15 +14,18 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <random>
 #include <thread>
 
 #include "apps/commands.h"
+#include "core/fileutil.h"
 #include "core/progress.h"
 #include "engine/random_positions.h"
 #include "nn/checkpoint.h"
 #include "nn/service.h"
+#include "selfplay/reference.h"
 
 namespace ps::cmd {
 
@@ -173,6 +176,38 @@ void register_bench_nn_command(CLI::App &app) {
     const std::vector<Position> positions =
         random_positions(Pitch::standard(), Variant::kStandard, 512, 5, 29);
     for (const auto& n : o->nets) bench_net(n, o->batches, positions, *o);
+  });
+
+  // Checkpoints scored on reference games (selfplay/reference.h): what `run` logs per
+  // generation with evaluate.reference, for any checkpoints, e.g. two runs' generations.
+  auto* ref = bench->add_subcommand(
+      "reference", "Checkpoints' value MSE and policy top-1 on reference games (selfplay/reference.h)");
+  auto checkpoints = std::make_shared<std::vector<std::string>>();
+  auto games_path = std::make_shared<std::string>("models/reference-8x10-standard");
+  ref->add_option("checkpoints", *checkpoints, "checkpoints or models to score")
+      ->required()
+      ->check(CLI::ExistingFile);
+  ref->add_option("--games", *games_path, "a .psd chunk or a folder of them")->capture_default_str();
+  ref->callback([checkpoints, games_path] {
+    // The default is the repository's folder: found from any working directory.
+    std::string path = *games_path;
+    std::error_code ec;
+    for (const std::string& p : repository_file_candidates(*games_path))
+      if (std::filesystem::exists(p, ec)) {
+        path = p;
+        break;
+      }
+    const std::vector<GameData> games = read_reference_games(path);
+    std::printf("%-48s %9s %9s %11s %8s %8s\n", "checkpoint", "positions", "value MSE", "early MSE", "sign",
+                "top-1");
+    for (const std::string& c : *checkpoints) {
+      nn::ServiceOptions so;
+      auto net = nn::make_net_evaluator(c, so);
+      const ReferenceScore s = score_reference_games(*net, games);
+      std::printf("%-48s %9lld %9.4f %11.4f %7.1f%% %7.1f%%\n", c.c_str(), (long long)s.positions,
+                  s.value_mse, s.early_value_mse, 100 * s.value_sign_accuracy, 100 * s.policy_top1);
+      std::fflush(stdout);
+    }
   });
 }
 

@@ -175,4 +175,19 @@ uint64_t remove_stale_temp_files(const std::string& dir,
   return g_stale_removed;
 }
 
+std::vector<std::string> repository_file_candidates(const std::string& path, const std::string& root) {
+  std::vector<std::string> out = {path};
+  if (fs::path(path).is_absolute()) return out;
+  char exe[4096];
+  const ssize_t n = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n > 0) {
+    exe[n] = '\0';
+    const fs::path dir = fs::path(exe).parent_path();
+    out.push_back((dir.parent_path() / path).string());
+    out.push_back((dir / path).string());
+  }
+  if (!root.empty()) out.push_back((fs::path(root) / path).string());
+  return out;
+}
+
 }  // namespace ps

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace ps {
 
@@ -30,6 +31,11 @@ void append_line(const std::string& path, const std::string& line);
 /// std::filesystem::remove_all: in a build against the CUDA LibTorch 2.11 wheel that call
 /// crashed (docs/BENCHMARKS.md, "CUDA on an H200").
 uint64_t remove_tree(const std::string& path);
+/// Where a file of the repository (a path relative to its root, such as models/x.vnet) is
+/// looked for, in order: as given (relative to the working directory), then below the folder
+/// above the executable's (the executable is build/papersoccer), then below the executable's
+/// own folder, then below `root` when not empty. An absolute path is its only candidate.
+std::vector<std::string> repository_file_candidates(const std::string& path, const std::string& root = "");
 /// Removes the temporary files write_file_atomic leaves when its process is killed between
 /// creating and renaming one (`NAME.tmp.PID`), anywhere below dir: all of them, or only those
 /// whose NAME (the file name without `.tmp.PID`) select accepts. Only for files no live process

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <sstream>
 
 #include "core/fileutil.h"
 #include "core/progress.h"
@@ -15,7 +16,9 @@
 #include "loop/export_model.h"
 #include "loop/players.h"
 #include "loop/run_ratings.h"
+#include "nn/service.h"
 #include "report/report.h"
+#include "selfplay/reference.h"
 #include "tournament/ratings.h"
 #include "tournament/tournament.h"
 
@@ -253,8 +256,60 @@ bool evaluate_generation(RunContext& ctx, int g) {
 
 namespace {
 
-// "gen 3 | gen-0003 | Elo +120 ± 80 | vs gen-0002 5/8 62% [31-86] | ... | promoted | peak RSS"
-std::string generation_line(int g, double elo, double ci, const json& outcome, bool promoted) {
+// The reference games' scores of generations 0..g (evaluate.reference; the games of the run's
+// pitch and variant), from logs/reference.jsonl; the generations not scored yet are scored and
+// appended first. Null when the run has no reference games.
+json reference_scores(const RunContext& ctx, int g) {
+  const std::string& ref = ctx.cfg.evaluate.reference;
+  if (ref.empty()) return nullptr;
+  const std::string log = ctx.paths.logs + "/reference.jsonl";
+  std::map<int, json> scored;
+  std::error_code ec;
+  if (fs::exists(log, ec)) {
+    std::istringstream in(read_file(log));
+    for (std::string l; std::getline(in, l);) {
+      json j = json::parse(l, nullptr, /*allow_exceptions=*/false);
+      if (j.is_object() && j.contains("generation") && j["generation"].is_number_integer())
+        scored[j["generation"].get<int>()] = j;  // a line cut by a kill does not parse: scored again
+    }
+  }
+  std::vector<GameData> games;
+  for (int k = 0; k <= g; ++k) {
+    if (scored.count(k) || !fs::exists(ctx.paths.checkpoint_of(gen_name(k)), ec)) continue;
+    if (games.empty()) {
+      // The run's rules only: its networks know no others.
+      const RunConfig& c = ctx.cfg;
+      for (GameData& game : read_reference_games(ref))
+        if (game.width == c.width && game.length == c.length && game.goal == c.goal &&
+            game.variant == c.variant)
+          games.push_back(std::move(game));
+      if (games.empty())
+        throw std::runtime_error("evaluate.reference: " + ref + " holds no game of the run's rules (" +
+                                 std::to_string(c.width) + "x" + std::to_string(c.length) + " " +
+                                 variant_name(c.variant) + ")");
+    }
+    auto net = nn::make_net_evaluator(ctx.paths.checkpoint_of(gen_name(k)), ctx.cfg.service);
+    const ReferenceScore s = score_reference_games(*net, games);
+    json j = {{"generation", k},
+              {"network", gen_name(k)},
+              {"positions", s.positions},
+              {"value_mse", s.value_mse},
+              {"early_positions", s.early_positions},
+              {"early_value_mse", s.early_value_mse},
+              {"value_sign_accuracy", s.value_sign_accuracy},
+              {"policy_positions", s.policy_positions},
+              {"policy_top1", s.policy_top1}};
+    ctx.verify_claims();
+    append_line(log, j.dump());
+    scored[k] = j;
+  }
+  return scored.count(g) ? scored[g] : json(nullptr);
+}
+
+// "gen 3 | gen-0003 | Elo +120 ± 80 | vs gen-0002 5/8 62% [31-86] | ... | promoted
+// | reference value MSE 0.93 (early 0.98), top-1 31% | peak RSS"
+std::string generation_line(int g, double elo, double ci, const json& outcome, bool promoted,
+                            const json& reference) {
   std::string text = "gen " + std::to_string(g) + " | " + gen_name(g);
   char buf[128];
   std::snprintf(buf, sizeof buf, " | Elo %+.0f ± %.0f", tour::elo_for_print(elo, 0), ci);
@@ -267,6 +322,12 @@ std::string generation_line(int g, double elo, double ci, const json& outcome, b
     text += buf;
   }
   text += promoted ? " | promoted" : " | not promoted (gating)";
+  if (reference.is_object()) {
+    std::snprintf(buf, sizeof buf, " | reference value MSE %.3f (early %.3f), top-1 %.0f%%",
+                  reference.value("value_mse", 0.0), reference.value("early_value_mse", 0.0),
+                  100 * reference.value("policy_top1", 0.0));
+    text += buf;
+  }
   std::snprintf(buf, sizeof buf, " | peak RSS %.0f MiB", peak_rss_mib());
   return text + buf;
 }
@@ -282,7 +343,8 @@ void promote_and_export(RunContext& ctx, int g) {
   const Ratings ratings = rate_all(load_outcomes(ctx.paths.eval));
   write_ratings_json(ratings, ctx.paths.ratings);
   const auto [elo, ci] = ratings.elo(net);
-  std::printf("%s\n", generation_line(g, elo, ci, outcome, promoted).c_str());
+  const json reference = reference_scores(ctx, g);
+  std::printf("%s\n", generation_line(g, elo, ci, outcome, promoted, reference).c_str());
   std::fflush(stdout);
   json gen_line = {{"generation", g},
                    {"network", net},
@@ -293,6 +355,7 @@ void promote_and_export(RunContext& ctx, int g) {
                    {"scores", outcome.at("scores")},
                    {"seconds", ctx.elapsed()},
                    {"peak_rss_mib", peak_rss_mib()}};
+  if (reference.is_object()) gen_line["reference"] = reference;
   append_line(ctx.paths.logs + "/generations.jsonl", gen_line.dump());
   const auto [best_elo, best_ci] = ratings.elo(ctx.state.best);
   ctx.verify_claims();

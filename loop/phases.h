@@ -77,7 +77,9 @@ bool train_generation(RunContext& ctx, int g, int64_t steps);
 bool evaluate_generation(RunContext& ctx, int g);
 
 /// After generation g's evaluation: promotes it (by the stored gating decision), rewrites
-/// ratings.json over every evaluation game, prints the generation's line, appends it to
+/// ratings.json over every evaluation game, scores generations 0..g not scored yet on the
+/// reference games (evaluate.reference) into logs/reference.jsonl, prints the generation's
+/// line, appends it to
 /// logs/generations.jsonl, exports the best network to best.model, marks the generation
 /// finished in state.json and writes the report.
 void promote_and_export(RunContext& ctx, int g);

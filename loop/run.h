@@ -12,7 +12,9 @@
 //      (Bradley-Terry Elo, random = 0) -> RUNDIR/ratings.json; optional gating (KataGo's
 //      gatekeeper): the new network becomes the best only if it scores at least
 //      gating.threshold against the best network so far, which it then always plays (also
-//      when vs_previous is false; with gating off, vs_previous alone decides);
+//      when vs_previous is false; with gating off, vs_previous alone decides); with
+//      evaluate.reference, the network's value MSE and policy top-1 on fixed games of a
+//      stronger player (selfplay/reference.h) -> RUNDIR/logs/reference.jsonl;
 //   4. export: the best network with its rating -> RUNDIR/best.model (for `bot`).
 // Self-play and training alternate rather than overlap: on a 2-core machine each phase already
 // uses both cores (game threads + the inference service; two intra-op training threads), and

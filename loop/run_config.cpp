@@ -1,6 +1,7 @@
 #include "loop/run_config.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <stdexcept>
 
@@ -41,7 +42,7 @@ EvaluateConfig parse_evaluate(ConfigReader& r) {
   r.read(field("games", e.games), field("final_games", e.final_games), field("visits", e.visits),
          field("opening_turns", e.opening_turns), field("concurrency", e.concurrency),
          field("vs_previous", e.vs_previous), field("vs_generation0", e.vs_generation0),
-         field("vs_random", e.vs_random), field("vs_greedy", e.vs_greedy));
+         field("vs_random", e.vs_random), field("vs_greedy", e.vs_greedy), field("reference", e.reference));
   {
     ConfigReader g = r.child("gating");
     g.read(field("enabled", e.gating), field("threshold", e.gating_threshold));
@@ -70,6 +71,18 @@ EvaluateConfig parse_evaluate(ConfigReader& r) {
                "budget (evaluate.visits), so it would never run");
   if (!(e.gating_threshold > 0 && e.gating_threshold < 1))
     r.child("gating").fail_key("threshold", "must be in (0, 1)");
+  if (!e.reference.empty()) {
+    std::string looked;
+    std::error_code ec;
+    for (const std::string& p : repository_file_candidates(e.reference, PS_SOURCE_DIR)) {
+      if (std::filesystem::exists(p, ec)) {
+        e.reference = p;
+        return e;
+      }
+      looked += (looked.empty() ? "" : ", ") + p;
+    }
+    r.fail_key("reference", "no such file or folder (looked for " + looked + ")");
+  }
   return e;
 }
 

@@ -40,6 +40,13 @@ struct EvaluateConfig {
                             ///< whatever vs_previous says)
   double gating_threshold = 0.55;
   SearchParams search;      ///< search of network players (no noise, temperature 0)
+  /// Reference games (selfplay/reference.h): a .psd chunk or a folder of them, on which each
+  /// generation's network (and generation 0) is scored: value MSE against the result, early
+  /// value MSE, policy top-1 -> logs/reference.jsonl, the generation's line and the report.
+  /// A relative path is looked for as repository_file_candidates (core/fileutil.h) says, the
+  /// source tree last; parsing stores the path found and throws ConfigError when none is.
+  /// Empty: none.
+  std::string reference;
   EvaluateConfig();
 };
 

@@ -356,9 +356,39 @@ std::string generation0_plot(const RunData& run) {
   return plot_svg(p);
 }
 
+// Each generation's scores on the reference games (evaluate.reference, selfplay/reference.h):
+// what the network learns, read without games between weak players.
+std::string reference_plots(const RunData& run) {
+  PlotSpec mse;
+  mse.title = "Reference games: value MSE against the result";
+  mse.x_label = "generation";
+  mse.y_label = "MSE (a constant 0 scores 1)";
+  mse.x_integer = true;
+  mse.y_include_zero = true;
+  Series all{"all positions", kValue}, early{"more than 15 turns before the end", kPolicy};
+  early.dashed = true;
+  PlotSpec share = share_per_generation("Reference games: policy top-1, value sign", "share of positions");
+  Series top1{"policy top-1 (the reference turn)", kPolicy}, sign{"sign of the value right", kValue};
+  for (const ReferencePoint& p : run.reference) {
+    all.x.push_back(p.generation);
+    all.y.push_back(p.value_mse);
+    early.x.push_back(p.generation);
+    early.y.push_back(p.early_value_mse);
+    top1.x.push_back(p.generation);
+    top1.y.push_back(p.policy_top1);
+    sign.x.push_back(p.generation);
+    sign.y.push_back(p.value_sign_accuracy);
+  }
+  mse.series = {all, early};
+  mse.refs.push_back({1.0, "constant 0", false, kBaseline});
+  share.series = {top1, sign};
+  return "<div class=\"grid2\">" + card(plot_svg(mse)) + card(plot_svg(share)) + "</div>";
+}
+
 std::string strength_section(const RunData& run) {
   std::ostringstream os;
   os << "<div class=\"grid2\">" << card(elo_plot(run)) << card(generation0_plot(run)) << "</div>";
+  if (!run.reference.empty()) os << reference_plots(run);
   os << "<div class=\"grid2\">" << card(ratings_table(run)) << "</div>";
   return os.str();
 }

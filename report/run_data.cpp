@@ -384,6 +384,25 @@ void load_generations(RunData& run) {
   for (auto& [gen, g] : by_gen) run.generations.push_back(g);
 }
 
+void load_reference(RunData& run) {
+  std::error_code ec;
+  if (!fs::exists(fs::path(run.dir) / "logs/reference.jsonl", ec)) return;  // no evaluate.reference
+  std::map<int, ReferencePoint> by_gen;
+  for_each_jsonl(run, "logs/reference.jsonl", [&](const json& j, int) -> std::string {
+    ReferencePoint p;
+    p.generation = integer(j, "generation");
+    if (p.generation < 0) return "no \"generation\" number";
+    p.value_mse = num(j, "value_mse");
+    p.early_value_mse = num(j, "early_value_mse");
+    p.value_sign_accuracy = num(j, "value_sign_accuracy");
+    p.policy_top1 = num(j, "policy_top1");
+    p.positions = integer(j, "positions");
+    by_gen[p.generation] = p;
+    return "";
+  });
+  for (auto& [gen, p] : by_gen) run.reference.push_back(p);
+}
+
 void load_ratings(RunData& run) {
   const auto parsed = read_json_object(run, "ratings.json");
   if (!parsed) return;
@@ -811,6 +830,7 @@ RunData load_run(const std::string& run_dir, const LoadOptions& options) {
   load_train(run);
   load_selfplay(run);
   load_generations(run);
+  load_reference(run);
   load_ratings(run);
   load_eval(run, options.eval_games_per_generation);
   load_selfplay_games(run);

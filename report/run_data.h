@@ -87,6 +87,15 @@ struct GenerationResult {
   std::vector<ScoreLine> scores;  ///< in the file's order
 };
 
+/// One line of logs/reference.jsonl: a generation's scores on the reference games
+/// (selfplay/reference.h).
+struct ReferencePoint {
+  int generation = -1;
+  double value_mse = kMissing, early_value_mse = kMissing, value_sign_accuracy = kMissing,
+         policy_top1 = kMissing;
+  int64_t positions = -1;
+};
+
 struct PlayerRating {
   std::string name;
   double elo = kMissing, ci95 = kMissing;
@@ -145,6 +154,7 @@ struct RunData {
   std::vector<TrainPoint> train;                 ///< sorted by step, one entry per step
   std::vector<SelfplayGeneration> selfplay;      ///< sorted by generation
   std::vector<GenerationResult> generations;     ///< sorted by generation
+  std::vector<ReferencePoint> reference;         ///< sorted by generation (gen 0 included)
   Ratings ratings;
   std::vector<EvalGames> eval;                   ///< sorted by generation
   std::vector<SelfplayGames> selfplay_games;     ///< sorted by generation

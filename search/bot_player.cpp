@@ -1,11 +1,10 @@
 #include "search/bot_player.h"
 
-#include <unistd.h>
-
 #include <filesystem>
 #include <vector>
 
 #include "core/config.h"
+#include "core/fileutil.h"
 #include "search/alphabeta.h"
 
 namespace ps {
@@ -13,19 +12,10 @@ namespace ps {
 std::string default_model_path(const Pitch& pitch, Variant variant, const std::string& extension) {
   namespace fs = std::filesystem;
   const std::string name = "models/" + pitch.name() + "-" + variant_name(variant) + extension;
-  std::vector<fs::path> candidates = {fs::path(name)};
-  // The executable is build/papersoccer (or a copy elsewhere): try its folder's parent too, so
-  // the shipped model is found from any working directory.
-  char exe[4096];
-  const ssize_t n = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n > 0) {
-    exe[n] = '\0';
-    const fs::path dir = fs::path(exe).parent_path();
-    candidates.push_back(dir.parent_path() / name);
-    candidates.push_back(dir / name);
-  }
+  // The executable is build/papersoccer (or a copy elsewhere): its folder's parent is tried too,
+  // so the shipped model is found from any working directory.
   std::error_code ec;
-  for (const fs::path& p : candidates) {
+  for (const fs::path p : repository_file_candidates(name)) {
     if (fs::is_regular_file(p, ec)) return p.string();
     // Something else in a shipped file's place (a folder, a dangling link) would otherwise fall
     // through to the next candidate or to no model at all without a word.

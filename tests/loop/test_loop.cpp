@@ -78,6 +78,11 @@ TEST_CASE("run config errors name the key") {
                     Catch::StartsWith("r.yaml: run.variant (line 3): ") && Catch::Contains("triple"));
   CHECK_THROWS_WITH(parse_run_config("evaluate:\n  gating: {threshold: 2}\n", "r.yaml"),
                     "r.yaml: evaluate.gating.threshold (line 2): must be in (0, 1)");
+  CHECK_THROWS_WITH(
+      parse_run_config("evaluate:\n  reference: no/such.psd\n", "r.yaml"),
+      Catch::StartsWith("r.yaml: evaluate.reference (line 2): no such file or folder (looked for "
+                        "no/such.psd, ") &&
+          Catch::Contains(PS_SOURCE_DIR "/no/such.psd)"));
   // Regression: this exact input said "expected an integer".
   CHECK_THROWS_WITH(parse_run_config("selfplay: {games_per_chunk: 4294967296}\n", "r.yaml"),
                     "r.yaml: selfplay.games_per_chunk (line 1): out of range: '4294967296' is not in "
@@ -403,10 +408,32 @@ TEST_CASE("a tiny loop runs end to end and a second call resumes without redoing
   CHECK_FALSE(fs::exists(dir / "logs" / "config.jsonl"));
   std::string more = yaml;
   more.replace(more.find("concurrency: 2"), 14, "concurrency: 1");
+  // The run's own first games become its reference games (evaluate.reference): every
+  // generation, 0 included, is scored on them once the run reaches its next generation.
+  const std::string reference = (dir / "data" / "gen0000-000000.psd").string();
+  more.replace(more.find("concurrency: 1"), 14, "concurrency: 1, reference: " + reference);
   cfg = parse_run_config(more, "tiny.yaml");
+  CHECK(cfg.evaluate.reference == reference);
   run_training_loop(cfg);
   CHECK_THAT(read_file((dir / "logs" / "config.jsonl").string()),
              Catch::Contains("\"key\":\"evaluate.concurrency\"") && Catch::Contains("\"after_generation\":1"));
+  {
+    std::istringstream lines(read_file((dir / "logs" / "reference.jsonl").string()));
+    int next = 0;
+    for (std::string l; std::getline(lines, l); ++next) {
+      const auto j = nlohmann::json::parse(l);
+      CHECK(j["generation"] == next);
+      CHECK(j["positions"].get<int>() > 0);
+      CHECK(j["value_mse"].get<double>() >= 0);
+      CHECK(j["policy_top1"].get<double>() <= 1);
+    }
+    CHECK(next == 3);  // generations 0, 1, 2
+    const report::RunData run = report::load_run(dir.string());
+    REQUIRE(run.reference.size() == 3);
+    CHECK(run.reference[2].generation == 2);
+    CHECK(run.reference[2].value_mse >= 0);
+    CHECK_THAT(read_file((dir / "report.html").string()), Catch::Contains("Reference games"));
+  }
   CHECK(read_file((dir / "config.yaml").string()) == more);
   CHECK(fs::last_write_time(dir / "checkpoints" / "gen-0001.ckpt") == mtime);  // not redone
   CHECK(fs::exists(dir / "checkpoints" / "gen-0002.ckpt"));
