@@ -14,7 +14,6 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
-#include <filesystem>
 #include <memory>
 #include <random>
 #include <thread>
@@ -190,22 +189,17 @@ void register_bench_nn_command(CLI::App &app) {
   ref->add_option("--games", *games_path, "a .psd chunk or a folder of them")->capture_default_str();
   ref->callback([checkpoints, games_path] {
     // The default is the repository's folder: found from any working directory.
-    std::string path = *games_path;
-    std::error_code ec;
-    for (const std::string& p : repository_file_candidates(*games_path))
-      if (std::filesystem::exists(p, ec)) {
-        path = p;
-        break;
-      }
-    const std::vector<GameData> games = read_reference_games(path);
-    std::printf("%-48s %9s %9s %11s %8s %8s\n", "checkpoint", "positions", "value MSE", "early MSE", "sign",
-                "top-1");
+    const std::vector<GameData> games =
+        read_reference_games(find_repository_file(*games_path, PS_SOURCE_DIR));
+    std::printf("%-48s %9s %9s %11s %10s %8s %8s\n", "checkpoint", "positions", "value MSE", "early MSE",
+                "late MSE", "sign", "top-1");
     for (const std::string& c : *checkpoints) {
       nn::ServiceOptions so;
       auto net = nn::make_net_evaluator(c, so);
       const ReferenceScore s = score_reference_games(*net, games);
-      std::printf("%-48s %9lld %9.4f %11.4f %7.1f%% %7.1f%%\n", c.c_str(), (long long)s.positions,
-                  s.value_mse, s.early_value_mse, 100 * s.value_sign_accuracy, 100 * s.policy_top1);
+      std::printf("%-48s %9lld %9.4f %11.4f %10.4f %7.1f%% %7.1f%%\n", c.c_str(), (long long)s.positions,
+                  s.value_mse, s.early_value_mse, s.late_value_mse, 100 * s.value_sign_accuracy,
+                  100 * s.policy_top1);
       std::fflush(stdout);
     }
   });

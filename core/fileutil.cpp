@@ -190,4 +190,14 @@ std::vector<std::string> repository_file_candidates(const std::string& path, con
   return out;
 }
 
+std::string find_repository_file(const std::string& path, const std::string& root) {
+  std::string looked;
+  std::error_code ec;
+  for (const std::string& p : repository_file_candidates(path, root)) {
+    if (fs::exists(p, ec)) return p;
+    looked += (looked.empty() ? "" : ", ") + p;
+  }
+  throw std::invalid_argument("no such file or folder " + path + " (looked for " + looked + ")");
+}
+
 }  // namespace ps

@@ -36,6 +36,9 @@ uint64_t remove_tree(const std::string& path);
 /// above the executable's (the executable is build/papersoccer), then below the executable's
 /// own folder, then below `root` when not empty. An absolute path is its only candidate.
 std::vector<std::string> repository_file_candidates(const std::string& path, const std::string& root = "");
+/// The first of repository_file_candidates(path, root) that exists (a file or a folder). Throws
+/// std::invalid_argument "no such file or folder PATH (looked for A, B, ...)" when none does.
+std::string find_repository_file(const std::string& path, const std::string& root = "");
 /// Removes the temporary files write_file_atomic leaves when its process is killed between
 /// creating and renaming one (`NAME.tmp.PID`), anywhere below dir: all of them, or only those
 /// whose NAME (the file name without `.tmp.PID`) select accepts. Only for files no live process

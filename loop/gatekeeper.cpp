@@ -17,6 +17,7 @@ void run_gatekeeper(const RunConfig& cfg, const std::atomic<bool>* cancel, const
   open_run_directory(cfg, /*single_process=*/false, 0);
   RunContext ctx(cfg, cancel, /*writes_state=*/true);
   ctx.claims = &claims;
+  load_reference_games(ctx);
   std::printf("gatekeeper in %s: generations %d..%d, best %s\n", cfg.dir.c_str(),
               ctx.state.generation + 1, cfg.generations, ctx.state.best.c_str());
   std::fflush(stdout);

@@ -254,54 +254,77 @@ bool evaluate_generation(RunContext& ctx, int g) {
   return true;
 }
 
+void load_reference_games(RunContext& ctx) {
+  const RunConfig& c = ctx.cfg;
+  if (c.evaluate.reference.empty()) return;
+  try {
+    // Found here when parsing did not find it (it stored the path as given).
+    const std::string path = find_repository_file(c.evaluate.reference);
+    for (GameData& game : read_reference_games(path))
+      if (game.width == c.width && game.length == c.length && game.goal == c.goal &&
+          game.variant == c.variant)
+        ctx.reference_games.push_back(std::move(game));  // the run's networks know no other rules
+  } catch (const std::exception& e) {
+    throw std::runtime_error("evaluate.reference: " + std::string(e.what()));
+  }
+  if (ctx.reference_games.empty())
+    throw std::runtime_error("evaluate.reference: " + c.evaluate.reference +
+                             " holds no game of the run's rules (" + std::to_string(c.width) + "x" +
+                             std::to_string(c.length) + " " + variant_name(c.variant) + ")");
+}
+
 namespace {
 
-// The reference games' scores of generations 0..g (evaluate.reference; the games of the run's
-// pitch and variant), from logs/reference.jsonl; the generations not scored yet are scored and
-// appended first. Null when the run has no reference games.
+// The reference games' scores of generations 0..g from logs/reference.jsonl (lines of another
+// evaluate.reference do not count); the generations not scored yet are scored and appended
+// first. Null when the run has no reference games, or (with a warning) when scoring fails:
+// the figures are a diagnostic, and a run does not stop for them.
 json reference_scores(const RunContext& ctx, int g) {
+  if (ctx.reference_games.empty()) return nullptr;
   const std::string& ref = ctx.cfg.evaluate.reference;
-  if (ref.empty()) return nullptr;
   const std::string log = ctx.paths.logs + "/reference.jsonl";
   std::map<int, json> scored;
-  std::error_code ec;
-  if (fs::exists(log, ec)) {
-    std::istringstream in(read_file(log));
-    for (std::string l; std::getline(in, l);) {
-      json j = json::parse(l, nullptr, /*allow_exceptions=*/false);
-      if (j.is_object() && j.contains("generation") && j["generation"].is_number_integer())
-        scored[j["generation"].get<int>()] = j;  // a line cut by a kill does not parse: scored again
+  try {
+    std::error_code ec;
+    if (fs::exists(log, ec)) {
+      std::string text = read_file(log);
+      // A line cut by a kill would glue the next line onto it: drop it (scored again below).
+      if (!text.empty() && text.back() != '\n') {
+        text.erase(text.find_last_of('\n') == std::string::npos ? 0 : text.find_last_of('\n') + 1);
+        ctx.verify_claims();
+        write_file_atomic(log, text);
+      }
+      std::istringstream in(text);
+      for (std::string l; std::getline(in, l);) {
+        json j = json::parse(l, nullptr, /*allow_exceptions=*/false);
+        if (j.is_object() && j.value("games", "") == ref && j.contains("generation") &&
+            j["generation"].is_number_integer())
+          scored[j["generation"].get<int>()] = j;
+      }
     }
-  }
-  std::vector<GameData> games;
-  for (int k = 0; k <= g; ++k) {
-    if (scored.count(k) || !fs::exists(ctx.paths.checkpoint_of(gen_name(k)), ec)) continue;
-    if (games.empty()) {
-      // The run's rules only: its networks know no others.
-      const RunConfig& c = ctx.cfg;
-      for (GameData& game : read_reference_games(ref))
-        if (game.width == c.width && game.length == c.length && game.goal == c.goal &&
-            game.variant == c.variant)
-          games.push_back(std::move(game));
-      if (games.empty())
-        throw std::runtime_error("evaluate.reference: " + ref + " holds no game of the run's rules (" +
-                                 std::to_string(c.width) + "x" + std::to_string(c.length) + " " +
-                                 variant_name(c.variant) + ")");
+    for (int k = 0; k <= g; ++k) {
+      if (scored.count(k) || !fs::exists(ctx.paths.checkpoint_of(gen_name(k)), ec)) continue;
+      auto net = nn::make_net_evaluator(ctx.paths.checkpoint_of(gen_name(k)), ctx.cfg.service);
+      const ReferenceScore s = score_reference_games(*net, ctx.reference_games);
+      json j = {{"generation", k},
+                {"network", gen_name(k)},
+                {"games", ref},
+                {"positions", s.positions},
+                {"value_mse", s.value_mse},
+                {"early_positions", s.early_positions},
+                {"early_value_mse", s.early_value_mse},
+                {"late_value_mse", s.late_value_mse},
+                {"value_sign_accuracy", s.value_sign_accuracy},
+                {"policy_positions", s.policy_positions},
+                {"policy_top1", s.policy_top1}};
+      ctx.verify_claims();
+      append_line(log, j.dump());
+      scored[k] = j;
     }
-    auto net = nn::make_net_evaluator(ctx.paths.checkpoint_of(gen_name(k)), ctx.cfg.service);
-    const ReferenceScore s = score_reference_games(*net, games);
-    json j = {{"generation", k},
-              {"network", gen_name(k)},
-              {"positions", s.positions},
-              {"value_mse", s.value_mse},
-              {"early_positions", s.early_positions},
-              {"early_value_mse", s.early_value_mse},
-              {"value_sign_accuracy", s.value_sign_accuracy},
-              {"policy_positions", s.policy_positions},
-              {"policy_top1", s.policy_top1}};
-    ctx.verify_claims();
-    append_line(log, j.dump());
-    scored[k] = j;
+  } catch (const ClaimLost&) {
+    throw;
+  } catch (const std::exception& e) {
+    std::cerr << "warning: reference games not scored: " << e.what() << "\n";
   }
   return scored.count(g) ? scored[g] : json(nullptr);
 }

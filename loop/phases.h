@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -32,6 +33,8 @@ struct RunContext {
   /// The process's claims (loop/role_claim.h), checked before each file a phase writes (and
   /// after each game and training log line, inside the library loops); null: none held.
   const RoleClaims* claims = nullptr;
+  /// evaluate.reference's games of the run's rules (load_reference_games); empty: none.
+  std::vector<GameData> reference_games;
 
   RunContext(const RunConfig& config, const std::atomic<bool>* cancel_flag, bool writes_state);
   /// Wall time of the run so far: state.seconds at the start of this process plus this call's.
@@ -75,6 +78,12 @@ bool train_generation(RunContext& ctx, int g, int64_t steps);
 /// eval/gen-g/outcomes.json with the gating decision against ctx.state.best. True when the
 /// outcomes exist (false when stopped). Throws ConfigError when every opponent is switched off.
 bool evaluate_generation(RunContext& ctx, int g);
+
+/// Reads evaluate.reference's games of the run's pitch and variant into ctx.reference_games
+/// (nothing without the key), before any game is played. Throws std::runtime_error
+/// "evaluate.reference: ..." naming the path when it is missing, unreadable, or holds no
+/// game of the run's rules.
+void load_reference_games(RunContext& ctx);
 
 /// After generation g's evaluation: promotes it (by the stored gating decision), rewrites
 /// ratings.json over every evaluation game, scores generations 0..g not scored yet on the

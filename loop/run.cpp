@@ -65,6 +65,7 @@ void run_training_loop(const RunConfig& cfg, const std::atomic<bool>* cancel) {
   RunContext ctx(cfg, cancel, /*writes_state=*/true);
   ctx.claims = &claims;
   open_run_directory(cfg, /*single_process=*/true, ctx.state.generation);
+  load_reference_games(ctx);
   print_run_header(ctx);
   for (int g = ctx.state.generation + 1; g <= cfg.generations && !ctx.stopped(); ++g) {
     if (!play_generation(ctx, g)) break;

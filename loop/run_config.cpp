@@ -71,17 +71,12 @@ EvaluateConfig parse_evaluate(ConfigReader& r) {
                "budget (evaluate.visits), so it would never run");
   if (!(e.gating_threshold > 0 && e.gating_threshold < 1))
     r.child("gating").fail_key("threshold", "must be in (0, 1)");
+  // Resolved where it exists; checked when a run or gatekeeper starts (load_reference_games),
+  // not here: the roles that never score a network parse the same config.
   if (!e.reference.empty()) {
-    std::string looked;
-    std::error_code ec;
-    for (const std::string& p : repository_file_candidates(e.reference, PS_SOURCE_DIR)) {
-      if (std::filesystem::exists(p, ec)) {
-        e.reference = p;
-        return e;
-      }
-      looked += (looked.empty() ? "" : ", ") + p;
-    }
-    r.fail_key("reference", "no such file or folder (looked for " + looked + ")");
+    try {
+      e.reference = find_repository_file(e.reference, PS_SOURCE_DIR);
+    } catch (const std::invalid_argument&) {}
   }
   return e;
 }

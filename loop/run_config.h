@@ -44,8 +44,8 @@ struct EvaluateConfig {
   /// generation's network (and generation 0) is scored: value MSE against the result, early
   /// value MSE, policy top-1 -> logs/reference.jsonl, the generation's line and the report.
   /// A relative path is looked for as repository_file_candidates (core/fileutil.h) says, the
-  /// source tree last; parsing stores the path found and throws ConfigError when none is.
-  /// Empty: none.
+  /// source tree last; parsing stores the path found (else the path as given), and `run` and
+  /// the gatekeeper read the games when they start (load_reference_games). Empty: none.
   std::string reference;
   EvaluateConfig();
 };

@@ -14,6 +14,7 @@
 #include "engine/render.h"
 #include "report/palette.h"
 #include "report/plot.h"
+#include "selfplay/reference.h"
 
 namespace ps::report {
 
@@ -365,7 +366,8 @@ std::string reference_plots(const RunData& run) {
   mse.y_label = "MSE (a constant 0 scores 1)";
   mse.x_integer = true;
   mse.y_include_zero = true;
-  Series all{"all positions", kValue}, early{"more than 15 turns before the end", kPolicy};
+  Series all{"all positions", kValue},
+      early{"more than " + std::to_string(kEarlyTurnsLeft) + " turns before the end", kPolicy};
   early.dashed = true;
   PlotSpec share = share_per_generation("Reference games: policy top-1, value sign", "share of positions");
   Series top1{"policy top-1 (the reference turn)", kPolicy}, sign{"sign of the value right", kValue};

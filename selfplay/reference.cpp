@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <limits>
 #include <stdexcept>
 
 #include "nn/turn_priors.h"
@@ -64,6 +65,7 @@ ReferenceScore score_reference_games(Evaluator& net, const std::vector<GameData>
   constexpr size_t kBatch = 256;
   ReferenceScore s;
   double se = 0, se_early = 0, sign = 0, top1 = 0;
+  int64_t decided = 0;
   std::vector<Pending> batch;
   std::vector<const Position*> ptrs;
   std::vector<Evaluation> evals(kBatch);
@@ -77,7 +79,10 @@ ReferenceScore score_reference_games(Evaluator& net, const std::vector<GameData>
       const double d = v - double(t.result);
       s.positions += 1;
       se += d * d;
-      sign += (v > 0) == (t.result > 0);
+      if (t.result != 0) {
+        decided += 1;
+        sign += (v > 0) == (t.result > 0);
+      }
       if (t.turns_left > kEarlyTurnsLeft) {
         s.early_positions += 1;
         se_early += d * d;
@@ -97,12 +102,13 @@ ReferenceScore score_reference_games(Evaluator& net, const std::vector<GameData>
       if (batch.size() == kBatch) flush();
     }
   if (!batch.empty()) flush();
-  if (s.positions > 0) {
-    s.value_mse = se / double(s.positions);
-    s.value_sign_accuracy = sign / double(s.positions);
-  }
-  if (s.early_positions > 0) s.early_value_mse = se_early / double(s.early_positions);
-  if (s.policy_positions > 0) s.policy_top1 = top1 / double(s.policy_positions);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const int64_t late = s.positions - s.early_positions;
+  s.value_mse = s.positions > 0 ? se / double(s.positions) : nan;
+  s.early_value_mse = s.early_positions > 0 ? se_early / double(s.early_positions) : nan;
+  s.late_value_mse = late > 0 ? (se - se_early) / double(late) : nan;
+  s.value_sign_accuracy = decided > 0 ? sign / double(decided) : nan;
+  s.policy_top1 = s.policy_positions > 0 ? top1 / double(s.policy_positions) : nan;
   return s;
 }
 

@@ -7,13 +7,15 @@
 // its turn priors (nn/turn_priors.h, best first):
 //   value MSE        (v - result)^2, result +1 / -1 for the side to move (a constant 0 scores 1);
 //   early value MSE  the same over positions more than kEarlyTurnsLeft turns before the end,
-//                    where the win checks of the search do not see the result yet;
-//   sign accuracy    sign(v) == result;
+//                    where the win checks of the search do not see the result yet, and late
+//                    value MSE over the others;
+//   sign accuracy    v > 0 exactly where result is +1, over positions of decided games;
 //   policy top-1     the network's most probable turn reaches the same position as the
 //                    reference player's turn (the sample's turn with the most visits), over
 //                    samples with a policy turn; the priors come from the first turns of the
 //                    best-first generation (64 turns), enough for the most probable one.
-// The figures are those of the positions' own frame; no mirror augmentation.
+// The figures are those of the positions' own frame; no mirror augmentation. A figure over no
+// position is NaN.
 #pragma once
 
 #include <cstdint>
@@ -32,7 +34,7 @@ struct ReferenceScore {
   int64_t positions = 0;         ///< sampled positions scored (value figures)
   int64_t early_positions = 0;   ///< of which more than kEarlyTurnsLeft turns before the end
   int64_t policy_positions = 0;  ///< of which with a policy turn (top-1)
-  double value_mse = 0, early_value_mse = 0, value_sign_accuracy = 0, policy_top1 = 0;
+  double value_mse = 0, early_value_mse = 0, late_value_mse = 0, value_sign_accuracy = 0, policy_top1 = 0;
 };
 
 /// The games of every .psd chunk at `path` (one file, or every *.psd directly in a folder, in
