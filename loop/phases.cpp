@@ -330,7 +330,7 @@ json reference_scores(const RunContext& ctx, int g) {
 }
 
 // "gen 3 | gen-0003 | Elo +120 ± 80 | vs gen-0002 5/8 62% [31-86] | ... | promoted
-// | reference value MSE 0.93 (early 0.98), top-1 31% | peak RSS"
+// | reference value MSE 1.31 (early 1.33), top-1 9% | peak RSS"
 std::string generation_line(int g, double elo, double ci, const json& outcome, bool promoted,
                             const json& reference) {
   std::string text = "gen " + std::to_string(g) + " | " + gen_name(g);
