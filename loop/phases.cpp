@@ -10,6 +10,7 @@
 #include <map>
 #include <sstream>
 
+#include "core/checksum.h"
 #include "core/fileutil.h"
 #include "core/progress.h"
 #include "core/stats.h"
@@ -267,6 +268,12 @@ void load_reference_games(RunContext& ctx) {
   } catch (const std::exception& e) {
     throw std::runtime_error("evaluate.reference: " + std::string(e.what()));
   }
+  uint64_t h = kFnv1a64OffsetBasis;
+  for (const GameData& game : ctx.reference_games)  // each record with its terminating NUL
+    h = fnv1a64_bytes(game.record.data(), game.record.size() + 1, h);
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", (unsigned long long)h);
+  ctx.reference_checksum = hex;
   if (ctx.reference_games.empty())
     throw std::runtime_error("evaluate.reference: " + c.evaluate.reference +
                              " holds no game of the run's rules (" + std::to_string(c.width) + "x" +
@@ -275,8 +282,8 @@ void load_reference_games(RunContext& ctx) {
 
 namespace {
 
-// The reference games' scores of generations 0..g from logs/reference.jsonl (lines of another
-// evaluate.reference do not count); the generations not scored yet are scored and appended
+// The reference games' scores of generations 0..g from logs/reference.jsonl (lines of other
+// games do not count: RunContext::reference_checksum); the generations not scored yet are scored and appended
 // first. Null when the run has no reference games, or (with a warning) when scoring fails:
 // the figures are a diagnostic, and a run does not stop for them.
 json reference_scores(const RunContext& ctx, int g) {
@@ -297,8 +304,8 @@ json reference_scores(const RunContext& ctx, int g) {
       std::istringstream in(text);
       for (std::string l; std::getline(in, l);) {
         json j = json::parse(l, nullptr, /*allow_exceptions=*/false);
-        if (j.is_object() && j.value("games", "") == ref && j.contains("generation") &&
-            j["generation"].is_number_integer())
+        if (j.is_object() && j.value("games_checksum", "") == ctx.reference_checksum &&
+            j.contains("generation") && j["generation"].is_number_integer())
           scored[j["generation"].get<int>()] = j;
       }
     }
@@ -309,6 +316,7 @@ json reference_scores(const RunContext& ctx, int g) {
       json j = {{"generation", k},
                 {"network", gen_name(k)},
                 {"games", ref},
+                {"games_checksum", ctx.reference_checksum},
                 {"positions", s.positions},
                 {"value_mse", s.value_mse},
                 {"early_positions", s.early_positions},

@@ -35,6 +35,10 @@ struct RunContext {
   const RoleClaims* claims = nullptr;
   /// evaluate.reference's games of the run's rules (load_reference_games); empty: none.
   std::vector<GameData> reference_games;
+  /// Their identity in logs/reference.jsonl: FNV-1a 64 of their records, in hex. A line of
+  /// other games (a changed evaluate.reference) does not count as scored, wherever the
+  /// folder was found from.
+  std::string reference_checksum;
 
   RunContext(const RunConfig& config, const std::atomic<bool>* cancel_flag, bool writes_state);
   /// Wall time of the run so far: state.seconds at the start of this process plus this call's.

@@ -421,6 +421,7 @@ TEST_CASE("a tiny loop runs end to end and a second call resumes without redoing
       CHECK(j["positions"].get<int>() > 0);
       CHECK(j["value_mse"].get<double>() >= 0);
       CHECK(j["policy_top1"].get<double>() <= 1);
+      CHECK(j["games_checksum"].get<std::string>().size() == 16);
     }
     CHECK(next == 3);  // generations 0, 1, 2
     const report::RunData run = report::load_run(dir.string());
