@@ -283,9 +283,9 @@ void load_reference_games(RunContext& ctx) {
 namespace {
 
 // The reference games' scores of generations 0..g from logs/reference.jsonl (lines of other
-// games do not count: RunContext::reference_checksum); the generations not scored yet are scored and appended
-// first. Null when the run has no reference games, or (with a warning) when scoring fails:
-// the figures are a diagnostic, and a run does not stop for them.
+// games do not count: RunContext::reference_checksum); the generations not scored yet are
+// scored and appended first. Null when the run has no reference games, or (with a warning)
+// when scoring fails: the figures are a diagnostic, and a run does not stop for them.
 json reference_scores(const RunContext& ctx, int g) {
   if (ctx.reference_games.empty()) return nullptr;
   const std::string& ref = ctx.cfg.evaluate.reference;
