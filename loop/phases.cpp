@@ -297,7 +297,8 @@ json reference_scores(const RunContext& ctx, int g) {
       std::string text = read_file(log);
       // A line cut by a kill would glue the next line onto it: drop it (scored again below).
       if (!text.empty() && text.back() != '\n') {
-        text.erase(text.find_last_of('\n') == std::string::npos ? 0 : text.find_last_of('\n') + 1);
+        const size_t last = text.find_last_of('\n');
+        text.erase(last == std::string::npos ? 0 : last + 1);
         ctx.verify_claims();
         write_file_atomic(log, text);
       }

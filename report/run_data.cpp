@@ -358,49 +358,56 @@ void load_config_changes(RunData& run) {
   });
 }
 
-void load_generations(RunData& run) {
-  std::map<int, GenerationResult> by_gen;
-  for_each_jsonl(run, "logs/generations.jsonl", [&](const json& j, int) -> std::string {
-    GenerationResult g;
-    g.generation = integer(j, "generation");
-    if (g.generation < 0) return "no \"generation\" number";
-    g.network = text(j, "network");
-    g.best = text(j, "best");
-    g.elo = num(j, "elo");
-    g.ci95 = num(j, "ci95");
-    auto p = j.find("promoted");
-    if (p != j.end() && p->is_boolean()) g.promoted = p->get<bool>();
-    auto s = j.find("scores");
-    if (s != j.end() && s->is_object())
-      for (auto it = s->begin(); it != s->end(); ++it) {
-        if (!it.value().is_object()) continue;
-        int wins = integer(it.value(), "wins"), games = integer(it.value(), "games");
-        if (wins < 0 || games < 0 || wins > games) continue;
-        g.scores.push_back({it.key(), wins, games});
-      }
-    by_gen[g.generation] = g;
+// The lines of the JSONL file RUNDIR/rel, one per generation (a later line of a generation
+// replaces an earlier one), sorted by generation: fill(line, record) reads the fields other
+// than "generation".
+template <class Record, class Fill>
+std::vector<Record> last_line_per_generation(RunData& run, const std::string& rel, Fill fill) {
+  std::map<int, Record> by_gen;
+  for_each_jsonl(run, rel, [&](const json& j, int) -> std::string {
+    Record r;
+    r.generation = integer(j, "generation");
+    if (r.generation < 0) return "no \"generation\" number";
+    fill(j, r);
+    by_gen[r.generation] = std::move(r);
     return "";
   });
-  for (auto& [gen, g] : by_gen) run.generations.push_back(g);
+  std::vector<Record> out;
+  for (auto& [gen, r] : by_gen) out.push_back(std::move(r));
+  return out;
+}
+
+void load_generations(RunData& run) {
+  run.generations = last_line_per_generation<GenerationResult>(
+      run, "logs/generations.jsonl", [](const json& j, GenerationResult& g) {
+        g.network = text(j, "network");
+        g.best = text(j, "best");
+        g.elo = num(j, "elo");
+        g.ci95 = num(j, "ci95");
+        auto p = j.find("promoted");
+        if (p != j.end() && p->is_boolean()) g.promoted = p->get<bool>();
+        auto s = j.find("scores");
+        if (s != j.end() && s->is_object())
+          for (auto it = s->begin(); it != s->end(); ++it) {
+            if (!it.value().is_object()) continue;
+            int wins = integer(it.value(), "wins"), games = integer(it.value(), "games");
+            if (wins < 0 || games < 0 || wins > games) continue;
+            g.scores.push_back({it.key(), wins, games});
+          }
+      });
 }
 
 void load_reference(RunData& run) {
   std::error_code ec;
   if (!fs::exists(fs::path(run.dir) / "logs/reference.jsonl", ec)) return;  // no evaluate.reference
-  std::map<int, ReferencePoint> by_gen;
-  for_each_jsonl(run, "logs/reference.jsonl", [&](const json& j, int) -> std::string {
-    ReferencePoint p;
-    p.generation = integer(j, "generation");
-    if (p.generation < 0) return "no \"generation\" number";
-    p.value_mse = num(j, "value_mse");
-    p.early_value_mse = num(j, "early_value_mse");
-    p.value_sign_accuracy = num(j, "value_sign_accuracy");
-    p.policy_top1 = num(j, "policy_top1");
-    p.positions = integer(j, "positions");
-    by_gen[p.generation] = p;
-    return "";
-  });
-  for (auto& [gen, p] : by_gen) run.reference.push_back(p);
+  run.reference = last_line_per_generation<ReferencePoint>(
+      run, "logs/reference.jsonl", [](const json& j, ReferencePoint& p) {
+        p.value_mse = num(j, "value_mse");
+        p.early_value_mse = num(j, "early_value_mse");
+        p.value_sign_accuracy = num(j, "value_sign_accuracy");
+        p.policy_top1 = num(j, "policy_top1");
+        p.positions = integer(j, "positions");
+      });
 }
 
 void load_ratings(RunData& run) {
