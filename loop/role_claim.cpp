@@ -335,6 +335,13 @@ std::unique_ptr<RoleClaim> RoleClaim::acquire(const std::string& run_dir, const 
                            "take it; are many processes of this role starting at once?");
 }
 
+bool is_claim_file_name(const std::string& name) {
+  auto ends_with = [&name](const std::string& s) {
+    return name.size() >= s.size() && name.compare(name.size() - s.size(), s.size(), s) == 0;
+  };
+  return ends_with(".claim") || (ends_with(".takeover") && name.find(".claim.") != std::string::npos);
+}
+
 void RoleClaim::verify() const {
   for (int attempt = 0;; ++attempt) {
     try {

@@ -137,6 +137,11 @@ class RoleClaim {
 /// chunks look like this one's).
 std::unique_ptr<RoleClaim> claim_chunk_folder(const std::string& out_dir, const std::string& prefix);
 
+/// Whether a file name (a temporary's, before ".tmp.PID") is a claim's ("<identity>.claim") or
+/// a claim takeover's ("<identity>.claim.<token>.takeover"). A run's sweep of stale temporaries
+/// leaves them alone: their writers are the live processes beside it (heartbeats, takeovers).
+bool is_claim_file_name(const std::string& name);
+
 /// The claims of one process (`run` holds three), released together, newest first.
 class RoleClaims {
  public:

@@ -150,7 +150,8 @@ void open_run_directory(const RunConfig& cfg, bool single_process, int resumed_g
   if (single_process) {
     // A run killed while writing a file leaves its temporary (the file itself is intact: writes
     // are atomic); the run's directory belongs to this process, so clear them.
-    if (const uint64_t stale = remove_stale_temp_files(paths.root))
+    if (const uint64_t stale = remove_stale_temp_files(
+            paths.root, [](const std::string& name) { return !is_claim_file_name(name); }))
       std::printf("removed %s left by an interrupted run\n",
                   counted(int64_t(stale), "temporary file").c_str());
     update_config_copy(cfg, paths, resumed_generation);

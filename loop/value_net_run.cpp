@@ -473,11 +473,13 @@ class VnetLoop {
   }
 
   // Makes the folders, clears a killed run's temporaries, and records the config (its
-  // accepted changes printed and logged). A teacher worker's chunk temporaries (`w-ID-...`) are
-  // left alone: the worker may be writing one now; it clears its own when it starts.
+  // accepted changes printed and logged). A teacher worker's chunk temporaries (`w-ID-...`) and
+  // the claims' (a worker's heartbeat or takeover) are left alone: their writer may be writing
+  // one now; a worker clears its own chunks' when it starts.
   void write_directory(const std::vector<ConfigChange>& changes) {
     for (const std::string& d : {p_.root, p_.nets, p_.logs}) ensure_directory(d, "the run directory");
-    (void)remove_stale_temp_files(p_.root, [](const std::string& name) { return !is_worker_chunk(name); });
+    (void)remove_stale_temp_files(
+        p_.root, [](const std::string& name) { return !is_worker_chunk(name) && !is_claim_file_name(name); });
     if (!fs::exists(p_.config)) {
       write_file_atomic(p_.config, cfg_.source);
       return;

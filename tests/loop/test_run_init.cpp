@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "core/fileutil.h"
+#include "loop/role_claim.h"
 #include "loop/run.h"
 #include "loop/run_dir.h"
 #include "nn/checkpoint.h"
@@ -155,4 +156,24 @@ TEST_CASE("run.init errors name the config, the key, the file and what does not 
   // An empty value.
   CHECK_THROWS_WITH(parse_run_config("run: {init: ''}\n", "r.yaml"),
                     "r.yaml: run.init (line 1): must be a file name (or leave the key out)");
+}
+
+TEST_CASE("`run` opening its directory clears a killed run's temporaries but not the claim files") {
+  // The claims' temporaries (a heartbeat's, a takeover's) belong to live processes beside `run`;
+  // clearing one made that process's rename fail ("rename failed: No such file or directory").
+  ps::test::TempDir tmp("temps");
+  const fs::path run_dir = tmp.path / "run";
+  const std::string stale = (run_dir / "data" / "gen0000-000000.psd.tmp.4242").string();
+  const std::string heartbeat = (run_dir / "claims" / "worker-B.claim.tmp.4243").string();
+  const std::string takeover =
+      (run_dir / "claims" / "worker-C.claim.f951e5ad60a524d87aca4254a86ceb4b.takeover.tmp.4244").string();
+  for (const std::string& f : {stale, heartbeat, takeover}) write_file_atomic(f, "partial");
+  open_run_directory(parse_run_config(run_yaml(run_dir, ""), "r.yaml"), /*single_process=*/true, 0);
+  CHECK_FALSE(fs::exists(stale));
+  CHECK(fs::exists(heartbeat));
+  CHECK(fs::exists(takeover));
+  CHECK(is_claim_file_name("worker-B.claim"));
+  CHECK(is_claim_file_name("worker-C.claim.f951e5ad60a524d87aca4254a86ceb4b.takeover"));
+  CHECK_FALSE(is_claim_file_name("gen0000-000000.psd"));
+  CHECK_FALSE(is_claim_file_name("x.takeover"));
 }

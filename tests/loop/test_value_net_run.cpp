@@ -367,7 +367,8 @@ TEST_CASE(
       Catch::Contains("ladder.opponents (line 2): 'greedy' is listed twice"));
 }
 
-TEST_CASE("value-net run: `run` leaves a worker's chunk temporary alone, and the worker clears its own") {
+TEST_CASE(
+    "value-net run: `run` leaves a worker's chunk and claim temporaries alone, and the worker clears its own chunks") {
   // A restarted worker was writing w-B-g0001-000004.psd when `run` started and cleared every
   // temporary of the run; the worker's rename then failed ("rename failed: No such file").
   const std::string dir = temp_dir("temps");
@@ -377,11 +378,19 @@ TEST_CASE("value-net run: `run` leaves a worker's chunk temporary alone, and the
   const std::string workers = data + "/w-B-g0001-000004.psd.tmp.4242";
   const std::string others = data + "/w-C-g0001-000001.psd.tmp.4243";
   const std::string runs = data + "/g0001-000001.psd.tmp.4244";
-  for (const std::string& f : {workers, others, runs}) write_file_atomic(f, "partial");
+  // Regression: a restarted worker B taking over its dead predecessor's claim failed with
+  // "claims/worker-B.claim.f951e5ad60a524d87aca4254a86ceb4b.takeover: rename failed: No such
+  // file or directory" when `run` started meanwhile and cleared the claims' temporaries too.
+  const std::string takeover =
+      dir + "/claims/worker-B.claim.f951e5ad60a524d87aca4254a86ceb4b.takeover.tmp.4245";
+  const std::string heartbeat = dir + "/claims/worker-C.claim.tmp.4246";
+  for (const std::string& f : {workers, others, runs, takeover, heartbeat}) write_file_atomic(f, "partial");
   run_value_net_loop(c);
   CHECK(fs::exists(workers));
   CHECK(fs::exists(others));
   CHECK_FALSE(fs::exists(runs));
+  CHECK(fs::exists(takeover));
+  CHECK(fs::exists(heartbeat));
   RoleOptions opt;
   opt.poll_seconds = 0.05;
   run_value_net_teacher_worker(c, "B", nullptr, opt);  // the run is finished: it clears and ends
