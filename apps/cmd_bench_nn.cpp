@@ -189,14 +189,21 @@ void register_bench_nn_command(CLI::App &app) {
   ref->add_option("--games", *games_path, "a .psd chunk or a folder of them")->capture_default_str();
   ref->callback([checkpoints, games_path] {
     // The default is the repository's folder: found from any working directory.
-    const std::vector<GameData> games =
-        read_reference_games(find_repository_file(*games_path, PS_SOURCE_DIR));
+    const std::string path = find_repository_file(*games_path, PS_SOURCE_DIR);
+    const std::vector<GameData> games = read_reference_games(path);
+    // Every checkpoint loads before the table starts: a bad one is refused with no rows.
+    std::vector<std::unique_ptr<nn::NetEvaluator>> nets;
+    for (const std::string& c : *checkpoints) nets.push_back(nn::make_net_evaluator(c, nn::ServiceOptions{}));
     std::printf("%-48s %9s %9s %11s %10s %8s %8s\n", "checkpoint", "positions", "value MSE", "early MSE",
                 "late MSE", "sign", "top-1");
-    for (const std::string& c : *checkpoints) {
-      nn::ServiceOptions so;
-      auto net = nn::make_net_evaluator(c, so);
-      const ReferenceScore s = score_reference_games(*net, games);
+    for (size_t i = 0; i < nets.size(); ++i) {
+      const std::string& c = (*checkpoints)[i];
+      ReferenceScore s;
+      try {
+        s = score_reference_games(*nets[i], games);
+      } catch (const std::exception& e) {  // e.g. games of rules the net does not know
+        throw std::runtime_error(c + " on the reference games " + path + ": " + e.what());
+      }
       std::printf("%-48s %9lld %9.4f %11.4f %10.4f %7.1f%% %7.1f%%\n", c.c_str(), (long long)s.positions,
                   s.value_mse, s.early_value_mse, s.late_value_mse, 100 * s.value_sign_accuracy,
                   100 * s.policy_top1);

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -178,15 +179,19 @@ uint64_t remove_stale_temp_files(const std::string& dir,
 std::vector<std::string> repository_file_candidates(const std::string& path, const std::string& root) {
   std::vector<std::string> out = {path};
   if (fs::path(path).is_absolute()) return out;
+  auto add = [&out](const fs::path& p) {  // each place once (build/.. is often the source tree)
+    const std::string s = p.lexically_normal().string();
+    if (std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);
+  };
   char exe[4096];
   const ssize_t n = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
   if (n > 0) {
     exe[n] = '\0';
     const fs::path dir = fs::path(exe).parent_path();
-    out.push_back((dir.parent_path() / path).string());
-    out.push_back((dir / path).string());
+    add(dir.parent_path() / path);
+    add(dir / path);
   }
-  if (!root.empty()) out.push_back((fs::path(root) / path).string());
+  if (!root.empty()) add(fs::path(root) / path);
   return out;
 }
 

@@ -34,7 +34,8 @@ uint64_t remove_tree(const std::string& path);
 /// Where a file of the repository (a path relative to its root, such as models/x.vnet) is
 /// looked for, in order: as given (relative to the working directory), then below the folder
 /// above the executable's (the executable is build/papersoccer), then below the executable's
-/// own folder, then below `root` when not empty. An absolute path is its only candidate.
+/// own folder, then below `root` when not empty, each place once (normalised: build/.. is the
+/// source tree). An absolute path is its only candidate.
 std::vector<std::string> repository_file_candidates(const std::string& path, const std::string& root = "");
 /// The first of repository_file_candidates(path, root) that exists (a file or a folder). Throws
 /// std::invalid_argument "no such file or folder PATH (looked for A, B, ...)" when none does.

@@ -12,12 +12,14 @@ namespace ps {
 
 void run_gatekeeper(const RunConfig& cfg, const std::atomic<bool>* cancel, const RoleOptions& opt) {
   register_builtin_players();
+  ReferenceSet reference = read_reference_set(cfg);  // refused before anything is written
   RoleClaims claims;
   if (!claims.add(cfg.dir, "gatekeeper", opt.claim, cancel)) return;
   open_run_directory(cfg, /*single_process=*/false, 0);
   RunContext ctx(cfg, cancel, /*writes_state=*/true);
   ctx.claims = &claims;
-  load_reference_games(ctx);
+  ctx.reference_games = std::move(reference.games);
+  ctx.reference_checksum = std::move(reference.checksum);
   std::printf("gatekeeper in %s: generations %d..%d, best %s\n", cfg.dir.c_str(),
               ctx.state.generation + 1, cfg.generations, ctx.state.best.c_str());
   std::fflush(stdout);

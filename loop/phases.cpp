@@ -255,29 +255,32 @@ bool evaluate_generation(RunContext& ctx, int g) {
   return true;
 }
 
-void load_reference_games(RunContext& ctx) {
-  const RunConfig& c = ctx.cfg;
-  if (c.evaluate.reference.empty()) return;
+ReferenceSet read_reference_set(const RunConfig& c) {
+  ReferenceSet set;
+  if (c.evaluate.reference.empty()) return set;
+  const std::string where =
+      c.evaluate.reference_where.empty() ? "evaluate.reference" : c.evaluate.reference_where;
   try {
     // Found here when parsing did not find it (it stored the path as given).
     const std::string path = find_repository_file(c.evaluate.reference);
     for (GameData& game : read_reference_games(path))
       if (game.width == c.width && game.length == c.length && game.goal == c.goal &&
           game.variant == c.variant)
-        ctx.reference_games.push_back(std::move(game));  // the run's networks know no other rules
+        set.games.push_back(std::move(game));  // the run's networks know no other rules
   } catch (const std::exception& e) {
-    throw std::runtime_error("evaluate.reference: " + std::string(e.what()));
+    throw std::runtime_error(where + ": " + e.what());
   }
+  if (set.games.empty())
+    throw std::runtime_error(where + ": " + c.evaluate.reference + " holds no game of the run's rules (" +
+                             std::to_string(c.width) + "x" + std::to_string(c.length) + " " +
+                             variant_name(c.variant) + ")");
   uint64_t h = kFnv1a64OffsetBasis;
-  for (const GameData& game : ctx.reference_games)  // each record with its terminating NUL
+  for (const GameData& game : set.games)  // each record with its terminating NUL
     h = fnv1a64_bytes(game.record.data(), game.record.size() + 1, h);
   char hex[17];
   std::snprintf(hex, sizeof hex, "%016llx", (unsigned long long)h);
-  ctx.reference_checksum = hex;
-  if (ctx.reference_games.empty())
-    throw std::runtime_error("evaluate.reference: " + c.evaluate.reference +
-                             " holds no game of the run's rules (" + std::to_string(c.width) + "x" +
-                             std::to_string(c.length) + " " + variant_name(c.variant) + ")");
+  set.checksum = hex;
+  return set;
 }
 
 namespace {

@@ -33,7 +33,7 @@ struct RunContext {
   /// The process's claims (loop/role_claim.h), checked before each file a phase writes (and
   /// after each game and training log line, inside the library loops); null: none held.
   const RoleClaims* claims = nullptr;
-  /// evaluate.reference's games of the run's rules (load_reference_games); empty: none.
+  /// evaluate.reference's games of the run's rules (read_reference_set); empty: none.
   std::vector<GameData> reference_games;
   /// Their identity in logs/reference.jsonl: FNV-1a 64 of their records, in hex. A line of
   /// other games (a changed evaluate.reference) does not count as scored, wherever the
@@ -83,11 +83,17 @@ bool train_generation(RunContext& ctx, int g, int64_t steps);
 /// outcomes exist (false when stopped). Throws ConfigError when every opponent is switched off.
 bool evaluate_generation(RunContext& ctx, int g);
 
-/// Reads evaluate.reference's games of the run's pitch and variant into ctx.reference_games
-/// (nothing without the key), before any game is played. Throws std::runtime_error
-/// "evaluate.reference: ..." naming the path when it is missing, unreadable, or holds no
-/// game of the run's rules.
-void load_reference_games(RunContext& ctx);
+/// evaluate.reference's games of the run's pitch and variant, and their checksum (the fields
+/// of RunContext of the same names).
+struct ReferenceSet {
+  std::vector<GameData> games;
+  std::string checksum;
+};
+/// Reads cfg.evaluate.reference's games (an empty set without the key). `run` and the gatekeeper
+/// call it first, before they claim or write anything in the run directory. Throws
+/// std::runtime_error "<config file>: evaluate.reference (line N): ..." naming the path when it
+/// is missing, unreadable, or holds no game of the run's rules.
+ReferenceSet read_reference_set(const RunConfig& cfg);
 
 /// After generation g's evaluation: promotes it (by the stored gating decision), rewrites
 /// ratings.json over every evaluation game, scores generations 0..g not scored yet on the

@@ -57,6 +57,7 @@ void ensure_best_model(RunContext& ctx) {
 
 void run_training_loop(const RunConfig& cfg, const std::atomic<bool>* cancel) {
   register_builtin_players();
+  ReferenceSet reference = read_reference_set(cfg);  // refused before anything is written
   // One `run` per directory, and no trainer or gatekeeper role beside it (loop/role_claim.h);
   // claimed before anything is written (open_run_directory clears temporaries).
   RoleClaims claims;
@@ -65,7 +66,8 @@ void run_training_loop(const RunConfig& cfg, const std::atomic<bool>* cancel) {
   RunContext ctx(cfg, cancel, /*writes_state=*/true);
   ctx.claims = &claims;
   open_run_directory(cfg, /*single_process=*/true, ctx.state.generation);
-  load_reference_games(ctx);
+  ctx.reference_games = std::move(reference.games);
+  ctx.reference_checksum = std::move(reference.checksum);
   print_run_header(ctx);
   for (int g = ctx.state.generation + 1; g <= cfg.generations && !ctx.stopped(); ++g) {
     if (!play_generation(ctx, g)) break;

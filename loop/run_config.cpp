@@ -71,9 +71,10 @@ EvaluateConfig parse_evaluate(ConfigReader& r) {
                "budget (evaluate.visits), so it would never run");
   if (!(e.gating_threshold > 0 && e.gating_threshold < 1))
     r.child("gating").fail_key("threshold", "must be in (0, 1)");
-  // Resolved where it exists; checked when a run or gatekeeper starts (load_reference_games),
+  // Resolved where it exists; checked when a run or gatekeeper starts (read_reference_set),
   // not here: the roles that never score a network parse the same config.
   if (!e.reference.empty()) {
+    e.reference_where = r.where("reference");
     try {
       e.reference = find_repository_file(e.reference, PS_SOURCE_DIR);
     } catch (const std::invalid_argument&) {}

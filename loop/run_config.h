@@ -45,8 +45,11 @@ struct EvaluateConfig {
   /// value MSE, policy top-1 -> logs/reference.jsonl, the generation's line and the report.
   /// A relative path is looked for as repository_file_candidates (core/fileutil.h) says, the
   /// source tree last; parsing stores the path found (else the path as given), and `run` and
-  /// the gatekeeper read the games when they start (load_reference_games). Empty: none.
+  /// the gatekeeper read the games when they start (read_reference_set). Empty: none.
   std::string reference;
+  /// Where the key was read: "<config file>: evaluate.reference (line N)", for the errors of
+  /// read_reference_set (empty for a config made in code).
+  std::string reference_where;
   EvaluateConfig();
 };
 

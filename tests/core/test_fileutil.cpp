@@ -81,3 +81,19 @@ TEST_CASE("read_file refuses special files and files over its bound") {
   CHECK_THROWS_WITH(read_file(f, 9), Catch::Contains("10 bytes, more than the 9"));
   fs::remove_all(dir);
 }
+
+TEST_CASE("repository_file_candidates names each place once") {
+  // Regression: with the source tree as root and the executable in build/, "looked for" listed
+  // SRC/models/x twice (as build/../models/x and as root/models/x).
+  const fs::path exe_dir = fs::read_symlink("/proc/self/exe").parent_path();
+  const std::string root = (exe_dir / "..").string();
+  const std::vector<std::string> c = repository_file_candidates("models/no-such", root);
+  REQUIRE(c.size() == 3);
+  CHECK(c[0] == "models/no-such");
+  CHECK(c[1] == (exe_dir.parent_path() / "models/no-such").string());
+  CHECK(c[2] == (exe_dir / "models/no-such").string());
+  CHECK_THROWS_WITH(
+      find_repository_file("models/no-such", root),
+      "no such file or folder models/no-such (looked for " + c[0] + ", " + c[1] + ", " + c[2] + ")");
+  CHECK(repository_file_candidates("/abs/x", root) == std::vector<std::string>{"/abs/x"});
+}

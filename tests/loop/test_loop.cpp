@@ -506,7 +506,8 @@ TEST_CASE("a tiny loop runs end to end and a second call resumes without redoing
     CHECK(gens == std::vector<int>{0, 1, 2, 3});
   }
   // A reference path that is missing, or holds no game of the run's rules, is refused when the
-  // run starts, before any game (parsing leaves it: the roles that never score parse it too).
+  // run starts, naming the config's line, before anything is written (parsing leaves it: the
+  // roles that never score parse it too).
   {
     const fs::path other = dir.string() + "_ref";
     ps::remove_tree(other.string());
@@ -518,8 +519,8 @@ TEST_CASE("a tiny loop runs end to end and a second call resumes without redoing
       y.replace(y.find("dir: " + dir.string()), 5 + dir.string().size(), "dir: " + other.string());
       y.replace(y.find("concurrency: 2"), 14, "concurrency: 2, reference: " + ref);
       CHECK_THROWS_WITH(run_training_loop(parse_run_config(y, "ref.yaml")),
-                        Catch::StartsWith("evaluate.reference: ") && Catch::Contains(why));
-      CHECK_FALSE(fs::exists(other / "data" / "gen0000-000000.psd"));
+                        Catch::StartsWith("ref.yaml: evaluate.reference (line ") && Catch::Contains(why));
+      CHECK_FALSE(fs::exists(other));
     }
     ps::remove_tree(other.string());
   }
