@@ -19,6 +19,7 @@
 #include "apps/commands.h"
 #include "core/fileutil.h"
 #include "core/progress.h"
+#include "loop/phases.h"
 #include "loop/players.h"
 #include "loop/role_claim.h"
 #include "loop/roles.h"
@@ -388,6 +389,9 @@ void register_gatekeeper(CLI::App& app) {
   add_follow_options(gk, a->follow);
   gk->callback([a] {
     refuse_value_net_run(a->follow, a->config, "gatekeeper");
+    // The reference games of a config it brings are checked before RUNDIR/config.yaml is
+    // written from it: a refused path leaves nothing to differ from the corrected config.
+    if (!a->config.empty()) (void)read_reference_set(load_run_config(a->config));
     const RunConfig cfg = follow_config(a->follow, a->config);
     run_gatekeeper(cfg, &g_cancel, a->follow.role);
     exit_if_stopped();

@@ -10,6 +10,7 @@
 #include "loop/export_model.h"
 #include "loop/phases.h"
 #include "loop/players.h"
+#include "loop/run_init.h"
 #include "loop/run_ratings.h"
 #include "nn/checkpoint.h"
 #include "report/report.h"
@@ -57,7 +58,10 @@ void ensure_best_model(RunContext& ctx) {
 
 void run_training_loop(const RunConfig& cfg, const std::atomic<bool>* cancel) {
   register_builtin_players();
-  ReferenceSet reference = read_reference_set(cfg);  // refused before anything is written
+  // Refused before anything is written, the claims included: the reference games, and a new
+  // run's run.init (open_run_directory reads it again and makes generation 0 from it).
+  ReferenceSet reference = read_reference_set(cfg);
+  if (!std::filesystem::exists(RunPaths(cfg.dir).checkpoint(0))) (void)load_run_init(cfg);
   // One `run` per directory, and no trainer or gatekeeper role beside it (loop/role_claim.h);
   // claimed before anything is written (open_run_directory clears temporaries).
   RoleClaims claims;

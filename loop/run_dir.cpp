@@ -149,9 +149,11 @@ void open_run_directory(const RunConfig& cfg, bool single_process, int resumed_g
     ensure_directory(*d, "a folder of the run directory,");
   if (single_process) {
     // A run killed while writing a file leaves its temporary (the file itself is intact: writes
-    // are atomic); the run's directory belongs to this process, so clear them.
-    if (const uint64_t stale = remove_stale_temp_files(
-            paths.root, [](const std::string& name) { return !is_claim_file_name(name); }))
+    // are atomic): `run` clears its own. Self-play workers may run beside it (docs/SCALING.md):
+    // their chunks' temporaries and the claims' are theirs (a worker clears its own chunks').
+    if (const uint64_t stale = remove_stale_temp_files(paths.root, [](const std::string& name) {
+          return !is_claim_file_name(name) && !is_worker_chunk_name(name);
+        }))
       std::printf("removed %s left by an interrupted run\n",
                   counted(int64_t(stale), "temporary file").c_str());
     update_config_copy(cfg, paths, resumed_generation);
@@ -167,6 +169,11 @@ const char* const kHowToGiveConfig =
     "RUNDIR`, `train CONFIG --follow RUNDIR` or `gatekeeper RUNDIR --config CONFIG`";
 
 }  // namespace
+
+bool is_worker_chunk_name(const std::string& name) {
+  // genNNNN-<worker>-SSSSSS.psd / .tsv, where `run` writes genNNNN-SSSSSS.
+  return name.rfind("gen", 0) == 0 && std::count(name.begin(), name.end(), '-') >= 2;
+}
 
 std::optional<RunConfig> load_shared_run_config(const std::string& run_dir, const std::string& config_path,
                                                 int generations, double poll_seconds,

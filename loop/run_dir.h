@@ -68,10 +68,16 @@ void write_run_state(const RunState& s, const std::string& path, const std::stri
 /// Creates the folders of cfg.dir and generation 0's checkpoint when missing (from run.init when
 /// given, checked first: load_run_init's ConfigError, with nothing written). With
 /// `single_process` (`run`) the directory belongs to this process: temporaries left by a killed
-/// run are removed, and config.yaml is compared with cfg (compare_run_configs: incoherent
+/// run are removed (not the claims' or self-play workers' chunks': their writers may run beside
+/// it), and config.yaml is compared with cfg (compare_run_configs: incoherent
 /// changes refused, the others logged to logs/config.jsonl and applied). Roles share the
 /// directory: nothing else is touched (their config comes from load_shared_run_config).
 void open_run_directory(const RunConfig& cfg, bool single_process, int resumed_generation);
+
+/// Whether a file name (a temporary's, before ".tmp.PID") is a self-play worker's chunk or
+/// record (data/genNNNN-<worker>-SSSSSS.psd or .tsv): `run` leaves their temporaries to their
+/// worker, which may be writing one beside it.
+bool is_worker_chunk_name(const std::string& name);
 
 /// The config of a shared run directory for a role: RUNDIR/config.yaml. With `config_path`
 /// (the first role started brings the config) a missing RUNDIR/config.yaml is created from it

@@ -155,6 +155,12 @@ void run_selfplay_worker(const RunConfig& cfg, const std::string& worker, const 
   if (!claims.add(cfg.dir, "worker-" + worker, opt.claim, cancel)) return;
   open_run_directory(cfg, /*single_process=*/false, 0);
   const RunPaths paths(cfg.dir);
+  // The claim makes this the only process with this id: its killed predecessor's chunk
+  // temporaries are stale (`run` leaves them to it).
+  const std::string own = "-" + worker + "-";  // genNNNN-<worker>-SSSSSS; ids hold no '-'
+  (void)remove_stale_temp_files(paths.data, [&](const std::string& name) {
+    return is_worker_chunk_name(name) && name.compare(7, own.size(), own) == 0;
+  });
   std::printf("self-play worker %s in %s: %s, %s at once\n", worker.c_str(), cfg.dir.c_str(),
               counted(cfg.selfplay.visits, "visit").c_str(),
               counted(cfg.selfplay.concurrent_games, "game").c_str());

@@ -160,8 +160,15 @@ TEST_CASE("a worker's --max-games N stores exactly N games, with more games in f
   o.poll_seconds = 0.1;
   run_selfplay_worker(cfg, "w", nullptr, o);
   CHECK(stored_data(dir).first == 3);
+  // A killed predecessor's chunk temporary is its own to clear (`run` leaves it), another
+  // worker's is not.
+  const std::string own = dir + "/data/gen0000-w-000009.psd.tmp.4242";
+  const std::string other = dir + "/data/gen0000-w2-000000.psd.tmp.4243";
+  for (const std::string& f : {own, other}) write_file_atomic(f, "partial");
   run_selfplay_worker(cfg, "w", nullptr, o);  // again: its sequence goes on
   CHECK(stored_data(dir).first == 6);
+  CHECK_FALSE(fs::exists(own));
+  CHECK(fs::exists(other));
   CHECK_FALSE(fs::exists(dir + "/claims/worker-w.claim"));  // released at the end
   remove_tree(dir);
 }

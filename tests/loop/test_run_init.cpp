@@ -147,6 +147,11 @@ TEST_CASE("run.init errors name the config, the key, the file and what does not 
                         " is a net for pitch 8x10 and variant standard, but the "
                         "run plays pitch 6x8 (run.pitch, run.variant, selfplay.pitches, selfplay.variants)");
   CHECK_FALSE(fs::exists(run_dir));
+  // `run` itself: refused before it claims its roles (no claims/ folder either).
+  CHECK_THROWS_WITH(
+      run_training_loop(parse_run_config(run_yaml(run_dir, "  init: " + wide + "\n"), "r.yaml")),
+      Catch::StartsWith("r.yaml: run.init (line 6): "));
+  CHECK_FALSE(fs::exists(run_dir));
   // The roles: refused before the run directory's config.yaml is written.
   const std::string yaml_path = (tmp.path / "roles.yaml").string();
   write_file_atomic(yaml_path, run_yaml(run_dir, "  init: " + wide + "\n"));
@@ -158,20 +163,26 @@ TEST_CASE("run.init errors name the config, the key, the file and what does not 
                     "r.yaml: run.init (line 1): must be a file name (or leave the key out)");
 }
 
-TEST_CASE("`run` opening its directory clears a killed run's temporaries but not the claim files") {
+TEST_CASE(
+    "`run` opening its directory clears a killed run's temporaries but not the claims or workers ones") {
   // The claims' temporaries (a heartbeat's, a takeover's) belong to live processes beside `run`;
   // clearing one made that process's rename fail ("rename failed: No such file or directory").
   ps::test::TempDir tmp("temps");
   const fs::path run_dir = tmp.path / "run";
   const std::string stale = (run_dir / "data" / "gen0000-000000.psd.tmp.4242").string();
+  // A self-play worker beside `run` (docs/SCALING.md) writes its chunks the same way.
+  const std::string workers = (run_dir / "data" / "gen0000-w1-000000.psd.tmp.4245").string();
   const std::string heartbeat = (run_dir / "claims" / "worker-B.claim.tmp.4243").string();
   const std::string takeover =
       (run_dir / "claims" / "worker-C.claim.f951e5ad60a524d87aca4254a86ceb4b.takeover.tmp.4244").string();
-  for (const std::string& f : {stale, heartbeat, takeover}) write_file_atomic(f, "partial");
+  for (const std::string& f : {stale, workers, heartbeat, takeover}) write_file_atomic(f, "partial");
   open_run_directory(parse_run_config(run_yaml(run_dir, ""), "r.yaml"), /*single_process=*/true, 0);
   CHECK_FALSE(fs::exists(stale));
   CHECK(fs::exists(heartbeat));
   CHECK(fs::exists(takeover));
+  CHECK(fs::exists(workers));
+  CHECK(is_worker_chunk_name("gen0000-w1-000000.psd"));
+  CHECK_FALSE(is_worker_chunk_name("gen0000-000000.psd"));
   CHECK(is_claim_file_name("worker-B.claim"));
   CHECK(is_claim_file_name("worker-C.claim.f951e5ad60a524d87aca4254a86ceb4b.takeover"));
   CHECK_FALSE(is_claim_file_name("gen0000-000000.psd"));
