@@ -29,7 +29,7 @@ using namespace ps;
 namespace fs = std::filesystem;
 
 TEST_CASE("every shipped run config parses, the built-in quickstart is configs/quickstart.yaml") {
-  for (const char* name : {"quickstart.yaml", "standard-8x10.yaml", "long-8x12.yaml",
+  for (const char* name : {"quickstart.yaml", "quickstart-long.yaml", "standard-8x10.yaml", "long-8x12.yaml",
                            "single-bounce-8x10.yaml", "ship-8x10.yaml"}) {
     INFO(name);
     RunConfig c = load_run_config(std::string(PS_CONFIGS_DIR) + "/" + name);
