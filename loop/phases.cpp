@@ -261,8 +261,8 @@ ReferenceSet read_reference_set(const RunConfig& c) {
   const std::string where =
       c.evaluate.reference_where.empty() ? "evaluate.reference" : c.evaluate.reference_where;
   try {
-    // Found here when parsing did not find it (it stored the path as given).
-    const std::string path = find_repository_file(c.evaluate.reference);
+    // Found here when parsing did not find it (it stored the path as given); the same places.
+    const std::string path = find_repository_file(c.evaluate.reference, PS_SOURCE_DIR);
     for (GameData& game : read_reference_games(path))
       if (game.width == c.width && game.length == c.length && game.goal == c.goal &&
           game.variant == c.variant)
