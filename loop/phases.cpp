@@ -175,6 +175,7 @@ tour::TournamentSpec evaluation_spec(const RunContext& ctx, int g) {
   spec.concurrency = cfg.evaluate.concurrency;
   spec.budget.visits = cfg.evaluate.visits;
   spec.out_dir = ctx.paths.eval + "/" + gen_name(g);
+  spec.resume = true;  // a run stopped during the evaluation goes on with the games it played
   return spec;
 }
 
@@ -233,7 +234,7 @@ bool evaluate_generation(RunContext& ctx, int g) {
       },
       ctx.cancel);
   line.finish();
-  if (res.cancelled || ctx.stopped()) return false;
+  if (res.cancelled) return false;  // stopped with games left; a stop after the last game keeps them
   json games = json::array();
   for (const tour::GameResult& game : res.games)
     games.push_back({{"winner", res.players[size_t(game.winner)]},

@@ -79,8 +79,10 @@ int64_t generation_steps(const TrainConfig& t, int64_t new_samples);
 bool train_generation(RunContext& ctx, int g, int64_t steps);
 
 /// The gauntlet of generation g's network against its opponents (evaluation_opponents) ->
-/// eval/gen-g/outcomes.json with the gating decision against ctx.state.best. True when the
-/// outcomes exist (false when stopped). Throws ConfigError when every opponent is switched off.
+/// eval/gen-g/outcomes.json with the gating decision against ctx.state.best. Games an earlier,
+/// stopped call left in eval/gen-g/games.tsv are kept, not played again. True when the outcomes
+/// exist (false when stopped with games left). Throws ConfigError when every opponent is
+/// switched off.
 bool evaluate_generation(RunContext& ctx, int g);
 
 /// evaluate.reference's games of the run's pitch and variant, and their checksum (the fields

@@ -374,6 +374,38 @@ TEST_CASE("Wilson interval") {
   CHECK(h0 < 0.31);
 }
 
+TEST_CASE("a run stopped after its evaluation games keeps them and does not play them again") {
+  // Regression: a Ctrl-C during an evaluation threw its finished games away (the tournament
+  // was not resumed, and a stop after the last game still counted as unfinished): the next
+  // start played all of them again, 212 games in the last generation of quickstart-long.
+  ps::test::TempDir tmp("eval_resume");
+  const fs::path dir = tmp.path / "run";
+  const RunConfig cfg = parse_run_config(
+      "run: {name: tiny, generations: 1, pitch: 6x8, dir: " + dir.string() +
+          "}\n"
+          "service: {max_batch: 8, batch_timeout_us: 200}\n"
+          "selfplay: {games: 2, concurrent_games: 2, visits: 4, cheap_visits: 2, games_per_chunk: 2}\n"
+          "train: {net: {preset: tiny}, threads: 1, batch_size: 16, steps: 4, checkpoint_interval: 5, "
+          "log_interval: 5}\n"
+          "evaluate: {games: 2, final_games: 4, visits: 4, opening_turns: 1, concurrency: 2}\n",
+      "tiny.yaml");
+  run_training_loop(cfg);
+  const fs::path games = dir / "eval" / "gen-0001" / "games.tsv";
+  const fs::path outcomes = dir / "eval" / "gen-0001" / "outcomes.json";
+  const std::string played = read_file(games.string());
+  const auto mtime = fs::last_write_time(games);
+  const auto before = nlohmann::json::parse(read_file(outcomes.string()));
+  // As a run stopped after the last evaluation game, before its outcomes were written.
+  fs::remove(outcomes);
+  write_file_atomic((dir / "state.json").string(), R"({"generation": 0, "best": "gen-0000"})");
+  run_training_loop(cfg);
+  CHECK(read_file(games.string()) == played);
+  CHECK(fs::last_write_time(games) == mtime);  // not truncated and played again
+  const auto after = nlohmann::json::parse(read_file(outcomes.string()));
+  CHECK(after["games"] == before["games"]);
+  CHECK(nlohmann::json::parse(read_file((dir / "state.json").string()))["generation"] == 1);
+}
+
 TEST_CASE("a tiny loop runs end to end and a second call resumes without redoing work") {
   const fs::path dir = fs::temp_directory_path() / ("ps_loop_" + std::to_string(::getpid()));
   ps::remove_tree(fs::path(dir).string());
