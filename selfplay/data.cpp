@@ -388,10 +388,12 @@ void decode_v2(const std::string& path, const std::string& file, const KeepGame&
 
 std::vector<GameData> parse_chunk(const std::string& path, const std::string& file,
                                   std::vector<std::string>* warnings) {
+  // A file too short for the header is a truncated chunk only when the bytes it has begin the
+  // magic; a 3-byte text file is not a chunk at all.
+  if (std::memcmp(file.data(), kFileMagic, std::min<size_t>(4, file.size())) != 0)
+    throw DataError(path + ": not a training data chunk (bad magic)");
   if (file.size() < kHeaderV1)
     throw DataError(path + ": truncated: only " + std::to_string(file.size()) + " bytes");
-  if (std::memcmp(file.data(), kFileMagic, 4) != 0)
-    throw DataError(path + ": not a training data chunk (bad magic)");
   const uint32_t version = get_le<uint32_t>(file.data() + 4);
   if (version < 1 || version > kDataFormatVersion)
     throw DataError(path + ": data format version " + std::to_string(version) +

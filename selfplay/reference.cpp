@@ -23,6 +23,7 @@ std::vector<GameData> read_reference_games(const std::string& path) {
   } else {
     throw std::invalid_argument("reference games: " + path + " is neither a .psd file nor a folder");
   }
+  if (files.empty()) throw std::invalid_argument("reference games: " + path + " holds no .psd file");
   std::vector<GameData> games;
   size_t samples = 0;
   for (const std::string& f : files)

@@ -142,6 +142,12 @@ TEST_CASE("truncated, corrupted and foreign files are reported by name") {
   std::string other = (dir.path / "other.psd").string();
   write_file_atomic(other, "hello, this is not a chunk file");
   CHECK_THROWS_WITH(read_chunk(other), Catch::Contains("bad magic"));
+  // Regression: a 3-byte text file was called a truncated chunk. Too short for the header, it
+  // is truncated only when its bytes begin the magic.
+  write_file_atomic(other, "abc");
+  CHECK_THROWS_WITH(read_chunk(other), other + ": not a training data chunk (bad magic)");
+  write_file_atomic(other, bytes.substr(0, 3));
+  CHECK_THROWS_WITH(read_chunk(other), other + ": truncated: only 3 bytes");
 
   std::string vers = (dir.path / "v.psd").string();
   std::string v2 = bytes;

@@ -118,7 +118,9 @@ TEST_CASE("reference games: a folder reads its chunks in name order, and bad pat
       read_reference_games((dir / "none").string()),
       Catch::Contains((dir / "none").string()) && Catch::Contains("neither a .psd file nor a folder"));
   fs::create_directories(dir / "empty");
-  CHECK_THROWS_WITH(read_reference_games((dir / "empty").string()), Catch::Contains("holds no sample"));
+  // A folder without a .psd file says so (it read "holds no sample").
+  CHECK_THROWS_WITH(read_reference_games((dir / "empty").string()),
+                    "reference games: " + (dir / "empty").string() + " holds no .psd file");
   write_file_atomic((dir / "cut.psd").string(), bytes.substr(0, bytes.size() / 2));
   CHECK_THROWS_WITH(read_reference_games(dir.string()), Catch::Contains("cut.psd"));
   remove_tree(dir.string());
