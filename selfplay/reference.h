@@ -39,7 +39,8 @@ struct ReferenceScore {
 
 /// The games of every .psd chunk at `path` (one file, or every *.psd directly in a folder, in
 /// name order), their samples in order. Throws DataError (read_chunk) for a bad chunk and
-/// std::invalid_argument naming the path when it is missing or holds no sample.
+/// std::invalid_argument naming the path when it is missing, a folder without a .psd file, or
+/// holds no sample.
 std::vector<GameData> read_reference_games(const std::string& path);
 
 /// Scores the network behind `net` on the samples of `games` (positions evaluated in batches of

@@ -1,5 +1,6 @@
 #include "valuenet/value_net_file.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -132,9 +133,11 @@ void read_layers(Reader& r, ValueNet& net) {
 
 ValueNet parse_value_net(const std::string& name, const std::string& bytes) {
   Reader head(name, bytes, bytes.size());
-  if (bytes.size() < 4 || std::memcmp(bytes.data(), kMagic, 4) != 0)
-    head.fail(bytes.size() < 4 ? "truncated (shorter than the magic)"
-                               : "not a value-net file (bad magic; expected PSVN)");
+  // Shorter than the magic is truncated only when the bytes there begin it (a 3-byte text file
+  // is not a value net at all).
+  if (std::memcmp(bytes.data(), kMagic, std::min<size_t>(4, bytes.size())) != 0)
+    head.fail("not a value-net file (bad magic; expected PSVN)");
+  if (bytes.size() < 4) head.fail("truncated (shorter than the magic)");
   if (bytes.size() < 8 + 8) head.fail("truncated (no room for version and checksum)");
   // The checksum first: every later error is then about a file written that way, not noise.
   const size_t body = bytes.size() - 8;

@@ -444,6 +444,11 @@ TEST_CASE("value net: corrupt files are errors naming the file, never a crash", 
     std::string s = good;
     s[0] = 'X';
     CHECK_THROWS_WITH(parse_value_net("x.vnet", s), Catch::Contains("bad magic"));
+    // Regression: any file under 4 bytes was "truncated", a 3-byte text file too.
+    CHECK_THROWS_WITH(parse_value_net("x.vnet", "abc"), Catch::Contains("bad magic"));
+    CHECK_THROWS_WITH(parse_value_net("x.vnet", good.substr(0, 3)),
+                      Catch::Contains("truncated (shorter than the magic)"));
+    CHECK_THROWS_WITH(parse_value_net("x.vnet", ""), Catch::Contains("truncated (shorter than the magic)"));
     s = good;
     set_u32(s, 4, 99);
     CHECK_THROWS_WITH(parse_value_net("x.vnet", resum(s)), Catch::Contains("unsupported version 99"));
