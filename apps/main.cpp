@@ -34,7 +34,9 @@ int main(int argc, char** argv) {
       return 1;
     }
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    // CLI11 gives each kind of parse error its own status (105, 109, ...): every usage error
+    // exits 2 here, as the README says; --help and --version stay 0.
+    return app.exit(e) == 0 ? 0 : 2;
   } catch (const ps::cmd::StoppedOnRequest& s) {
     return s.code;
   } catch (const std::exception& e) {

@@ -1,8 +1,9 @@
 #!/bin/sh
 # A command-line check: runs a command, checks its exit status and its output.
-#   check_command.sh -s fail|ok [-i INPUT] [-e TEXT]... [-x TEXT]... [-p] -- COMMAND [ARG]...
+#   check_command.sh -s fail|ok [-c CODE] [-i INPUT] [-e TEXT]... [-x TEXT]... [-p] -- COMMAND [ARG]...
 #   -s fail   the command must exit with a non-zero status (an error case)
 #   -s ok     the command must exit with status 0
+#   -c CODE   ... and with exactly this status
 #   -i INPUT  printf format string written to the command's stdin (default: no input)
 #   -e TEXT   its stdout + stderr must contain TEXT (a fixed string); may be repeated
 #   -x TEXT   its stdout + stderr must not contain TEXT (a fixed string); may be repeated
@@ -10,6 +11,7 @@
 # Passes when every check holds; prints the command's output, and what failed.
 set -u
 want=""
+code=""
 input=""
 has_input=0
 printable=0
@@ -20,6 +22,7 @@ trap 'rm -f "$expect_file" "$exclude_file" "$out"' EXIT
 while [ $# -gt 0 ]; do
   case "$1" in
     -s) want=$2; shift 2 ;;
+    -c) code=$2; shift 2 ;;
     -i) input=$2; has_input=1; shift 2 ;;
     -e) printf '%s\n' "$2" >> "$expect_file"; shift 2 ;;
     -x) printf '%s\n' "$2" >> "$exclude_file"; shift 2 ;;
@@ -44,6 +47,9 @@ if [ "$want" = fail ] && [ $status -eq 0 ]; then
   fail=1
 elif [ "$want" = ok ] && [ $status -ne 0 ]; then
   echo "FAIL: the command exited with status $status; expected 0"
+  fail=1
+elif [ -n "$code" ] && [ "$status" != "$code" ]; then
+  echo "FAIL: the command exited with status $status; expected $code"
   fail=1
 fi
 while IFS= read -r text; do
