@@ -21,8 +21,13 @@ constexpr uint64_t kFnv1a64LegacyBasis = 1469598103934665603ull;
 /// Why a file's bytes are not a whole checkpoint envelope (bad magic, a payload size other than
 /// the header's, a checksum mismatch), or "" when they are.
 inline std::string checkpoint_envelope_problem(const std::string& data) {
-  if (data.size() < kCheckpointHeaderSize || std::memcmp(data.data(), kCheckpointMagic, 8) != 0)
+  if (data.size() < kCheckpointHeaderSize || std::memcmp(data.data(), kCheckpointMagic, 8) != 0) {
+    // "PSVN": the magic of a value net file (valuenet/value_net_file.h), which alpha-beta reads.
+    if (data.compare(0, 4, "PSVN") == 0)
+      return "not a papersoccer net checkpoint: a value net file (.vnet), which alpha-beta reads "
+             "(bot --value-net FILE, or no argument for the shipped one)";
     return "not a papersoccer net checkpoint (bad magic or too short)";
+  }
   const uint64_t size = get_le<uint64_t>(data.data() + 8);
   const uint64_t sum = get_le<uint64_t>(data.data() + 16);
   if (data.size() - kCheckpointHeaderSize != size)
