@@ -4,8 +4,12 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -128,6 +132,19 @@ inline bool is_integer_text(const std::string& s) {
   return true;
 }
 
+/// A decimal number in full (strtold reads every character) whose magnitude is above T's largest
+/// finite value ("1.5e999" for a double): no type error but a range error.
+template <class T>
+bool is_number_beyond(const std::string& s) {
+  if (s.empty()) return false;
+  errno = 0;
+  char* end = nullptr;
+  const long double v = std::strtold(s.c_str(), &end);
+  if (end != s.c_str() + s.size()) return false;
+  return (std::isinf(v) && errno == ERANGE) ||
+         (std::isfinite(v) && std::fabs(v) > static_cast<long double>(std::numeric_limits<T>::max()));
+}
+
 template <class T>
 T ConfigReader::get(const std::string& key, const T& def) {
   used_.insert(key);
@@ -144,6 +161,13 @@ T ConfigReader::get(const std::string& key, const T& def) {
         fail(key, n,
              "out of range: " + text + " is not in [" + std::to_string(std::numeric_limits<T>::min()) + ", " +
                  std::to_string(std::numeric_limits<T>::max()) + "]");
+    }
+    if constexpr (std::is_floating_point_v<T>) {
+      if (n.IsScalar() && is_number_beyond<T>(n.Scalar())) {
+        std::ostringstream largest;
+        largest << std::numeric_limits<T>::max();
+        fail(key, n, "out of range: " + text + " is beyond the largest number, " + largest.str());
+      }
     }
     fail(key, n, "wrong type: cannot read " + text + ": expected " + expected_type_name<T>());
   }

@@ -127,6 +127,21 @@ TEST_CASE("read: a field table sets the keys given and leaves the others at thei
                     "n.yaml: huge (line 2): out of range: '99999999999999999999' is not in "
                     "[-9223372036854775808, 9223372036854775807]");
   CHECK(ConfigReader::from_string("games: -2147483648\n", "m.yaml").get("games", 0) == -2147483648);
+  // Regression: `rate: 1.5e999` said "wrong type: ... expected a number"; it is a number, out of
+  // range. Underflow is no error (1e-999 reads as 0), and a word is still a type error.
+  double beyond = 0;
+  CHECK_THROWS_WITH(
+      ConfigReader::from_string("rate: 1.5e999\n", "r.yaml").read(field("rate", beyond)),
+      "r.yaml: rate (line 1): out of range: '1.5e999' is beyond the largest number, 1.79769e+308");
+  CHECK_THROWS_WITH(
+      ConfigReader::from_string("rate: -1e99999\n", "r.yaml").read(field("rate", beyond)),
+      "r.yaml: rate (line 1): out of range: '-1e99999' is beyond the largest number, 1.79769e+308");
+  CHECK(ConfigReader::from_string("rate: 1e-999\n", "r.yaml").get("rate", 1.0) == 0.0);
+  float small = 0;
+  CHECK_THROWS_WITH(ConfigReader::from_string("rate: 1e39\n", "r.yaml").read(field("rate", small)),
+                    "r.yaml: rate (line 1): out of range: '1e39' is beyond the largest number, 3.40282e+38");
+  CHECK_FALSE(is_number_beyond<double>("1e308"));
+  CHECK_FALSE(is_number_beyond<double>("1e400x"));
   CHECK_FALSE(is_integer_text("+"));
   CHECK_FALSE(is_integer_text("1e3"));
   CHECK(is_integer_text("+12"));
