@@ -388,6 +388,7 @@ void decode_v2(const std::string& path, const std::string& file, const KeepGame&
 
 std::vector<GameData> parse_chunk(const std::string& path, const std::string& file,
                                   std::vector<std::string>* warnings) {
+  if (file.empty()) throw DataError(path + ": empty file (0 bytes)");
   // A file too short for the header is a truncated chunk only when the bytes it has begin the
   // magic; a 3-byte text file is not a chunk at all.
   if (std::memcmp(file.data(), kFileMagic, std::min<size_t>(4, file.size())) != 0)

@@ -133,6 +133,7 @@ void read_layers(Reader& r, ValueNet& net) {
 
 ValueNet parse_value_net(const std::string& name, const std::string& bytes) {
   Reader head(name, bytes, bytes.size());
+  if (bytes.empty()) head.fail("empty file (0 bytes)");
   // Shorter than the magic is truncated only when the bytes there begin it (a 3-byte text file
   // is not a value net at all).
   if (std::memcmp(bytes.data(), kMagic, std::min<size_t>(4, bytes.size())) != 0)

@@ -148,6 +148,9 @@ TEST_CASE("truncated, corrupted and foreign files are reported by name") {
   CHECK_THROWS_WITH(read_chunk(other), other + ": not a training data chunk (bad magic)");
   write_file_atomic(other, bytes.substr(0, 3));
   CHECK_THROWS_WITH(read_chunk(other), other + ": truncated: only 3 bytes");
+  // Regression: an empty file was "truncated: only 0 bytes"; it is named empty.
+  write_file_atomic(other, "");
+  CHECK_THROWS_WITH(read_chunk(other), other + ": empty file (0 bytes)");
 
   std::string vers = (dir.path / "v.psd").string();
   std::string v2 = bytes;
@@ -389,8 +392,10 @@ TEST_CASE("a version-2 chunk cut anywhere is reported truncated, by name") {
   const auto frames = compress_games(make_games(3, 9));
   TempDir dir;
   const std::string bytes = written((dir.path / "c.psd").string(), frames);
-  // Every cut: inside the header, a length field, a frame, and at each frame's end.
-  for (size_t k = 0; k < bytes.size(); ++k)
+  // Every cut: inside the header, a length field, a frame, and at each frame's end (a cut at 0
+  // bytes is an empty file, named so).
+  CHECK_THROWS_WITH(parse_chunk("cut.psd", ""), "cut.psd: empty file (0 bytes)");
+  for (size_t k = 1; k < bytes.size(); ++k)
     CHECK_THROWS_WITH(parse_chunk("cut.psd", bytes.substr(0, k)), Catch::StartsWith("cut.psd: truncated: "));
   const size_t second = kV2Header + 4 + frames[0].frame.size();
   CHECK_THROWS_WITH(parse_chunk("cut.psd", bytes.substr(0, second)),

@@ -448,7 +448,8 @@ TEST_CASE("value net: corrupt files are errors naming the file, never a crash", 
     CHECK_THROWS_WITH(parse_value_net("x.vnet", "abc"), Catch::Contains("bad magic"));
     CHECK_THROWS_WITH(parse_value_net("x.vnet", good.substr(0, 3)),
                       Catch::Contains("truncated (shorter than the magic)"));
-    CHECK_THROWS_WITH(parse_value_net("x.vnet", ""), Catch::Contains("truncated (shorter than the magic)"));
+    // Regression: an empty file was "truncated (shorter than the magic)"; it is named empty.
+    CHECK_THROWS_WITH(parse_value_net("x.vnet", ""), Catch::Contains("empty file (0 bytes)"));
     s = good;
     set_u32(s, 4, 99);
     CHECK_THROWS_WITH(parse_value_net("x.vnet", resum(s)), Catch::Contains("unsupported version 99"));
