@@ -31,11 +31,11 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
     if (app.get_subcommands().empty()) {
       std::cerr << app.help() << "\nerror: a command is required\n";
-      return 1;
+      return 2;
     }
   } catch (const CLI::ParseError& e) {
-    // CLI11 gives each kind of parse error its own status (105, 109, ...): every usage error
-    // exits 2 here, as the README says; --help and --version stay 0.
+    // CLI11 gives each kind of parse error its own status (105, 109, ...): an unknown command
+    // or flag and a flag's bad value exit 2 here, the usage-error status of the README; --help 0.
     return app.exit(e) == 0 ? 0 : 2;
   } catch (const ps::cmd::StoppedOnRequest& s) {
     return s.code;

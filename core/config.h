@@ -132,11 +132,11 @@ inline bool is_integer_text(const std::string& s) {
   return true;
 }
 
-/// A decimal number in full (strtold reads every character) whose magnitude is above T's largest
-/// finite value ("1.5e999" for a double): no type error but a range error.
+/// A decimal number in full (strtold reads every character; no hexadecimal) whose magnitude is
+/// above T's largest finite value ("1.5e999" for a double): no type error but a range error.
 template <class T>
 bool is_number_beyond(const std::string& s) {
-  if (s.empty()) return false;
+  if (s.empty() || s.find_first_of("xX") != std::string::npos) return false;
   errno = 0;
   char* end = nullptr;
   const long double v = std::strtold(s.c_str(), &end);
@@ -166,7 +166,8 @@ T ConfigReader::get(const std::string& key, const T& def) {
       if (n.IsScalar() && is_number_beyond<T>(n.Scalar())) {
         std::ostringstream largest;
         largest << std::numeric_limits<T>::max();
-        fail(key, n, "out of range: " + text + " is beyond the largest number, " + largest.str());
+        fail(key, n,
+             "out of range: the magnitude of " + text + " is beyond the largest number, " + largest.str());
       }
     }
     fail(key, n, "wrong type: cannot read " + text + ": expected " + expected_type_name<T>());

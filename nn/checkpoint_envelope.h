@@ -25,7 +25,7 @@ inline std::string checkpoint_envelope_problem(const std::string& data) {
     // "PSVN": the magic of a value net file (valuenet/value_net_file.h), which alpha-beta reads.
     if (data.compare(0, 4, "PSVN") == 0)
       return "not a papersoccer net checkpoint: a value net file (.vnet), which alpha-beta reads "
-             "(bot --value-net FILE, or no argument for the shipped one)";
+             "(--value-net FILE)";
     return "not a papersoccer net checkpoint (bad magic or too short)";
   }
   const uint64_t size = get_le<uint64_t>(data.data() + 8);

@@ -132,16 +132,18 @@ TEST_CASE("read: a field table sets the keys given and leaves the others at thei
   double beyond = 0;
   CHECK_THROWS_WITH(
       ConfigReader::from_string("rate: 1.5e999\n", "r.yaml").read(field("rate", beyond)),
-      "r.yaml: rate (line 1): out of range: '1.5e999' is beyond the largest number, 1.79769e+308");
+      "r.yaml: rate (line 1): out of range: the magnitude of '1.5e999' is beyond the largest number, 1.79769e+308");
   CHECK_THROWS_WITH(
       ConfigReader::from_string("rate: -1e99999\n", "r.yaml").read(field("rate", beyond)),
-      "r.yaml: rate (line 1): out of range: '-1e99999' is beyond the largest number, 1.79769e+308");
+      "r.yaml: rate (line 1): out of range: the magnitude of '-1e99999' is beyond the largest number, 1.79769e+308");
   CHECK(ConfigReader::from_string("rate: 1e-999\n", "r.yaml").get("rate", 1.0) == 0.0);
   float small = 0;
-  CHECK_THROWS_WITH(ConfigReader::from_string("rate: 1e39\n", "r.yaml").read(field("rate", small)),
-                    "r.yaml: rate (line 1): out of range: '1e39' is beyond the largest number, 3.40282e+38");
+  CHECK_THROWS_WITH(
+      ConfigReader::from_string("rate: 1e39\n", "r.yaml").read(field("rate", small)),
+      "r.yaml: rate (line 1): out of range: the magnitude of '1e39' is beyond the largest number, 3.40282e+38");
   CHECK_FALSE(is_number_beyond<double>("1e308"));
   CHECK_FALSE(is_number_beyond<double>("1e400x"));
+  CHECK_FALSE(is_number_beyond<double>("0x1p2000"));  // hexadecimal stays a type error
   CHECK_FALSE(is_integer_text("+"));
   CHECK_FALSE(is_integer_text("1e3"));
   CHECK(is_integer_text("+12"));

@@ -481,3 +481,16 @@ TEST_CASE("a kept value-net run record without state.json gives the value-net pa
   { std::ofstream(other / "config.yaml") << "run: [\n"; }
   CHECK_FALSE(is_value_net_run(other.str()));
 }
+
+TEST_CASE("checkpoint envelope: a value net file is named as such, short files as bad magic") {
+  // Regression: `bot models/8x10-standard.vnet` said only "bad magic or too short".
+  CHECK(
+      ps::nn::checkpoint_envelope_problem(std::string("PSVN\x01\0\0\0", 8) + std::string(40, 'x')) ==
+      "not a papersoccer net checkpoint: a value net file (.vnet), which alpha-beta reads (--value-net FILE)");
+  CHECK(ps::nn::checkpoint_envelope_problem("PSV") ==
+        "not a papersoccer net checkpoint (bad magic or too short)");
+  CHECK(ps::nn::checkpoint_envelope_problem("") ==
+        "not a papersoccer net checkpoint (bad magic or too short)");
+  CHECK(ps::nn::checkpoint_envelope_problem(std::string(64, 'x')) ==
+        "not a papersoccer net checkpoint (bad magic or too short)");
+}
