@@ -18,19 +18,23 @@ void SearchParams::validate() const {
   check(p.time_ms >= 1 || p.time_ms == -1, "time_ms", "must be -1 (unlimited) or >= 1");
   check(p.num_threads >= 1 && p.num_threads <= 256, "num_threads", "must be in 1..256");
   check(p.leaf_batch >= 1 && p.leaf_batch <= 4096, "leaf_batch", "must be in 1..4096");
-  check(p.c_puct_init >= 0, "c_puct_init", "must be >= 0");
-  check(p.c_puct_base > 0, "c_puct_base", "must be > 0");
+  // Upper bounds on the exploration and noise constants: an infinite or huge one (.inf, 1e308)
+  // made every game of a run the same degenerate one instead of an error.
+  check(p.c_puct_init >= 0 && p.c_puct_init <= 100, "c_puct_init", "must be in [0, 100]");
+  check(p.c_puct_base > 0 && p.c_puct_base <= 1e9, "c_puct_base", "must be > 0 and <= 1e9");
   check(p.fpu_reduction >= 0 && p.fpu_reduction <= 2, "fpu_reduction", "must be in [0, 2]");
   check(p.root_fpu_reduction >= 0 && p.root_fpu_reduction <= 2, "root_fpu_reduction", "must be in [0, 2]");
   check(p.virtual_loss >= 0 && p.virtual_loss <= 1000, "virtual_loss", "must be in 0..1000");
-  check(p.dirichlet_alpha_total > 0, "dirichlet_alpha_total", "must be > 0");
+  check(p.dirichlet_alpha_total > 0 && p.dirichlet_alpha_total <= 1000, "dirichlet_alpha_total",
+        "must be > 0 and <= 1000");
   check(p.dirichlet_fraction >= 0 && p.dirichlet_fraction <= 1, "dirichlet_fraction", "must be in [0, 1]");
   check(p.temperature >= 0 && std::isfinite(p.temperature), "temperature", "must be >= 0");
   check(p.temperature_turns >= 0, "temperature_turns", "must be >= 0");
   check(p.temperature_final >= 0 && std::isfinite(p.temperature_final), "temperature_final", "must be >= 0");
   check(p.initial_turns >= 1, "initial_turns", "must be >= 1");
   check(p.root_initial_turns >= 1, "root_initial_turns", "must be >= 1");
-  check(p.widen_per_sqrt_visit >= 0, "widen_per_sqrt_visit", "must be >= 0");
+  check(p.widen_per_sqrt_visit >= 0 && p.widen_per_sqrt_visit <= 1e6, "widen_per_sqrt_visit",
+        "must be in [0, 1e6]");
   check(p.widen_min_remaining_mass >= 0 && p.widen_min_remaining_mass < 1, "widen_min_remaining_mass",
         "must be in [0, 1)");
   check(p.turn_gen_max_expansions >= 1, "turn_gen_max_expansions", "must be >= 1");

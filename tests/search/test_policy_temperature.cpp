@@ -156,3 +156,19 @@ TEST_CASE("policy temperature: the key is read and must be > 0", "[search]") {
   UniformEvaluator u;
   REQUIRE_THROWS_WITH(Search(u, p), Catch::Contains("policy_temperature") && Catch::Contains("must be > 0"));
 }
+
+// Regression: `c_puct_base: .inf` or `dirichlet_alpha_total: .inf` (or 1e308) passed the check of
+// a lower bound alone, and every self-play game of the run came out the same 53 turns.
+TEST_CASE("search params: exploration and noise constants must be finite and bounded", "[search]") {
+  const std::pair<const char*, const char*> cases[] = {{"c_puct_base", "must be > 0 and <= 1e9"},
+                                                       {"c_puct_init", "must be in [0, 100]"},
+                                                       {"dirichlet_alpha_total", "must be > 0 and <= 1000"},
+                                                       {"widen_per_sqrt_visit", "must be in [0, 1e6]"}};
+  for (const auto& [key, why] : cases)
+    for (const char* bad : {".inf", ".nan", "1e308"}) {
+      auto cfg = ConfigReader::from_string(std::string(key) + ": " + bad + "\n", "t.yaml");
+      REQUIRE_THROWS_WITH(parse_search_params(cfg), std::string("t.yaml: ") + key + " (line 1): " + why);
+    }
+  auto ok = ConfigReader::from_string("c_puct_base: 19652\ndirichlet_alpha_total: 10\n", "t.yaml");
+  CHECK(parse_search_params(ok).c_puct_base == 19652);
+}
