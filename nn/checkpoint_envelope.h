@@ -21,11 +21,12 @@ constexpr uint64_t kFnv1a64LegacyBasis = 1469598103934665603ull;
 /// Why a file's bytes are not a whole checkpoint envelope (bad magic, a payload size other than
 /// the header's, a checksum mismatch), or "" when they are.
 inline std::string checkpoint_envelope_problem(const std::string& data) {
+  if (data.empty()) return "empty file (0 bytes)";
   if (data.size() < kCheckpointHeaderSize || std::memcmp(data.data(), kCheckpointMagic, 8) != 0) {
     // "PSVN": the magic of a value net file (valuenet/value_net_file.h), which alpha-beta reads.
     if (data.compare(0, 4, "PSVN") == 0)
-      return "not a papersoccer net checkpoint: a value net file (.vnet), which alpha-beta reads "
-             "(--value-net FILE)";
+      return "not a papersoccer net checkpoint: a value net file (.vnet), alpha-beta's evaluation, "
+             "given where a network checkpoint or model belongs (bot takes it as --value-net FILE)";
     return "not a papersoccer net checkpoint (bad magic or too short)";
   }
   const uint64_t size = get_le<uint64_t>(data.data() + 8);

@@ -482,15 +482,14 @@ TEST_CASE("a kept value-net run record without state.json gives the value-net pa
   CHECK_FALSE(is_value_net_run(other.str()));
 }
 
-TEST_CASE("checkpoint envelope: a value net file is named as such, short files as bad magic") {
+TEST_CASE("checkpoint envelope: a value net file and an empty file are named as such") {
   // Regression: `bot models/8x10-standard.vnet` said only "bad magic or too short".
-  CHECK(
-      ps::nn::checkpoint_envelope_problem(std::string("PSVN\x01\0\0\0", 8) + std::string(40, 'x')) ==
-      "not a papersoccer net checkpoint: a value net file (.vnet), which alpha-beta reads (--value-net FILE)");
+  CHECK(ps::nn::checkpoint_envelope_problem(std::string("PSVN\x01\0\0\0", 8) + std::string(40, 'x')) ==
+        "not a papersoccer net checkpoint: a value net file (.vnet), alpha-beta's evaluation, given where a "
+        "network checkpoint or model belongs (bot takes it as --value-net FILE)");
   CHECK(ps::nn::checkpoint_envelope_problem("PSV") ==
         "not a papersoccer net checkpoint (bad magic or too short)");
-  CHECK(ps::nn::checkpoint_envelope_problem("") ==
-        "not a papersoccer net checkpoint (bad magic or too short)");
+  CHECK(ps::nn::checkpoint_envelope_problem("") == "empty file (0 bytes)");  // as chunks and value nets
   CHECK(ps::nn::checkpoint_envelope_problem(std::string(64, 'x')) ==
         "not a papersoccer net checkpoint (bad magic or too short)");
 }
