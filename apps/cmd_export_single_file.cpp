@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "apps/commands.h"
+#include "core/file_kind.h"
 #include "core/fileutil.h"
 #include "export/net_weights.h"
 #include "export/single_file.h"
@@ -15,8 +16,8 @@ namespace ps::cmd {
 
 bool is_value_net_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  char magic[4] = {};
-  return in.read(magic, 4) && std::string(magic, 4) == "PSVN";
+  std::string magic(4, '\0');
+  return in.read(magic.data(), 4) && begins_with_magic(magic, FileKind::ValueNet);
 }
 
 namespace {

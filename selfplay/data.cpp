@@ -14,6 +14,7 @@
 #include <unordered_map>
 
 #include "core/byte_io.h"
+#include "core/file_kind.h"
 #include "core/fileutil.h"
 #include "core/text.h"
 
@@ -21,7 +22,6 @@ namespace ps {
 
 namespace {
 
-constexpr char kFileMagic[4] = {'P', 'S', 'D', 'Z'};
 constexpr char kPayloadMagic[4] = {'P', 'S', 'T', 'D'};
 
 // The format's strings: a u16 or u32 length, then the bytes.
@@ -205,7 +205,7 @@ void write_compressed_chunk(const std::string& path, const std::vector<Compresse
                              std::to_string(kMaxChunkPayload) + ")");
   ByteWriter w;
   w.str().reserve(bytes);
-  w.raw(kFileMagic, 4);
+  w.raw(kChunkMagic, 4);
   w.put<uint32_t>(kDataFormatVersion);
   w.put<uint64_t>(payload);
   w.put<uint32_t>(uint32_t(games.size()));
@@ -388,10 +388,11 @@ void decode_v2(const std::string& path, const std::string& file, const KeepGame&
 
 std::vector<GameData> parse_chunk(const std::string& path, const std::string& file,
                                   std::vector<std::string>* warnings) {
-  if (file.empty()) throw DataError(path + ": empty file (0 bytes)");
+  if (std::string problem = foreign_file_problem(file, FileKind::Chunk); !problem.empty())
+    throw DataError(path + ": " + problem);
   // A file too short for the header is a truncated chunk only when the bytes it has begin the
   // magic; a 3-byte text file is not a chunk at all.
-  if (std::memcmp(file.data(), kFileMagic, std::min<size_t>(4, file.size())) != 0)
+  if (std::memcmp(file.data(), kChunkMagic, std::min<size_t>(4, file.size())) != 0)
     throw DataError(path + ": not a training data chunk (bad magic)");
   if (file.size() < kHeaderV1)
     throw DataError(path + ": truncated: only " + std::to_string(file.size()) + " bytes");

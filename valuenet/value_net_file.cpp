@@ -7,13 +7,13 @@
 
 #include "core/byte_io.h"
 #include "core/checksum.h"
+#include "core/file_kind.h"
 #include "core/fileutil.h"
 
 namespace ps {
 
 namespace {
 
-constexpr char kMagic[4] = {'P', 'S', 'V', 'N'};
 constexpr uint32_t kMaxLayers = 16;
 
 // Every failure names the file and the field.
@@ -37,7 +37,7 @@ class Reader : public ByteReader {
 std::string value_net_bytes(const ValueNet& net) {
   net.validate();
   ByteWriter w;
-  w.raw(kMagic, 4);
+  w.raw(kValueNetMagic, 4);
   for (uint32_t v : {net.window_points ? 3u
                      : net.window      ? 2u
                                        : 1u,
@@ -133,10 +133,11 @@ void read_layers(Reader& r, ValueNet& net) {
 
 ValueNet parse_value_net(const std::string& name, const std::string& bytes) {
   Reader head(name, bytes, bytes.size());
-  if (bytes.empty()) head.fail("empty file (0 bytes)");
+  if (std::string problem = foreign_file_problem(bytes, FileKind::ValueNet); !problem.empty())
+    head.fail(problem);
   // Shorter than the magic is truncated only when the bytes there begin it (a 3-byte text file
   // is not a value net at all).
-  if (std::memcmp(bytes.data(), kMagic, std::min<size_t>(4, bytes.size())) != 0)
+  if (std::memcmp(bytes.data(), kValueNetMagic, std::min<size_t>(4, bytes.size())) != 0)
     head.fail("not a value-net file (bad magic; expected PSVN)");
   if (bytes.size() < 4) head.fail("truncated (shorter than the magic)");
   if (bytes.size() < 8 + 8) head.fail("truncated (no room for version and checksum)");

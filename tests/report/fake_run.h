@@ -26,7 +26,7 @@ namespace fs = std::filesystem;
 inline std::string fake_checkpoint() {
   const std::string payload(2048, 'x');
   ByteWriter w;
-  w.raw(nn::kCheckpointMagic, 8);
+  w.raw(kCheckpointMagic, 8);
   w.put<uint64_t>(payload.size());
   w.put<uint64_t>(fnv1a64_bytes(payload.data(), payload.size()));
   w.raw(payload.data(), payload.size());
