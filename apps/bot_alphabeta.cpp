@@ -64,12 +64,10 @@ CLI::App* add_bot_command(CLI::App& app, BotArgs& a) {
                   "time limit of the first answer, ms (1 to 86,400,000), counted from the bot's start (the "
                   "referee writes the first lines at once); never less than --turn-ms")
       ->capture_default_str()
-      ->check(integer_at_least(1))
-      ->check(CLI::Range(int64_t(1), kMaxAnswerMs));
+      ->check(in_range<int64_t>(1, kMaxAnswerMs));
   bot->add_option("--turn-ms", a.turn_ms, "time limit of later answers, ms (1 to 86,400,000)")
       ->capture_default_str()
-      ->check(integer_at_least(1))
-      ->check(CLI::Range(int64_t(1), kMaxAnswerMs));
+      ->check(in_range<int64_t>(1, kMaxAnswerMs));
   bot->add_option("--safety-ms", a.safety_ms,
                   "answer this long before the limit, ms (>= 0, below --first-ms and --turn-ms)")
       ->capture_default_str()
@@ -78,8 +76,7 @@ CLI::App* add_bot_command(CLI::App& app, BotArgs& a) {
                   "the search stops this long before the safety deadline, ms (>= 0): its "
                   "overshoot past its own budget")
       ->capture_default_str()
-      ->check(integer_at_least(0))
-      ->check(CLI::Range(int64_t(0), kMaxAnswerMs));
+      ->check(in_range<int64_t>(0, kMaxAnswerMs));
   bot->add_option("--visits", a.visits,
                   "play the net's PUCT with at most this many visits per turn, within the time "
                   "(>= 1; -1: none, and alpha-beta answers every turn with the time unless "
@@ -119,15 +116,14 @@ bool bot_needs_network(const BotArgs& a) {
 void check_bot_margins(const BotArgs& a) {
   // With no time left after the safety margin every answer would be the fallback turn.
   if (a.safety_ms >= std::min(a.first_ms, a.turn_ms))
-    throw std::invalid_argument("bot: --safety-ms " + std::to_string(a.safety_ms) +
-                                " must be below --first-ms (" + std::to_string(a.first_ms) +
-                                ") and --turn-ms (" + std::to_string(a.turn_ms) + ")");
+    throw UsageError("bot: --safety-ms " + std::to_string(a.safety_ms) + " must be below --first-ms (" +
+                     std::to_string(a.first_ms) + ") and --turn-ms (" + std::to_string(a.turn_ms) + ")");
   // The search's budget is the limit less both margins: none left is a fallback turn every time.
   if (a.safety_ms + a.search_margin_ms >= std::min(a.first_ms, a.turn_ms))
-    throw std::invalid_argument("bot: --safety-ms " + std::to_string(a.safety_ms) + " + --search-margin-ms " +
-                                std::to_string(a.search_margin_ms) + " must be below --first-ms (" +
-                                std::to_string(a.first_ms) + ") and --turn-ms (" + std::to_string(a.turn_ms) +
-                                "): the search would have no time");
+    throw UsageError("bot: --safety-ms " + std::to_string(a.safety_ms) + " + --search-margin-ms " +
+                     std::to_string(a.search_margin_ms) + " must be below --first-ms (" +
+                     std::to_string(a.first_ms) + ") and --turn-ms (" + std::to_string(a.turn_ms) +
+                     "): the search would have no time");
 }
 
 void run_alphabeta_bot(const BotArgs& a) {

@@ -212,14 +212,21 @@ std::string signed_text(double v, int decimals = 4) {
   return buf;
 }
 
-// The network's value and turn priors (raw), then the search, for pos (a turn start).
-void analyse_with_model(const Position& pos, const ModelArgs& a) {
+// The model's description, checked against the position's rules: a missing, corrupt or other
+// rules' model is an error.
+nn::CheckpointMeta analysis_model_meta(const Position& pos, const ModelArgs& a) {
   const nn::CheckpointMeta meta = nn::read_checkpoint_meta(a.model);
   if (!meta.supports(pos.pitch(), pos.variant()))
     throw std::invalid_argument("model " + a.model + " is for pitches " + list_or_any(meta.pitches) +
                                 " and variants " + list_or_any(meta.variants) +
                                 "; the position is on " + pos.pitch().name() + " " +
                                 variant_name(pos.variant()));
+  return meta;
+}
+
+// The network's value and turn priors (raw), then the search, for pos (a turn start).
+void analyse_with_model(const Position& pos, const ModelArgs& a) {
+  const nn::CheckpointMeta meta = analysis_model_meta(pos, a);
   nn::ServiceOptions so;
   so.device = a.device;
   so.max_batch = 1;  // one search thread: a request never waits for a batch to fill
@@ -409,6 +416,8 @@ void run_analyse(const ViewArgs& view, ModelArgs& an) {
     an.model = default_model_path(g.position().pitch(), g.position().variant());
     if (!an.model.empty()) std::cout << "model: " << an.model << " (shipped; --no-model: board only)\n";
   }
+  // The model is read before the board is printed: a missing one prints nothing but its error.
+  if (!an.model.empty()) analysis_model_meta(g.position(), an);
   AnalysisAlphaBeta alphabeta;
   if (with_alphabeta) alphabeta = make_analysis_alphabeta(g.position(), an);
   if (!an.raw) std::cout << where << "\n" << render_ascii(g.position());

@@ -111,9 +111,19 @@ CLI::App* bench_command(CLI::App& app) {
     return app.get_subcommand("bench");
   } catch (const CLI::OptionNotFound&) {}
   auto* bench = app.add_subcommand("bench", "Benchmarks (figures printed, not asserted)");
-  bench->require_subcommand(1);
+  // At most one benchmark: an unknown word is then named ("not expected: bogus") instead of the
+  // misleading "A subcommand is required", and none at all lists the benchmarks.
+  bench->require_subcommand(0, 1);
   // After whichever subcommand ran: the process's peak memory beside its speed figures.
-  bench->final_callback([] { std::printf("peak RSS %.0f MiB\n", peak_rss_mib()); });
+  bench->final_callback([bench] {
+    if (bench->get_subcommands().empty()) {
+      std::string names;
+      for (const CLI::App* b : bench->get_subcommands([](CLI::App*) { return true; }))
+        names += (names.empty() ? "" : ", ") + b->get_name();
+      throw UsageError("bench: name a benchmark: " + names);
+    }
+    std::printf("peak RSS %.0f MiB\n", peak_rss_mib());
+  });
   return bench;
 }
 

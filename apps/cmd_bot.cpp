@@ -104,7 +104,7 @@ void run_bot(BotArgs a) {
   }
   check_bot_margins(a);
   if (a.nodes > 0)
-    throw std::invalid_argument(
+    throw UsageError(
         "bot: --nodes is the budget of alpha-beta without a network; with a MODEL, "
         "--visits, --config or --device give --visits");
   if (a.model.empty()) {

@@ -186,7 +186,7 @@ bool play_kicks(Game& game, const std::string& line, std::ostream& out) {
 int run_play(const PlayArgs& a, std::istream& in, std::ostream& out) {
   const Pitch& pitch = pitch_option(a.pitch, a.goal);
   const Variant variant = parse_variant(a.variant);
-  if (a.side != 0 && a.side != 1) throw std::invalid_argument("--side must be 0 or 1");
+  if (a.side != 0 && a.side != 1) throw UsageError("--side must be 0 or 1");
   auto opponent = make_opponent(a, pitch, variant, out);
   const bool external = dynamic_cast<tour::ExternalEnginePlayer*>(opponent.get()) != nullptr;
   const TurnBudget budget{a.time_ms, a.visits};

@@ -226,7 +226,7 @@ void run_selfplay_command(const SelfplayArgs& a) {
     return;
   }
   if (a.config.empty() || a.net.empty())
-    throw std::invalid_argument("selfplay: CONFIG and --net CHECKPOINT are required (or --follow RUNDIR)");
+    throw UsageError("selfplay: CONFIG and --net CHECKPOINT are required (or --follow RUNDIR)");
   ConfigReader top = ConfigReader::from_file(a.config);
   ConfigReader s = top.child("service");
   nn::ServiceOptions so = nn::parse_service_options(s);
@@ -320,8 +320,7 @@ void run_train_command(const TrainArgs& a) {
     return;
   }
   if (a.config.empty() || a.data.empty() || a.out.empty())
-    throw std::invalid_argument(
-        "train: CONFIG, --data DIR and --out CHECKPOINT are required (or --follow RUNDIR)");
+    throw UsageError("train: CONFIG, --data DIR and --out CHECKPOINT are required (or --follow RUNDIR)");
   ConfigReader top = ConfigReader::from_file(a.config);
   ConfigReader r = top.child("train");
   TrainConfig cfg = parse_train_config(r);
@@ -407,16 +406,14 @@ struct ExportArgs {
 // A model file for `bot` from a checkpoint, or with --single-file one C++ source.
 void run_export(const ExportArgs& a) {
   if (!a.single_file.empty()) {
-    if (!a.out.empty())
-      throw std::invalid_argument("export: give either OUT or --single-file OUT.cpp, not both");
+    if (!a.out.empty()) throw UsageError("export: give either OUT or --single-file OUT.cpp, not both");
     check_output_file(a.single_file, "export: --single-file", "the source");
     export_single_file(a.in, a.single_file, a.pitch, a.variant, a.bits == "auto" ? 0 : std::stoi(a.bits),
                        a.max_chars);
     return;
   }
   if (a.out.empty())
-    throw std::invalid_argument(
-        "export: OUT (the model file to write) is required, or --single-file OUT.cpp");
+    throw UsageError("export: OUT (the model file to write) is required, or --single-file OUT.cpp");
   check_output_file(a.out, "export: OUT", "the model");
   if (is_value_net_file(a.in))
     throw std::invalid_argument(

@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cctype>
+#include <limits>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
@@ -24,6 +25,20 @@ namespace ps::cmd {
 struct StoppedOnRequest {
   int code = 130;
 };
+
+/// Arguments that do not go together (a required one missing, two that exclude each other).
+/// Thrown by a command while CLI11 parses: main prints it with "Run with --help" and exits 2, as
+/// for CLI11's own usage errors.
+class UsageError : public CLI::ValidationError {
+ public:
+  explicit UsageError(const std::string& what) : CLI::ValidationError(what) {}
+};
+
+/// Prints a parse error (or the help) and returns the exit status: 0 for --help, else 2, the
+/// usage-error status of the README (CLI11 gives each kind of parse error its own: 105, 109, ...).
+inline int usage_exit_status(const CLI::App& app, const CLI::ParseError& e) {
+  return app.exit(e) == 0 ? 0 : 2;
+}
 
 void register_engine_commands(CLI::App& app);  // replay, turns, perft
 void register_analyse_commands(CLI::App& app);  // show, analyse
@@ -100,6 +115,9 @@ inline CLI::Validator integer_at_least(long long minimum, bool unlimited = false
         size_t used = 0;
         try {
           v = std::stoll(s, &used);
+        } catch (const std::out_of_range&) {
+          return quoted_text(s) + " is out of range: expected " + want + " (at most " +
+                 std::to_string(std::numeric_limits<long long>::max()) + ")";
         } catch (const std::exception&) {
           used = 0;
         }

@@ -50,9 +50,7 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    // CLI11 gives each kind of parse error its own status (105, 109, ...): an unknown command
-    // or flag and a flag's bad value exit 2 here, the usage-error status of the README; --help 0.
-    return app.exit(e) == 0 ? 0 : 2;
+    return ps::cmd::usage_exit_status(app, e);
   } catch (const std::exception& e) {
     std::cerr << "error: " << e.what() << "\n";
     return 1;

@@ -34,9 +34,7 @@ int main(int argc, char** argv) {
       return 2;
     }
   } catch (const CLI::ParseError& e) {
-    // CLI11 gives each kind of parse error its own status (105, 109, ...): an unknown command
-    // or flag and a flag's bad value exit 2 here, the usage-error status of the README; --help 0.
-    return app.exit(e) == 0 ? 0 : 2;
+    return ps::cmd::usage_exit_status(app, e);
   } catch (const ps::cmd::StoppedOnRequest& s) {
     return s.code;
   } catch (const std::exception& e) {

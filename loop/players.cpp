@@ -135,6 +135,21 @@ void check_checkpoint_exists(const ConfigReader& r, const std::string& checkpoin
     r.fail_key("checkpoint", "player '" + name + "': the checkpoint file " + checkpoint + " does not exist");
 }
 
+// The network of a player's checkpoint, loaded once per process: a file that is not there or
+// cannot be loaded (a value net, a corrupt file) is named with the player and the config line
+// that gave it.
+std::shared_ptr<Evaluator> player_net_evaluator(const ConfigReader& r, const MctsPlayerOptions& o,
+                                                const std::string& name) {
+  check_checkpoint_exists(r, o.checkpoint, name);
+  try {
+    return shared_net_evaluator(o.checkpoint, o.service);
+  } catch (const ConfigError&) {
+    throw;
+  } catch (const std::exception& e) {
+    r.fail_key("checkpoint", "player '" + name + "': " + e.what());
+  }
+}
+
 }  // namespace
 
 MctsPlayerOptions read_mcts_player_options(ConfigReader& r) {
@@ -169,12 +184,12 @@ namespace {
 // The `mcts` player type: checkpoint, the service's keys, a search: map, and the diagnostics
 // uniform_priors and zero_value (search/mcts_player.h: Ablation; default false), and
 // search_stats (default false: true writes each game's visits, evaluations and time per search
-// to stderr, search/mcts_player.h: SearchTotals). A checkpoint
-// that is not there is named with the player and the config line that gave it.
+// to stderr, search/mcts_player.h: SearchTotals). A checkpoint that is not there or cannot be
+// loaded is named with the player and the config line that gave it.
 std::unique_ptr<Player> make_mcts_player(ConfigReader& r, const tour::PlayerContext& c) {
   const MctsPlayerOptions o = read_mcts_player_options(r);
   const std::string name = c.name.empty() ? "mcts" : c.name;
-  check_checkpoint_exists(r, o.checkpoint, name);
+  std::shared_ptr<Evaluator> net = player_net_evaluator(r, o, name);
   // The alpha-beta endgame's value net: a file that cannot be read, or one for other rules, is
   // named with its key and line here (it failed every game's new_game).
   if (o.search.endgame_from_turn >= 0 && !o.search.endgame_value_net.empty()) try {
@@ -183,8 +198,7 @@ std::unique_ptr<Player> make_mcts_player(ConfigReader& r, const tour::PlayerCont
     } catch (const std::exception& e) {
       r.child("search").fail_key("endgame_value_net", e.what());
     }
-  return std::make_unique<NetMctsPlayer>(shared_net_evaluator(o.checkpoint, o.service), o.search, c.seed,
-                                         name, o.ablation, o.search_stats);
+  return std::make_unique<NetMctsPlayer>(std::move(net), o.search, c.seed, name, o.ablation, o.search_stats);
 }
 
 // The keys of the `bot` type's network: read_network_keys' and search.
@@ -219,12 +233,11 @@ std::unique_ptr<Player> make_bot_type_player(ConfigReader& r, const tour::Player
     MctsPlayerOptions o;
     o.checkpoint = r.require<std::string>("checkpoint");
     read_network_keys(r, o);
-    check_checkpoint_exists(r, o.checkpoint, name);
+    spec.network = player_net_evaluator(r, o, name);
     search.emplace(r.child("search"));
     spec.search = &*search;
     spec.ablation = o.ablation;
     spec.search_stats = o.search_stats;
-    spec.network = shared_net_evaluator(o.checkpoint, o.service);
   } else {
     for (const std::string& key : bot_network_keys())
       if (r.has(key))

@@ -131,10 +131,6 @@ void read_run_section(ConfigReader& r, RunConfig& c, const std::string& source) 
 // Values that are valid for the single commands but leave the loop nothing to do, caught
 // before the run directory is made.
 void check_run_config_for_the_loop(const RunConfig& c, const std::string& source) {
-  if (c.selfplay.games < 1)
-    throw ConfigError(source +
-                      ": selfplay.games must be >= 1 in a run (every generation trains on new games)");
-  if (c.train.steps < 1) throw ConfigError(source + ": train.steps must be >= 1 in a run");
   for (const auto& [key, device] :
        {std::pair<const char*, const std::string&>{"service.device", c.service.device},
         {"train.device", c.train.device}})
@@ -175,12 +171,16 @@ RunConfig parse_run_config(const std::string& text, const std::string& source) {
   {
     ConfigReader r = top.child("selfplay");
     const bool has_pitches = r.has("pitches"), has_variants = r.has("variants");
+    // The loop's bound before the selfplay command's own (>= 0), so that 0 and -5 read alike.
+    if (r.has("games") && r.require<int64_t>("games") < 1)
+      r.fail_key("games", "must be >= 1 in a run (every generation trains on new games)");
     c.selfplay = parse_selfplay_config(r);
     if (!has_pitches) c.selfplay.pitches = {PitchChoice{c.width, c.length, c.goal}};
     if (!has_variants) c.selfplay.variants = {c.variant};
   }
   {
     ConfigReader r = top.child("train");
+    if (r.has("steps") && r.require<int64_t>("steps") < 1) r.fail_key("steps", "must be >= 1 in a run");
     c.train = parse_train_config(r);
   }
   {

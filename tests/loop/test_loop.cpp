@@ -57,10 +57,12 @@ TEST_CASE("run config errors name the key") {
   CHECK_THROWS_WITH(load_run_config("/nonexistent/x.yaml"), Catch::Contains("cannot open"));
   // Regressions: these were accepted and failed (or did nothing) only after the run directory
   // and its state were written.
-  CHECK_THROWS_WITH(parse_run_config("selfplay: {games: 0}\n", "r.yaml"),
-                    Catch::Contains("r.yaml: selfplay.games must be >= 1"));
+  // Regression: 0 games was refused without its line, and -5 with the selfplay command's bound.
+  for (const char* games : {"0", "-5"})
+    CHECK_THROWS_WITH(parse_run_config(std::string("selfplay: {games: ") + games + "}\n", "r.yaml"),
+                      Catch::Contains("r.yaml: selfplay.games (line 1): must be >= 1 in a run"));
   CHECK_THROWS_WITH(parse_run_config("train: {steps: 0}\n", "r.yaml"),
-                    Catch::Contains("r.yaml: train.steps must be >= 1"));
+                    Catch::Contains("r.yaml: train.steps (line 1): must be >= 1 in a run"));
   CHECK_THROWS_WITH(parse_run_config("service: {device: tpu}\n", "r.yaml"),
                     Catch::Contains("r.yaml: service.device: 'tpu' is not a device"));
   CHECK_THROWS_WITH(parse_run_config("train: {device: 'cuda:x'}\n", "r.yaml"),
