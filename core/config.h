@@ -145,12 +145,41 @@ bool is_number_beyond(const std::string& s) {
          (std::isfinite(v) && std::fabs(v) > static_cast<long double>(std::numeric_limits<T>::max()));
 }
 
+/// A decimal number in full, not zero, whose magnitude is below T's smallest (denormal) value
+/// ("1e-999" for a double): it would read as 0.
+template <class T>
+bool is_number_below(const std::string& s) {
+  if (s.empty() || s.find_first_of("xX") != std::string::npos) return false;
+  errno = 0;
+  char* end = nullptr;
+  const long double v = std::strtold(s.c_str(), &end);
+  if (end != s.c_str() + s.size() || std::isnan(v)) return false;
+  if (v == 0) return errno == ERANGE;  // below even long double's range; "0" and "0.0" are no error
+  return std::fabs(v) < static_cast<long double>(std::numeric_limits<T>::denorm_min());
+}
+
 template <class T>
 T ConfigReader::get(const std::string& key, const T& def) {
   used_.insert(key);
   if (!node_ || !node_.IsMap()) return def;
   YAML::Node n = node_[key];
   if (!n || n.IsNull()) return def;
+  if constexpr (std::is_arithmetic_v<T>) {
+    // A quoted scalar is a string in YAML ('0.5', "true"): yaml-cpp would convert it silently.
+    if (n.IsScalar() && n.Tag() == "!")
+      fail(key, n,
+           "wrong type: '" + n.Scalar() + "' is quoted, so a string: expected " + expected_type_name<T>() +
+               " (write it without quotes)");
+  }
+  if constexpr (std::is_floating_point_v<T>) {
+    if (n.IsScalar() && is_number_below<T>(n.Scalar())) {
+      std::ostringstream smallest;
+      smallest << std::numeric_limits<T>::denorm_min();
+      fail(key, n,
+           "out of range: the magnitude of '" + n.Scalar() + "' is below the smallest number, " +
+               smallest.str() + ", and would read as 0 (write 0 for zero)");
+    }
+  }
   try {
     return n.as<T>();
   } catch (const YAML::Exception&) {

@@ -136,7 +136,6 @@ TEST_CASE("read: a field table sets the keys given and leaves the others at thei
   CHECK_THROWS_WITH(
       ConfigReader::from_string("rate: -1e99999\n", "r.yaml").read(field("rate", beyond)),
       "r.yaml: rate (line 1): out of range: the magnitude of '-1e99999' is beyond the largest number, 1.79769e+308");
-  CHECK(ConfigReader::from_string("rate: 1e-999\n", "r.yaml").get("rate", 1.0) == 0.0);
   float small = 0;
   CHECK_THROWS_WITH(
       ConfigReader::from_string("rate: 1e39\n", "r.yaml").read(field("rate", small)),
@@ -144,6 +143,34 @@ TEST_CASE("read: a field table sets the keys given and leaves the others at thei
   CHECK_FALSE(is_number_beyond<double>("1e308"));
   CHECK_FALSE(is_number_beyond<double>("1e400x"));
   CHECK_FALSE(is_number_beyond<double>("0x1p2000"));  // hexadecimal stays a type error
+  // Regression: `lr: 1e-999` read as 0 (then "must be > 0"); it is named below the range.
+  double tiny = 1;
+  CHECK_THROWS_WITH(
+      ConfigReader::from_string("lr: 1e-999\n", "r.yaml").read(field("lr", tiny)),
+      "r.yaml: lr (line 1): out of range: the magnitude of '1e-999' is below the smallest number, "
+      "4.94066e-324, and would read as 0 (write 0 for zero)");
+  float tiny_float = 1;
+  CHECK_THROWS_WITH(ConfigReader::from_string("lr: 1e-50\n", "r.yaml").read(field("lr", tiny_float)),
+                    Catch::Contains("is below the smallest number, 1.4013e-45"));
+  CHECK(is_number_below<double>("-1e-400"));
+  CHECK_FALSE(is_number_below<double>("0"));
+  CHECK_FALSE(is_number_below<double>("0.0e-999"));
+  CHECK_FALSE(is_number_below<double>("1e-300"));
+  double zero = 1;
+  ConfigReader::from_string("lr: 0.0\n", "r.yaml").read(field("lr", zero));
+  CHECK(zero == 0);
+  // Regression: a quoted number ('0.5') was read as the number; YAML makes it a string.
+  double quoted = 1;
+  CHECK_THROWS_WITH(
+      ConfigReader::from_string("lr: '0.5'\n", "r.yaml").read(field("lr", quoted)),
+      "r.yaml: lr (line 1): wrong type: '0.5' is quoted, so a string: expected a number (write it "
+      "without quotes)");
+  int quoted_int = 1;
+  CHECK_THROWS_WITH(ConfigReader::from_string("games: \"8\"\n", "r.yaml").read(field("games", quoted_int)),
+                    Catch::Contains("'8' is quoted, so a string"));
+  std::string text;
+  ConfigReader::from_string("name: '8'\n", "r.yaml").read(field("name", text));
+  CHECK(text == "8");
   CHECK_FALSE(is_integer_text("+"));
   CHECK_FALSE(is_integer_text("1e3"));
   CHECK(is_integer_text("+12"));
