@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 #include "apps/commands.h"
@@ -224,9 +225,9 @@ nn::CheckpointMeta analysis_model_meta(const Position& pos, const ModelArgs& a) 
   return meta;
 }
 
-// The network's value and turn priors (raw), then the search, for pos (a turn start).
-void analyse_with_model(const Position& pos, const ModelArgs& a) {
-  const nn::CheckpointMeta meta = analysis_model_meta(pos, a);
+// The network's value and turn priors (raw), then the search, for pos (a turn start); meta:
+// the model's, from analysis_model_meta.
+void analyse_with_model(const Position& pos, const ModelArgs& a, const nn::CheckpointMeta& meta) {
   nn::ServiceOptions so;
   so.device = a.device;
   so.max_batch = 1;  // one search thread: a request never waits for a batch to fill
@@ -402,7 +403,7 @@ void run_analyse(const ViewArgs& view, ModelArgs& an) {
   // A search (the model's or alpha-beta's) needs an unfinished turn start: checked before any output.
   const bool with_alphabeta = an.alphabeta_ms > 0 || an.alphabeta_nodes > 0;
   if (!an.value_net.empty() && !with_alphabeta)
-    throw std::invalid_argument(
+    throw UsageError(
         "analyse: --value-net is alpha-beta's evaluation: give --alphabeta-ms or --alphabeta-nodes too");
   if (!an.model.empty() || with_alphabeta) {
     const std::string why =
@@ -416,14 +417,16 @@ void run_analyse(const ViewArgs& view, ModelArgs& an) {
     an.model = default_model_path(g.position().pitch(), g.position().variant());
     if (!an.model.empty()) std::cout << "model: " << an.model << " (shipped; --no-model: board only)\n";
   }
-  // The model is read before the board is printed: a missing one prints nothing but its error.
-  if (!an.model.empty()) analysis_model_meta(g.position(), an);
+  // The model's description is read before the board is printed: a missing or corrupt model
+  // fails before any board.
+  std::optional<nn::CheckpointMeta> meta;
+  if (!an.model.empty()) meta = analysis_model_meta(g.position(), an);
   AnalysisAlphaBeta alphabeta;
   if (with_alphabeta) alphabeta = make_analysis_alphabeta(g.position(), an);
   if (!an.raw) std::cout << where << "\n" << render_ascii(g.position());
   if (!view.svg.empty()) write_svg(g, view, !an.raw);  // --raw: nothing but the numbers on stdout
   std::cout.flush();
-  if (!an.model.empty()) analyse_with_model(g.position(), an);
+  if (meta) analyse_with_model(g.position(), an, *meta);
   if (with_alphabeta) {
     std::fflush(stdout);
     analyse_with_alphabeta(

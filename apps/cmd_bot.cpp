@@ -26,21 +26,20 @@ namespace {
 // sp: the search they give (bot_search_params).
 void check_network_bot_options(const BotArgs& a, ConfigReader* search, const SearchParams& sp) {
   if (!a.value_net.empty() && a.visits > 0)  // every turn is the net's PUCT: the net would be unused
-    throw std::invalid_argument("bot: --value-net " + a.value_net +
-                                " chooses alpha-beta's evaluation, and --visits " + std::to_string(a.visits) +
-                                " gives every turn to the net's PUCT search: give one of them");
+    throw UsageError("bot: --value-net " + a.value_net + " chooses alpha-beta's evaluation, and --visits " +
+                     std::to_string(a.visits) +
+                     " gives every turn to the net's PUCT search: give one of them");
   if (a.visits > 0 && search) {  // alpha-beta's keys would be read and forgotten
     for (const char* key : {"endgame_from_turn", "endgame_eval", "endgame_value_net", "endgame_eval_noise"})
       if (search->has(key) && !(std::string(key) == "endgame_from_turn" && sp.endgame_from_turn < 0))
-        throw std::invalid_argument("bot: --visits " + std::to_string(a.visits) +
-                                    " gives every turn to the net's PUCT search, and " + search->where(key) +
-                                    " chooses alpha-beta's: give one of them");
+        throw UsageError("bot: --visits " + std::to_string(a.visits) +
+                         " gives every turn to the net's PUCT search, and " + search->where(key) +
+                         " chooses alpha-beta's: give one of them");
   }
   if (!a.value_net.empty() && sp.endgame_from_turn < 0)  // it would be read and forgotten
-    throw std::invalid_argument("bot: --value-net " + a.value_net +
-                                " chooses the alpha-beta endgame's evaluation, and " +
-                                (search ? search->where("endgame_from_turn") : a.config) +
-                                ": -1 turns that endgame off");
+    throw UsageError(
+        "bot: --value-net " + a.value_net + " chooses the alpha-beta endgame's evaluation, and " +
+        (search ? search->where("endgame_from_turn") : a.config) + ": -1 turns that endgame off");
 }
 
 // --config's search map before it is read: an explicit --value-net the map overrides would be
@@ -49,9 +48,9 @@ void check_network_bot_options(const BotArgs& a, ConfigReader* search, const Sea
 // endgame_eval).
 void check_value_net_beside_config(const BotArgs& a, const ConfigReader& s) {
   if ((s.has("endgame_eval") || s.has("endgame_value_net")) && !a.value_net.empty())
-    throw std::invalid_argument("bot: --value-net " + a.value_net + " and " + a.config +
-                                "'s search.endgame_eval / endgame_value_net both choose the "
-                                "endgame's evaluation: give one of them");
+    throw UsageError("bot: --value-net " + a.value_net + " and " + a.config +
+                     "'s search.endgame_eval / endgame_value_net both choose the "
+                     "endgame's evaluation: give one of them");
   const YAML::Node noise = s.node() && s.node().IsMap() ? s.node()["endgame_eval_noise"] : YAML::Node();
   if (a.value_net == "none" && noise && noise.IsScalar() && noise.Scalar() != "0")
     throw std::invalid_argument("bot: --value-net none leaves the endgame the random evaluation, and " +

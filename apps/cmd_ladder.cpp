@@ -158,14 +158,13 @@ void read_ladder_model_config(LadderArgs& a) {
     // An explicit --value-net the config overrides would be ignored without a word, as in `bot`.
     const ConfigReader search = m.child("search");
     if (!value_net_given.empty() && (search.has("endgame_eval") || search.has("endgame_value_net")))
-      throw std::invalid_argument("ladder: --value-net " + value_net_given + " and " + a.config +
-                                  "'s model.search.endgame_eval / endgame_value_net both choose the model's "
-                                  "endgame evaluation: give one of them");
+      throw UsageError("ladder: --value-net " + value_net_given + " and " + a.config +
+                       "'s model.search.endgame_eval / endgame_value_net both choose the model's "
+                       "endgame evaluation: give one of them");
     if (!a.previous_value_net.empty() && (search.has("endgame_eval") || search.has("endgame_value_net")))
-      throw std::invalid_argument("ladder: --previous-value-net " + a.previous_value_net + " and " +
-                                  a.config +
-                                  "'s model.search.endgame_eval / endgame_value_net both choose the previous "
-                                  "bot's evaluation: give one of them");
+      throw UsageError("ladder: --previous-value-net " + a.previous_value_net + " and " + a.config +
+                       "'s model.search.endgame_eval / endgame_value_net both choose the previous "
+                       "bot's evaluation: give one of them");
     top.finish();
   }
   // --value-net none / hand choose only the model's endgame: with the endgame turned off they
@@ -173,14 +172,14 @@ void read_ladder_model_config(LadderArgs& a) {
   const YAML::Node& model_options = spec.model_options;  // const: reading adds no key
   if (!value_net_given.empty() && spec.endgame_eval && spec.endgame_eval->eval != "nnue" && model_options &&
       model_options.IsMap() && endgame_turned_off(model_options["search"]))
-    throw std::invalid_argument("ladder: --value-net " + value_net_given +
-                                " chooses the model's alpha-beta endgame, and " + a.config +
-                                "'s model.search.endgame_from_turn: -1 turns it off");
+    throw UsageError("ladder: --value-net " + value_net_given +
+                     " chooses the model's alpha-beta endgame, and " + a.config +
+                     "'s model.search.endgame_from_turn: -1 turns it off");
   if (!a.previous_value_net.empty() && model_options && model_options.IsMap() &&
       endgame_turned_off(model_options["search"]))
-    throw std::invalid_argument("ladder: --previous-value-net " + a.previous_value_net +
-                                " chooses the previous bot's alpha-beta evaluation, and " + a.config +
-                                "'s model.search.endgame_from_turn: -1 turns alpha-beta off");
+    throw UsageError("ladder: --previous-value-net " + a.previous_value_net +
+                     " chooses the previous bot's alpha-beta evaluation, and " + a.config +
+                     "'s model.search.endgame_from_turn: -1 turns alpha-beta off");
 }
 
 // The ladder of a.spec.model with the rules of the model (or of the options).

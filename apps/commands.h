@@ -116,8 +116,13 @@ inline CLI::Validator integer_at_least(long long minimum, bool unlimited = false
         try {
           v = std::stoll(s, &used);
         } catch (const std::out_of_range&) {
-          return quoted_text(s) + " is out of range: expected " + want + " (at most " +
-                 std::to_string(std::numeric_limits<long long>::max()) + ")";
+          // Digits beyond 64 bits: a number out of range, not a word; "-" and "x" suffixes are not.
+          const size_t digits = s[0] == '-' || s[0] == '+' ? 1 : 0;
+          if (s.size() > digits && s.find_first_not_of("0123456789", digits) == std::string::npos)
+            return quoted_text(s) + " is out of range: expected " + want +
+                   (s[0] == '-' ? std::string()
+                                : " (at most " + std::to_string(std::numeric_limits<long long>::max()) + ")");
+          used = 0;
         } catch (const std::exception&) {
           used = 0;
         }

@@ -145,8 +145,8 @@ bool is_number_beyond(const std::string& s) {
          (std::isfinite(v) && std::fabs(v) > static_cast<long double>(std::numeric_limits<T>::max()));
 }
 
-/// A decimal number in full, not zero, whose magnitude is below T's smallest (denormal) value
-/// ("1e-999" for a double): it would read as 0.
+/// A decimal number in full, not zero, whose magnitude is at most half T's smallest (denormal)
+/// value ("1e-999" for a double): it would read as 0.
 template <class T>
 bool is_number_below(const std::string& s) {
   if (s.empty() || s.find_first_of("xX") != std::string::npos) return false;
@@ -155,7 +155,7 @@ bool is_number_below(const std::string& s) {
   const long double v = std::strtold(s.c_str(), &end);
   if (end != s.c_str() + s.size() || std::isnan(v)) return false;
   if (v == 0) return errno == ERANGE;  // below even long double's range; "0" and "0.0" are no error
-  return std::fabs(v) < static_cast<long double>(std::numeric_limits<T>::denorm_min());
+  return std::fabs(v) <= static_cast<long double>(std::numeric_limits<T>::denorm_min()) / 2;
 }
 
 template <class T>
@@ -164,12 +164,20 @@ T ConfigReader::get(const std::string& key, const T& def) {
   if (!node_ || !node_.IsMap()) return def;
   YAML::Node n = node_[key];
   if (!n || n.IsNull()) return def;
-  if constexpr (std::is_arithmetic_v<T>) {
-    // A quoted scalar is a string in YAML ('0.5', "true"): yaml-cpp would convert it silently.
-    if (n.IsScalar() && n.Tag() == "!")
-      fail(key, n,
-           "wrong type: '" + n.Scalar() + "' is quoted, so a string: expected " + expected_type_name<T>() +
+  // A quoted scalar ('0.5', "true") or one tagged !!str is a string in YAML, which yaml-cpp
+  // would convert to a number or boolean silently.
+  auto refuse_string = [&](const YAML::Node& item, const std::string& expected) {
+    if (item.IsScalar() && (item.Tag() == "!" || item.Tag() == "tag:yaml.org,2002:str"))
+      fail(key, item,
+           "wrong type: '" + item.Scalar() + "' is quoted, so a string: expected " + expected +
                " (write it without quotes)");
+  };
+  if constexpr (std::is_arithmetic_v<T>) {
+    refuse_string(n, expected_type_name<T>());
+  } else if constexpr (is_std_vector<T>::value) {
+    if constexpr (std::is_arithmetic_v<typename T::value_type>)
+      if (n.IsSequence())
+        for (const YAML::Node& item : n) refuse_string(item, expected_type_name<typename T::value_type>());
   }
   if constexpr (std::is_floating_point_v<T>) {
     if (n.IsScalar() && is_number_below<T>(n.Scalar())) {

@@ -146,7 +146,7 @@ std::shared_ptr<Evaluator> player_net_evaluator(const ConfigReader& r, const Mct
   } catch (const ConfigError&) {
     throw;
   } catch (const std::exception& e) {
-    r.fail_key("checkpoint", "player '" + name + "': " + e.what());
+    r.fail_key("checkpoint", "player '" + name + "': cannot load its network: " + e.what());
   }
 }
 
@@ -189,7 +189,7 @@ namespace {
 std::unique_ptr<Player> make_mcts_player(ConfigReader& r, const tour::PlayerContext& c) {
   const MctsPlayerOptions o = read_mcts_player_options(r);
   const std::string name = c.name.empty() ? "mcts" : c.name;
-  std::shared_ptr<Evaluator> net = player_net_evaluator(r, o, name);
+  check_checkpoint_exists(r, o.checkpoint, name);
   // The alpha-beta endgame's value net: a file that cannot be read, or one for other rules, is
   // named with its key and line here (it failed every game's new_game).
   if (o.search.endgame_from_turn >= 0 && !o.search.endgame_value_net.empty()) try {
@@ -198,6 +198,7 @@ std::unique_ptr<Player> make_mcts_player(ConfigReader& r, const tour::PlayerCont
     } catch (const std::exception& e) {
       r.child("search").fail_key("endgame_value_net", e.what());
     }
+  std::shared_ptr<Evaluator> net = player_net_evaluator(r, o, name);
   return std::make_unique<NetMctsPlayer>(std::move(net), o.search, c.seed, name, o.ablation, o.search_stats);
 }
 

@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <vector>
+
 #include "core/config.h"
 #include "core/field_check.h"
 
@@ -156,6 +158,8 @@ TEST_CASE("read: a field table sets the keys given and leaves the others at thei
   CHECK_FALSE(is_number_below<double>("0"));
   CHECK_FALSE(is_number_below<double>("0.0e-999"));
   CHECK_FALSE(is_number_below<double>("1e-300"));
+  CHECK_FALSE(is_number_below<double>("3e-324"));  // rounds up to the smallest double, not to 0
+  CHECK(is_number_below<double>("2e-324"));
   double zero = 1;
   ConfigReader::from_string("lr: 0.0\n", "r.yaml").read(field("lr", zero));
   CHECK(zero == 0);
@@ -168,6 +172,13 @@ TEST_CASE("read: a field table sets the keys given and leaves the others at thei
   int quoted_int = 1;
   CHECK_THROWS_WITH(ConfigReader::from_string("games: \"8\"\n", "r.yaml").read(field("games", quoted_int)),
                     Catch::Contains("'8' is quoted, so a string"));
+  CHECK_THROWS_WITH(ConfigReader::from_string("lr: !!str 0.5\n", "r.yaml").read(field("lr", quoted)),
+                    Catch::Contains("'0.5' is quoted, so a string"));
+  std::vector<int> hidden;
+  CHECK_THROWS_WITH(
+      ConfigReader::from_string("hidden: [32,\n  '16']\n", "r.yaml").read(field("hidden", hidden)),
+      "r.yaml: hidden (line 2): wrong type: '16' is quoted, so a string: expected an integer (write it "
+      "without quotes)");
   std::string text;
   ConfigReader::from_string("name: '8'\n", "r.yaml").read(field("name", text));
   CHECK(text == "8");
