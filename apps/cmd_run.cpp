@@ -405,9 +405,18 @@ struct ExportArgs {
 
 // A model file for `bot` from a checkpoint, or with --single-file one C++ source.
 void run_export(const ExportArgs& a) {
+  // The input given again as the output would be written over (a checkpoint by a model without
+  // its optimizer state, a model by a C++ source) before anything is read from it.
+  auto refuse_input_as_output = [&](const std::string& out, const std::string& option) {
+    std::error_code ec;
+    if (std::filesystem::equivalent(a.in, out, ec))
+      throw UsageError("export: " + option + " " + out + " is the input " + a.in +
+                       ": give another file name (export never writes over what it reads)");
+  };
   if (!a.single_file.empty()) {
     if (!a.out.empty()) throw UsageError("export: give either OUT or --single-file OUT.cpp, not both");
     check_output_file(a.single_file, "export: --single-file", "the source");
+    refuse_input_as_output(a.single_file, "--single-file");
     export_single_file(a.in, a.single_file, a.pitch, a.variant, a.bits == "auto" ? 0 : std::stoi(a.bits),
                        a.max_chars);
     return;
@@ -415,6 +424,7 @@ void run_export(const ExportArgs& a) {
   if (a.out.empty())
     throw UsageError("export: OUT (the model file to write) is required, or --single-file OUT.cpp");
   check_output_file(a.out, "export: OUT", "the model");
+  refuse_input_as_output(a.out, "OUT");
   if (is_value_net_file(a.in))
     throw std::invalid_argument(
         "export: " + a.in +
