@@ -135,12 +135,11 @@ void check_checkpoint_exists(const ConfigReader& r, const std::string& checkpoin
     r.fail_key("checkpoint", "player '" + name + "': the checkpoint file " + checkpoint + " does not exist");
 }
 
-// The network of a player's checkpoint, loaded once per process: a file that is not there or
-// cannot be loaded (a value net, a corrupt file) is named with the player and the config line
-// that gave it.
+// The network of a player's checkpoint (checked to exist first: check_checkpoint_exists), loaded
+// once per process: a file that cannot be loaded (a value net, a corrupt file) is named with the
+// player and the config line that gave it.
 std::shared_ptr<Evaluator> player_net_evaluator(const ConfigReader& r, const MctsPlayerOptions& o,
                                                 const std::string& name) {
-  check_checkpoint_exists(r, o.checkpoint, name);
   try {
     return shared_net_evaluator(o.checkpoint, o.service);
   } catch (const ConfigError&) {
@@ -234,6 +233,7 @@ std::unique_ptr<Player> make_bot_type_player(ConfigReader& r, const tour::Player
     MctsPlayerOptions o;
     o.checkpoint = r.require<std::string>("checkpoint");
     read_network_keys(r, o);
+    check_checkpoint_exists(r, o.checkpoint, name);
     spec.network = player_net_evaluator(r, o, name);
     search.emplace(r.child("search"));
     spec.search = &*search;
