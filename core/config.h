@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -132,16 +133,29 @@ inline bool is_integer_text(const std::string& s) {
   return true;
 }
 
+/// A number written in decimal, read whole by strtold (no hexadecimal): its value, and whether
+/// strtold found it beyond long double's range (ERANGE). nullopt for other text.
+struct DecimalText {
+  long double value = 0;
+  bool range_error = false;
+};
+inline std::optional<DecimalText> read_decimal_text(const std::string& s) {
+  if (s.empty() || s.find_first_of("xX") != std::string::npos) return std::nullopt;
+  errno = 0;
+  char* end = nullptr;
+  const long double v = std::strtold(s.c_str(), &end);
+  if (end != s.c_str() + s.size()) return std::nullopt;
+  return DecimalText{v, errno == ERANGE};
+}
+
 /// A decimal number in full (strtold reads every character; no hexadecimal) whose magnitude is
 /// above T's largest finite value ("1.5e999" for a double): no type error but a range error.
 template <class T>
 bool is_number_beyond(const std::string& s) {
-  if (s.empty() || s.find_first_of("xX") != std::string::npos) return false;
-  errno = 0;
-  char* end = nullptr;
-  const long double v = std::strtold(s.c_str(), &end);
-  if (end != s.c_str() + s.size()) return false;
-  return (std::isinf(v) && errno == ERANGE) ||
+  const std::optional<DecimalText> d = read_decimal_text(s);
+  if (!d) return false;
+  const long double v = d->value;
+  return (std::isinf(v) && d->range_error) ||
          (std::isfinite(v) && std::fabs(v) > static_cast<long double>(std::numeric_limits<T>::max()));
 }
 
@@ -149,12 +163,10 @@ bool is_number_beyond(const std::string& s) {
 /// value ("1e-999" for a double): it would read as 0.
 template <class T>
 bool is_number_below(const std::string& s) {
-  if (s.empty() || s.find_first_of("xX") != std::string::npos) return false;
-  errno = 0;
-  char* end = nullptr;
-  const long double v = std::strtold(s.c_str(), &end);
-  if (end != s.c_str() + s.size() || std::isnan(v)) return false;
-  if (v == 0) return errno == ERANGE;  // below even long double's range; "0" and "0.0" are no error
+  const std::optional<DecimalText> d = read_decimal_text(s);
+  if (!d || std::isnan(d->value)) return false;
+  const long double v = d->value;
+  if (v == 0) return d->range_error;  // below even long double's range; "0" and "0.0" are no error
   return std::fabs(v) <= static_cast<long double>(std::numeric_limits<T>::denorm_min()) / 2;
 }
 
