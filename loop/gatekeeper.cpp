@@ -32,7 +32,9 @@ void run_gatekeeper(const RunConfig& cfg, const std::atomic<bool>* cancel, const
     clear_net_evaluators();
     promote_and_export(ctx, g);
   }
-  const bool finished = ctx.state.generation >= cfg.generations;
+  // The verdict after the last generation (also for a run that finished before it was played).
+  bool finished = ctx.state.generation >= cfg.generations && !ctx.stopped() && play_verdict(ctx);
+  clear_net_evaluators();
   ctx.save_state(ctx.stopped() ? "interrupted" : (finished ? "finished" : "stopped"));
   if (finished) std::printf("gatekeeper: finished; best model %s\n", ctx.paths.best_model.c_str());
 }

@@ -156,52 +156,56 @@ bool train_generation(RunContext& ctx, int g, int64_t steps) {
 
 namespace {
 
-// The tournament of generation g's evaluation and its players (the candidate first).
-tour::TournamentSpec evaluation_spec(const RunContext& ctx, int g) {
+// A gauntlet at the run's evaluation search, its first player against each other one `games`
+// times, each pair of games from its own opening, played once per colour (run_config.h). Games
+// a stopped call left in out_dir are kept.
+tour::TournamentSpec evaluation_spec(const RunContext& ctx, const std::string& name, int games, uint64_t seed,
+                                     const std::string& out_dir) {
   const RunConfig& cfg = ctx.cfg;
   tour::TournamentSpec spec;
-  spec.name = cfg.name + " " + gen_name(g);
+  spec.name = cfg.name + " " + name;
   spec.width = cfg.width;
   spec.length = cfg.length;
   spec.goal = cfg.goal;
   spec.variant = cfg.variant;
   spec.format = tour::Format::kGauntlet;
   spec.gauntlet_size = 1;
-  spec.games_per_pairing = cfg.evaluate.games;  // generation 0's in the last: evaluation_players
-  // Each opening once per colour (run_config.h).
-  spec.openings = std::max(cfg.evaluate.games, cfg.evaluate.final_games) / 2;
+  spec.games_per_pairing = games;
+  spec.openings = games / 2;
   spec.opening_turns = cfg.evaluate.opening_turns;
-  spec.seed = cfg.selfplay.seed * 1000003ULL + uint64_t(g);
+  spec.seed = seed;
   spec.concurrency = cfg.evaluate.concurrency;
   spec.budget.visits = cfg.evaluate.visits;
-  spec.out_dir = ctx.paths.eval + "/" + gen_name(g);
+  spec.out_dir = out_dir;
   spec.resume = true;  // a run stopped during the evaluation goes on with the games it played
   return spec;
 }
 
-std::vector<tour::PlayerSpec> evaluation_players(const RunContext& ctx, int g) {
-  std::vector<tour::PlayerSpec> players;
-  auto net_player = [&](const std::string& name) {
-    tour::PlayerSpec p;
-    p.name = name;
-    p.type = "mcts";
-    const std::string path = ctx.paths.checkpoint_of(name);
-    const nn::ServiceOptions so = ctx.cfg.service;
-    const SearchParams sp = ctx.cfg.evaluate.search;
-    p.make = [path, so, sp, name](const tour::PlayerContext& c) { return make_net_player(path, so, sp, c.seed, name); };
-    players.push_back(p);
+// A network of the run as a player of its evaluation search.
+tour::PlayerSpec network_player(const RunContext& ctx, const std::string& name) {
+  tour::PlayerSpec p;
+  p.name = name;
+  p.type = "mcts";
+  const std::string path = ctx.paths.checkpoint_of(name);
+  const nn::ServiceOptions so = ctx.cfg.service;
+  const SearchParams sp = ctx.cfg.evaluate.search;
+  p.make = [path, so, sp, name](const tour::PlayerContext& c) {
+    return make_net_player(path, so, sp, c.seed, name);
   };
-  net_player(gen_name(g));
+  return p;
+}
+
+// Generation g's players: the candidate first, then its opponents.
+std::vector<tour::PlayerSpec> evaluation_players(const RunContext& ctx, int g) {
+  std::vector<tour::PlayerSpec> players{network_player(ctx, gen_name(g))};
   for (const std::string& opp : evaluation_opponents(ctx.cfg.evaluate, g, ctx.state.best)) {
     if (opp == "random" || opp == "greedy") {
       tour::PlayerSpec p;
       p.name = p.type = opp;
       players.push_back(p);
     } else {
-      net_player(opp);
+      players.push_back(network_player(ctx, opp));
     }
-    // The run's verdict: the last generation against generation 0, at final_games.
-    if (opp == gen_name(0) && g == ctx.cfg.generations) players.back().games = ctx.cfg.evaluate.final_games;
   }
   if (players.size() < 2)
     throw ConfigError("evaluate: every opponent is switched off (vs_previous, vs_generation0, "
@@ -219,8 +223,11 @@ bool evaluate_generation(RunContext& ctx, int g) {
   const std::vector<tour::PlayerSpec> players = evaluation_players(ctx, g);
   ProgressLine line;
   std::map<std::string, std::pair<int, int>> score;  // opponent -> (wins, games)
+  const tour::TournamentSpec spec =
+      evaluation_spec(ctx, net, ctx.cfg.evaluate.games, ctx.cfg.selfplay.seed * 1000003ULL + uint64_t(g),
+                      ctx.paths.eval + "/" + net);
   tour::TournamentResult res = tour::run_tournament(
-      evaluation_spec(ctx, g), players,
+      spec, players,
       [&](const tour::GameResult& game, int done, int total) {
         const std::string& a = players[size_t(game.winner)].name;
         const std::string& b = players[size_t(game.loser)].name;
@@ -403,6 +410,72 @@ void promote_and_export(RunContext& ctx, int g) {
   } catch (const std::exception& e) {
     std::cerr << "warning: report not written: " << e.what() << "\n";
   }
+}
+
+bool play_verdict(RunContext& ctx) {
+  const int last = ctx.state.generation;
+  const std::string dir = ctx.paths.verdict(last);
+  const std::string outcomes_path = dir + "/outcomes.json";
+  if (fs::exists(outcomes_path)) return true;
+  const std::string best = ctx.state.best, base = gen_name(0);
+  json j = {{"after_generation", last}, {"network", best}, {"opponent", base}};
+  int wins = 0, games = 0;
+  if (best == base) {
+    std::printf("verdict: no generation was promoted over %s; no games to play\n", base.c_str());
+    j["scores"] = json::object();
+    j["games"] = json::array();
+  } else {
+    ctx.save_state("verdict " + best);
+    const std::vector<tour::PlayerSpec> players{network_player(ctx, best), network_player(ctx, base)};
+    // Seeds past every generation's (evaluate_generation uses seed * 1000003 + g).
+    const tour::TournamentSpec spec = evaluation_spec(
+        ctx, "verdict", ctx.cfg.evaluate.final_games,
+        ctx.cfg.selfplay.seed * 1000003ULL + uint64_t(kMaxGenerations) + 1 + uint64_t(last), dir);
+    ProgressLine line;
+    tour::TournamentResult res = tour::run_tournament(
+        spec, players,
+        [&](const tour::GameResult& game, int done, int total) {
+          if (players[size_t(game.winner)].name == best) ++wins;
+          ++games;
+          line.update("verdict: " + std::to_string(done) + "/" + std::to_string(total) + " games; " + best +
+                      " vs " + base + " " + std::to_string(wins) + "/" + std::to_string(games));
+        },
+        ctx.cancel);
+    line.finish();
+    if (res.cancelled) return false;
+    json list = json::array();
+    for (const tour::GameResult& game : res.games)
+      list.push_back({{"winner", res.players[size_t(game.winner)]},
+                      {"loser", res.players[size_t(game.loser)]},
+                      {"termination", game.termination}});
+    j["scores"] = {{base, {{"wins", wins}, {"games", games}}}};
+    j["games"] = list;
+  }
+  ctx.verify_claims();
+  write_file_atomic(outcomes_path, j.dump(1) + "\n");
+  // Its games count in every rating, the best network's in best.model included.
+  const Ratings ratings = rate_all(load_outcomes(ctx.paths.eval));
+  write_ratings_json(ratings, ctx.paths.ratings);
+  const auto [elo, ci] = ratings.elo(best);
+  ctx.verify_claims();
+  export_run_model(ctx.paths.checkpoint_of(best), ctx.paths.best_model, ctx.cfg, elo, ci);
+  if (games > 0) {
+    const auto [lo, hi] = wilson_interval(wins, games);
+    std::printf(
+        "verdict | %s, the best network after generation %d, vs %s %d/%d %.1f%% [%.1f-%.1f] | Elo %+.0f "
+        "± %.0f | peak RSS %.0f MiB\n",
+        best.c_str(), last, base.c_str(), wins, games, 100.0 * wins / games, 100 * lo, 100 * hi,
+        tour::elo_for_print(elo, 0), ci, peak_rss_mib());
+  }
+  std::fflush(stdout);
+  append_line(ctx.paths.logs + "/verdict.jsonl", json({{"after_generation", last},
+                                                       {"network", best},
+                                                       {"opponent", base},
+                                                       {"wins", wins},
+                                                       {"games", games},
+                                                       {"seconds", ctx.elapsed()}})
+                                                     .dump());
+  return true;
 }
 
 }  // namespace ps

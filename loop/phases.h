@@ -4,6 +4,7 @@
 //   train                train_generation       (`run`, trainer role)
 //   evaluate             evaluate_generation    (`run`, gatekeeper role)
 //   promote and export   promote_and_export     (`run`, gatekeeper role)
+// and after the last generation the run's verdict, play_verdict (`run`, gatekeeper role).
 // Each phase first checks what the run directory already holds, so a killed process resumes
 // losing at most the games or training steps in progress.
 #pragma once
@@ -104,5 +105,14 @@ ReferenceSet read_reference_set(const RunConfig& cfg);
 /// logs/generations.jsonl, exports the best network to best.model, marks the generation
 /// finished in state.json and writes the report.
 void promote_and_export(RunContext& ctx, int g);
+
+/// The run's verdict, after its last finished generation N (ctx.state.generation): the best
+/// network (ctx.state.best, the one best.model holds) against generation 0 at the evaluation
+/// search, evaluate.final_games games (each opening once per colour) -> eval/verdict-gen-N/
+/// (games.tsv, outcomes.json) and a line of logs/verdict.jsonl; ratings.json and best.model's
+/// rating then count its games too. In a gated run the best may be an earlier generation than
+/// N. Nothing is played when the best is generation 0. Games a stopped call left are kept,
+/// not played again. True when the outcomes exist (false when stopped with games left).
+bool play_verdict(RunContext& ctx);
 
 }  // namespace ps

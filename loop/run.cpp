@@ -4,8 +4,10 @@
 #include <filesystem>
 #include <iostream>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "core/config.h"
 #include "core/plural.h"
 #include "loop/export_model.h"
 #include "loop/phases.h"
@@ -13,6 +15,7 @@
 #include "loop/run_init.h"
 #include "loop/run_ratings.h"
 #include "nn/checkpoint.h"
+#include "nn/net.h"
 #include "report/report.h"
 
 namespace ps {
@@ -58,6 +61,16 @@ void ensure_best_model(RunContext& ctx) {
 
 void run_training_loop(const RunConfig& cfg, const std::atomic<bool>* cancel) {
   register_builtin_players();
+  // A device the machine lacks (train.device: cuda without CUDA) is refused here, before
+  // anything is written, not when the first generation's training starts.
+  for (const auto& [key, device] : {std::pair<std::string, std::string>{"service.device", cfg.service.device},
+                                    {"train.device", cfg.train.device}}) {
+    try {
+      (void)nn::parse_device(device);
+    } catch (const std::exception& e) {
+      throw ConfigError(key + ": " + e.what());
+    }
+  }
   // Refused before anything is written, the claims included: the reference games, and a new
   // run's run.init (open_run_directory reads it again and makes generation 0 from it).
   ReferenceSet reference = read_reference_set(cfg);
@@ -90,7 +103,9 @@ void run_training_loop(const RunConfig& cfg, const std::atomic<bool>* cancel) {
     clear_net_evaluators();
     promote_and_export(ctx, g);
   }
-  const bool finished = ctx.state.generation >= cfg.generations;
+  // The verdict after the last generation (also for a run that finished before it was played).
+  bool finished = ctx.state.generation >= cfg.generations && !ctx.stopped() && play_verdict(ctx);
+  clear_net_evaluators();
   ctx.save_state(ctx.stopped() ? "interrupted" : (finished ? "finished" : "stopped"));
   if (finished) ensure_best_model(ctx);
   if (finished) {

@@ -25,8 +25,8 @@ namespace ps {
 
 struct EvaluateConfig {
   int games = 20;           ///< games against each opponent per generation (even)
-  /// Games against generation 0 in the last generation (even): the run's verdict, played
-  /// with more games than the per-generation check (the other opponents play `games`).
+  /// Games of the run's verdict (even): after the last generation, the best network against
+  /// generation 0 (loop/phases.h play_verdict), more games than the per-generation check.
   int final_games = 40;
   int64_t visits = 32;      ///< search visits per turn of network players
   /// Random turns per opening. Each pair of games against an opponent has its own opening,

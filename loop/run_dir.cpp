@@ -66,6 +66,7 @@ std::string RunPaths::checkpoint_of(const std::string& network) const {
   return checkpoints + "/" + network + ".ckpt";
 }
 std::string RunPaths::outcomes(int g) const { return eval + "/" + gen_name(g) + "/outcomes.json"; }
+std::string RunPaths::verdict(int g) const { return eval + "/verdict-" + gen_name(g); }
 std::string RunPaths::model(int g) const { return models + "/" + gen_name(g) + ".model"; }
 
 RunState read_run_state(const std::string& path) {

@@ -14,6 +14,8 @@
 //                                writes it first: seeded); `.partial` while training
 //   models/gen-NNNN.model        candidates as exported by the trainer role
 //   eval/gen-NNNN/outcomes.json  a candidate's evaluation games, scores and promotion
+//   eval/verdict-gen-NNNN/       the run's verdict after generation NNNN, its last: the best
+//                                network against generation 0 (games, outcomes.json)
 //   ratings.json, best.model, report.html, logs/*.jsonl (one writer per file)
 //   claims/<identity>.claim      which process is each role (loop/role_claim.h)
 #pragma once
@@ -42,6 +44,7 @@ struct RunPaths {
   std::string checkpoint_of(const std::string& network) const;  ///< checkpoints/NAME.ckpt
   std::string outcomes(int generation) const;                 ///< eval/gen-NNNN/outcomes.json
   std::string model(int generation) const;                    ///< models/gen-NNNN.model
+  std::string verdict(int last_generation) const;             ///< eval/verdict-gen-NNNN
 };
 
 /// The most generations a run directory may hold (run.generations is bounded by it too).

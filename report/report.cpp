@@ -245,6 +245,15 @@ std::string header(const RunData& run) {
   };
   kpi("Generations", std::to_string(done) + (planned > 0 ? " <small>/ " + std::to_string(planned) + "</small>" : ""));
   kpi("Best network", best.empty() ? "–" : h(best));
+  if (run.verdict && run.verdict->games > 0) {
+    const Verdict& v = *run.verdict;
+    const auto [lo, hi] = wilson_interval(v.wins, v.games);
+    kpi("Verdict: " + v.network + " vs " + v.opponent,
+        percent(double(v.wins) / v.games) + " <small>[" + fixed(100 * lo, 0) + "-" + fixed(100 * hi, 0) +
+            "], " + std::to_string(v.wins) + "/" + std::to_string(v.games) + "</small>");
+  } else if (run.verdict) {
+    kpi("Verdict", "no generation promoted");
+  }
   if (!run.generations.empty() && std::isfinite(run.generations.back().elo))
     kpi("Latest Elo", fixed(run.generations.back().elo, 0) + " <small>\u00b1" + fixed(run.generations.back().ci95, 0) +
                           "</small>");
@@ -349,10 +358,21 @@ std::string generation0_plot(const RunData& run) {
       score.lo.push_back(lo);
       score.hi.push_back(hi);
     }
-  if (!score.x.empty()) {
-    p.series.push_back(score);
-    p.refs.push_back({0.5, "level", false, kBaseline});
+  // The verdict: the best network's own point, at its generation, over evaluate.final_games.
+  Series verdict{"", kEloNow};
+  if (run.verdict && run.verdict->games > 0 && generation_of(run.verdict->network) >= 0) {
+    const Verdict& v = *run.verdict;
+    const auto [lo, hi] = wilson_interval(v.wins, v.games);
+    verdict.name = "verdict: best network, " + std::to_string(v.games) + " games";
+    score.name = "each generation's evaluation";
+    verdict.x.push_back(generation_of(v.network));
+    verdict.y.push_back(double(v.wins) / v.games);
+    verdict.lo.push_back(lo);
+    verdict.hi.push_back(hi);
   }
+  if (!score.x.empty()) p.series.push_back(score);
+  if (!verdict.x.empty()) p.series.push_back(verdict);
+  if (!p.series.empty()) p.refs.push_back({0.5, "level", false, kBaseline});
   p.empty_text = "no generation has played generation 0 yet";
   return plot_svg(p);
 }

@@ -410,6 +410,23 @@ void load_reference(RunData& run) {
       });
 }
 
+void load_verdict(RunData& run) {
+  std::error_code ec;
+  if (!fs::exists(fs::path(run.dir) / "logs/verdict.jsonl", ec)) return;  // not played yet
+  for_each_jsonl(run, "logs/verdict.jsonl", [&](const json& j, int) -> std::string {
+    Verdict v;
+    v.after_generation = integer(j, "after_generation");
+    v.network = text(j, "network");
+    v.opponent = text(j, "opponent");
+    v.wins = integer(j, "wins");
+    v.games = integer(j, "games");
+    if (v.after_generation < 0 || v.wins < 0 || v.games < 0 || v.wins > v.games)
+      return "no \"after_generation\", \"wins\" and \"games\" numbers";
+    run.verdict = std::move(v);
+    return "";
+  });
+}
+
 void load_ratings(RunData& run) {
   const auto parsed = read_json_object(run, "ratings.json");
   if (!parsed) return;
@@ -838,6 +855,7 @@ RunData load_run(const std::string& run_dir, const LoadOptions& options) {
   load_selfplay(run);
   load_generations(run);
   load_reference(run);
+  load_verdict(run);
   load_ratings(run);
   load_eval(run, options.eval_games_per_generation);
   load_selfplay_games(run);

@@ -8,6 +8,8 @@
 //   RUNDIR/logs/selfplay.jsonl         self-play totals per session, a line per chunk of games
 //                                      and one at the session's end (summed per generation)
 //   RUNDIR/logs/generations.jsonl      one object per generation's evaluation (Elo, scores)
+//   RUNDIR/logs/verdict.jsonl          the best network against generation 0 after the last
+//                                      generation (loop/phases.h play_verdict)
 //   RUNDIR/logs/config.jsonl          config keys changed on resuming (loop/run.h)
 //   RUNDIR/ratings.json                {anchor, players: [...], crosstable: {names, wins}}
 //   RUNDIR/eval/gen-NNNN/games.tsv     W L G variant record winner reason kicks
@@ -96,6 +98,14 @@ struct ReferencePoint {
   int64_t positions = -1;
 };
 
+/// One line of logs/verdict.jsonl: the run's verdict after its last generation, its best
+/// network against generation 0 (no games when the best is generation 0).
+struct Verdict {
+  int after_generation = -1;
+  std::string network, opponent;
+  int wins = 0, games = 0;
+};
+
 struct PlayerRating {
   std::string name;
   double elo = kMissing, ci95 = kMissing;
@@ -155,6 +165,7 @@ struct RunData {
   std::vector<SelfplayGeneration> selfplay;      ///< sorted by generation
   std::vector<GenerationResult> generations;     ///< sorted by generation
   std::vector<ReferencePoint> reference;         ///< sorted by generation (gen 0 included)
+  std::optional<Verdict> verdict;                ///< the log's last line; none before the end
   Ratings ratings;
   std::vector<EvalGames> eval;                   ///< sorted by generation
   std::vector<SelfplayGames> selfplay_games;     ///< sorted by generation

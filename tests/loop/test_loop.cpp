@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -16,6 +17,7 @@
 #include "loop/players.h"
 #include "loop/run.h"
 #include "nn/checkpoint.h"
+#include "nn/net.h"
 #include "report/run_data.h"
 #include "search/baselines.h"
 #include "search/mcts_player.h"
@@ -408,6 +410,95 @@ TEST_CASE("a run stopped after its evaluation games keeps them and does not play
   CHECK(nlohmann::json::parse(read_file((dir / "state.json").string()))["generation"] == 1);
 }
 
+TEST_CASE("a run on a device the machine lacks is refused before anything is written") {
+  // Regression: train.device: cuda on a machine without CUDA failed after generation 1's
+  // self-play, naming no key.
+  bool has_cuda = true;
+  try {
+    (void)nn::parse_device("cuda");
+  } catch (const std::exception&) {
+    has_cuda = false;
+  }
+  if (has_cuda) return;  // nothing to refuse on this machine
+  ps::test::TempDir tmp("no_cuda");
+  const fs::path dir = tmp.path / "run";
+  for (const char* key : {"train", "service"}) {
+    const RunConfig cfg =
+        parse_run_config("run: {name: tiny, generations: 1, pitch: 6x8, dir: " + dir.string() + "}\n" + key +
+                             ": {device: cuda}\n",
+                         "tiny.yaml");
+    CHECK_THROWS_WITH(run_training_loop(cfg), Catch::StartsWith(std::string(key) + ".device: ") &&
+                                                  Catch::Contains("CUDA is not available"));
+    CHECK_FALSE(fs::exists(dir));
+  }
+}
+
+TEST_CASE("the verdict plays the best network against generation 0 and keeps the games of a stopped one") {
+  // A gated run's best network may be earlier than its last generation: the verdict, and the
+  // best.model it rates, are of the best (it was the last generation's score).
+  ps::test::TempDir tmp("verdict");
+  const fs::path dir = tmp.path / "run";
+  const RunConfig cfg = parse_run_config(
+      "run: {name: tiny, generations: 2, pitch: 6x8, dir: " + dir.string() +
+          "}\n"
+          "service: {max_batch: 8, batch_timeout_us: 200}\n"
+          "selfplay: {games: 2, concurrent_games: 2, visits: 4, cheap_visits: 2, games_per_chunk: 2}\n"
+          "train: {net: {preset: tiny}, threads: 1, batch_size: 16, steps: 4, checkpoint_interval: 5, "
+          "log_interval: 5}\n"
+          "evaluate: {games: 2, final_games: 4, visits: 4, opening_turns: 1, concurrency: 2, "
+          "vs_random: false, vs_greedy: false}\n",
+      "tiny.yaml");
+  run_training_loop(cfg);
+  const fs::path verdict = dir / "eval" / "verdict-gen-0002";
+  const fs::path games = verdict / "games.tsv", outcomes = verdict / "outcomes.json";
+  const std::string state_path = (dir / "state.json").string();
+  REQUIRE(fs::exists(outcomes));
+  // As a run stopped after the verdict's last game, before its outcomes were written.
+  const std::string played = read_file(games.string());
+  const auto mtime = fs::last_write_time(games);
+  const auto before = nlohmann::json::parse(read_file(outcomes.string()));
+  fs::remove(outcomes);
+  write_file_atomic(state_path, R"({"generation": 2, "best": "gen-0002"})");
+  run_training_loop(cfg);
+  CHECK(read_file(games.string()) == played);
+  CHECK(fs::last_write_time(games) == mtime);  // not played again
+  CHECK(nlohmann::json::parse(read_file(outcomes.string()))["games"] == before["games"]);
+  CHECK(nlohmann::json::parse(read_file(state_path))["phase"] == "finished");
+  // As a gated run that kept generation 1 over generation 2.
+  ps::remove_tree(verdict.string());
+  write_file_atomic(state_path, R"({"generation": 2, "best": "gen-0001"})");
+  run_training_loop(cfg);
+  const auto kept = nlohmann::json::parse(read_file(outcomes.string()));
+  CHECK(kept["network"] == "gen-0001");
+  CHECK(kept["games"].size() == 4);
+  for (const auto& game : kept["games"]) {
+    const std::set<std::string> pair{game["winner"].get<std::string>(), game["loser"].get<std::string>()};
+    CHECK(pair == std::set<std::string>{"gen-0000", "gen-0001"});
+  }
+  const nn::CheckpointMeta meta = nn::read_checkpoint_meta((dir / "best.model").string());
+  const auto ratings = nlohmann::json::parse(read_file((dir / "ratings.json").string()));
+  bool rated = false;
+  for (const auto& p : ratings["players"])
+    if (p["name"] == "gen-0001") {
+      rated = true;
+      CHECK(p["elo"].get<double>() == Approx(meta.rating_elo));  // best.model rated with its games
+    }
+  CHECK(rated);
+  CHECK(report::load_run(dir.string()).verdict->network == "gen-0001");
+  // No generation promoted: nothing to play, and the report says so.
+  ps::remove_tree(verdict.string());
+  write_file_atomic(state_path, R"({"generation": 2, "best": "gen-0000"})");
+  run_training_loop(cfg);
+  const auto none = nlohmann::json::parse(read_file(outcomes.string()));
+  CHECK(none["network"] == "gen-0000");
+  CHECK(none["games"].empty());
+  CHECK_FALSE(fs::exists(games));
+  const report::RunData run = report::load_run(dir.string());
+  REQUIRE(run.verdict);
+  CHECK(run.verdict->games == 0);
+  CHECK_THAT(read_file((dir / "report.html").string()), Catch::Contains("no generation promoted"));
+}
+
 TEST_CASE("a tiny loop runs end to end and a second call resumes without redoing work") {
   const fs::path dir = fs::temp_directory_path() / ("ps_loop_" + std::to_string(::getpid()));
   ps::remove_tree(fs::path(dir).string());
@@ -470,21 +561,39 @@ TEST_CASE("a tiny loop runs end to end and a second call resumes without redoing
   auto state = nlohmann::json::parse(read_file((dir / "state.json").string()));
   CHECK(state["generation"] == 2);
   CHECK(state["phase"] == "finished");
-  // 4 opponents in generation 2, the last (previous, random, greedy: 2 games; generation 0,
-  // the verdict: final_games 4).
+  // 4 opponents in generation 2, the last, as in every generation (previous, generation 0,
+  // random, greedy: 2 games each).
   auto outcomes = nlohmann::json::parse(read_file((dir / "eval" / "gen-0002" / "outcomes.json").string()));
-  CHECK(outcomes["games"].size() == 10);
-  // Each pair of games against generation 0 has its own opening (a visit-limited net repeats
-  // its game from the same opening and colours: 2 of the 4 games would be repeats).
+  CHECK(outcomes["games"].size() == 8);
+  // The verdict: the best network (the last: the run is not gated) against generation 0,
+  // final_games 4, each pair of games from its own opening (a visit-limited net repeats its
+  // game from the same opening and colours: 2 of the 4 games would be repeats).
+  const fs::path verdict = dir / "eval" / "verdict-gen-0002";
+  auto v = nlohmann::json::parse(read_file((verdict / "outcomes.json").string()));
+  CHECK(v["network"] == "gen-0002");
+  CHECK(v["after_generation"] == 2);
+  CHECK(v["games"].size() == 4);
+  CHECK(v["scores"]["gen-0000"]["games"] == 4);
   std::map<std::string, int> openings_played;
-  std::istringstream tsv(read_file((dir / "eval" / "gen-0002" / "games.tsv").string()));
+  std::istringstream tsv(read_file((verdict / "games.tsv").string()));
   for (std::string line; std::getline(tsv, line);) {
     std::vector<std::string> f;
     std::istringstream fields(line);
     for (std::string x; std::getline(fields, x, '\t');) f.push_back(x);
-    if (f.size() > 6 && (f[1] == "gen-0000" || f[2] == "gen-0000")) ++openings_played[f[6]];
+    if (f.size() > 6 && f[6] != "opening") {  // not the header line
+      CHECK(((f[1] == "gen-0000" && f[2] == "gen-0002") || (f[1] == "gen-0002" && f[2] == "gen-0000")));
+      ++openings_played[f[6]];
+    }
   }
   CHECK(openings_played == std::map<std::string, int>{{"0", 2}, {"1", 2}});
+  {
+    const report::RunData run = report::load_run(dir.string());
+    REQUIRE(run.verdict);
+    CHECK(run.verdict->network == "gen-0002");
+    CHECK(run.verdict->games == 4);
+    CHECK(run.verdict->wins == v["scores"]["gen-0000"]["wins"].get<int>());
+    CHECK_THAT(read_file((dir / "report.html").string()), Catch::Contains("Verdict: gen-0002 vs gen-0000"));
+  }
   auto ratings = nlohmann::json::parse(read_file((dir / "ratings.json").string()));
   CHECK(ratings["anchor"] == "random");
   CHECK(ratings["players"].size() == 5);  // random, greedy, gen-0000, gen-0001, gen-0002
