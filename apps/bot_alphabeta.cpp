@@ -55,9 +55,13 @@ CLI::App* add_bot_command(CLI::App& app, BotArgs& a) {
   bot->add_option("model", a.model,
                   "a network model (export) or checkpoint: loads LibTorch and the net (for --visits, or "
                   "--config's PUCT turns); without it alpha-beta plays with the value net and no network");
-  bot->add_option("--device", a.device, "cpu | cuda | cuda:N (the network's)")->capture_default_str();
-  bot->add_option("--pitch", a.pitch_text, "pitch (default: the model's first pitch, else 8x10)");
-  bot->add_option("--variant", a.variant_text, "variant (default: the model's first variant, else standard)");
+  bot->add_option("--device", a.device, "cpu | cuda | cuda:N (the network's)")
+      ->capture_default_str()
+      ->check(device_check());
+  bot->add_option("--pitch", a.pitch_text, "pitch (default: the model's first pitch, else 8x10)")
+      ->check(pitch_check());
+  bot->add_option("--variant", a.variant_text, "variant (default: the model's first variant, else standard)")
+      ->check(variant_check());
   // At most a day: a deadline of ~9.2e12 ms overflowed the clock (an instant fallback turn,
   // then a search that never ended).
   bot->add_option("--first-ms", a.first_ms,

@@ -51,12 +51,15 @@ struct PositionArgs {
 
 void add_position_options(CLI::App* c, PositionArgs& a) {
   // A --tsv row and PGN tags carry their own rules: given explicitly, these must agree.
-  a.pitch_opt = c->add_option("--pitch", a.pitch, "pitch size WxL (8x10, 8x12, ...); with --tsv "
-                                                  "or --pgn it must agree with the input's")
-                    ->capture_default_str();
+  a.pitch_opt = c->add_option("--pitch", a.pitch,
+                              "pitch size WxL (8x10, 8x12, ...); with --tsv "
+                              "or --pgn it must agree with the input's")
+                    ->capture_default_str()
+                    ->check(pitch_check());
   a.goal_opt = c->add_option("--goal", a.goal, "goal width G")->capture_default_str();
   a.variant_opt = c->add_option("--variant", a.variant, "standard | single-bounce | no-bounce")
-                      ->capture_default_str();
+                      ->capture_default_str()
+                      ->check(variant_check());
   auto* record = c->add_option("--record", a.record, "game record: turns of digits separated by spaces");
   auto* kicks = c->add_option("--kicks", a.kicks, "flat list of kick digits, split into turns by the rules");
   auto* tsv = c->add_option("--tsv", a.tsv,
@@ -364,7 +367,9 @@ void add_analyse_options(CLI::App* analyse, ModelArgs* an) {
                                     "(default: the shipped models/<pitch>-<variant>.model, if any)");
   analyse->add_flag("--no-model", an->no_model, "the board only, even when a shipped model exists")
       ->excludes(model);
-  analyse->add_option("--device", an->device, "cpu | cuda | cuda:N")->capture_default_str();
+  analyse->add_option("--device", an->device, "cpu | cuda | cuda:N")
+      ->capture_default_str()
+      ->check(device_check());
   analyse->add_option("--visits", an->visits, "search visits (0: no search, the network's priors only)")
       ->capture_default_str()
       ->check(integer_at_least(0));

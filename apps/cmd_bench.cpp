@@ -135,9 +135,11 @@ void register_bench_command(CLI::App& app) {
     int repeats = 3;
   };
   auto a = std::make_shared<Args>();
-  engine->add_option("--depth", a->depth, "perft depth")->capture_default_str();
+  // perft of the start grows about tenfold per depth: depth 7 is the most a benchmark waits for.
+  engine->add_option("--depth", a->depth, "perft depth")->capture_default_str()->check(in_range(1, 7));
   engine->add_option("--repeats", a->repeats, "repeats of the heavy position (best is printed)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(in_range(1, 1000));
   engine->callback([a] {
     bench_kick_loop(1.0);
     bench_perft(a->depth);

@@ -155,15 +155,24 @@ void register_bench_nn_command(CLI::App &app) {
       ->delimiter(',')
       ->capture_default_str()
       ->check(integer_at_least(1));
-  nn_cmd->add_option("--device", o->service.device, "cpu, cuda or cuda:N")->capture_default_str();
-  nn_cmd->add_option("--seconds", o->seconds, "timed seconds per measurement")->capture_default_str();
+  nn_cmd->add_option("--device", o->service.device, "cpu, cuda or cuda:N")
+      ->capture_default_str()
+      ->check(device_check());
+  nn_cmd->add_option("--seconds", o->seconds, "timed seconds per measurement")
+      ->capture_default_str()
+      ->check(in_range(0.01, 3600.0));
   nn_cmd->add_option("--submitters", o->submitters, "concurrent service submitters (>= 16)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(in_range(16, 4096));
   nn_cmd->add_option("--threads", o->threads, "LibTorch intra-op threads (0 = hardware threads)")
-      ->capture_default_str();
-  nn_cmd->add_option("--workers", o->service.workers, "service worker threads")->capture_default_str();
+      ->capture_default_str()
+      ->check(in_range(0, 1024));
+  nn_cmd->add_option("--workers", o->service.workers, "service worker threads")
+      ->capture_default_str()
+      ->check(in_range(1, 64));
   nn_cmd->add_option("--rounds", o->rounds, "alternating rounds per batch size (best is printed)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(in_range(1, 1000));
   nn_cmd->callback([o] {
     const int hw = int(std::max(1u, std::thread::hardware_concurrency()));
     at::set_num_interop_threads(1);

@@ -218,8 +218,13 @@ void register_bench_search_command(CLI::App& app) {
       ->delimiter(',')
       ->capture_default_str()
       ->check(in_range(int64_t(0), int64_t(10000000)));
-  cmd->add_option("--length", o->pitch_length, "pitch length (8 x length)")->capture_default_str();
-  cmd->add_option("--variant", o->variant, "standard, single-bounce or no-bounce")->capture_default_str();
+  cmd->add_option("--length", o->pitch_length, "pitch length (8 x length)")
+      ->capture_default_str()
+      ->check(in_range(4, 1000))
+      ->check(checked_by([](const std::string& s) { (void)Pitch::get(8, std::stoi(s), 2); }));
+  cmd->add_option("--variant", o->variant, "standard, single-bounce or no-bounce")
+      ->capture_default_str()
+      ->check(variant_check());
   cmd->add_option("--seed", o->seed, "seed of the random games")
       ->capture_default_str()
       ->check(integer_at_least(0));
@@ -228,7 +233,8 @@ void register_bench_search_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--net-visits", o->net_visits, "visits per search with a network")->capture_default_str();
   cmd->add_option("--device", o->device, "device of the networks: cpu, cuda or cuda:N")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(device_check());
   cmd->callback([o] { bench_search(*o); });
 }
 

@@ -263,7 +263,9 @@ void register_bench_selfplay_command(CLI::App& app) {
   cmd->add_option("--full-search-prob", o.full_search_prob, "share of full searches")
       ->capture_default_str()
       ->check(in_range(0.0, 1.0));
-  cmd->add_option("--device", o.device, "cpu, cuda or cuda:N (service and training)")->capture_default_str();
+  cmd->add_option("--device", o.device, "cpu, cuda or cuda:N (service and training)")
+      ->capture_default_str()
+      ->check(device_check());
   cmd->add_option("--torch-threads", o.torch_threads, "intra-op threads of the service's forward pass")
       ->capture_default_str()
       ->check(in_range(1, 1024));

@@ -224,17 +224,21 @@ void register_ladder_command(CLI::App& app) {
   c->add_option("model", a->spec.model, "model file (export) or checkpoint")->required();
   c->add_option("--time-ms", a->spec.time_ms, "time per turn of every player, ms")
       ->capture_default_str()
-      ->check(integer_at_least(1));
+      ->check(in_range(1, 86400000));
   c->add_option("--games", a->spec.games,
                 "games per opponent (even: colours swapped); at most 1,000,000 over all opponents")
       ->capture_default_str()
       ->check(integer_at_least(2))
-      ->check(CLI::Range(2, tour::TournamentSpec::kMaxGamesPerPairing));
+      ->check(CLI::Range(2, tour::TournamentSpec::kMaxGamesPerPairing))
+      ->check(even_integer());
   CLI::Option* opponents =
       c->add_option(
            "--opponents", a->opponents,
            "comma-separated: random, greedy, uct, alphabeta, alphabeta-noise, alphabeta-nnue, previous")
-          ->capture_default_str();
+          ->capture_default_str()
+          ->check(checked_by([](const std::string& s) {
+            for (const std::string& o : split_list(s)) tour::check_ladder_opponent(o);
+          }));
   c->add_option("--value-net", a->value_net,
                 "the small value net of the alphabeta-nnue yardstick (added to the opponents) "
                 "and of the alpha-beta that answers the model's timed turns (.vnet; default: "
@@ -265,8 +269,10 @@ void register_ladder_command(CLI::App& app) {
   c->add_option("--seed", a->spec.seed, "openings and player seeds")
       ->capture_default_str()
       ->check(integer_at_least(0));
-  c->add_option("--pitch", a->pitch, "pitch WxL (default: the model's first pitch, else 8x10)");
-  c->add_option("--variant", a->variant, "variant (default: the model's first variant)");
+  c->add_option("--pitch", a->pitch, "pitch WxL (default: the model's first pitch, else 8x10)")
+      ->check(pitch_check());
+  c->add_option("--variant", a->variant, "variant (default: the model's first variant)")
+      ->check(variant_check());
   c->add_option("--config", a->config, "YAML whose `model:` map adds keys to the model's player "
                                        "(e.g. search: {...}, type: mcts)");
   c->add_option("--out", a->spec.out_dir, "directory for games and results");

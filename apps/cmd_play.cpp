@@ -243,9 +243,11 @@ void register_play_command(CLI::App& app) {
                 "--opponent they apply to the default opponent (the shipped model is its "
                 "checkpoint unless they name one)");
   c->add_option("--side", a->side, "your side: 0 kicks first and attacks the north goal, 1")->capture_default_str();
-  c->add_option("--pitch", a->pitch, "pitch WxL")->capture_default_str();
+  c->add_option("--pitch", a->pitch, "pitch WxL")->capture_default_str()->check(pitch_check());
   c->add_option("--goal", a->goal, "goal width")->capture_default_str();
-  c->add_option("--variant", a->variant, "standard, single-bounce or no-bounce")->capture_default_str();
+  c->add_option("--variant", a->variant, "standard, single-bounce or no-bounce")
+      ->capture_default_str()
+      ->check(variant_check());
   c->add_option("--time-ms", a->time_ms, "opponent's time per turn, ms (-1: no limit)")
       ->capture_default_str()
       ->check(integer_at_least(1, true));

@@ -460,8 +460,10 @@ void register_export(CLI::App& app) {
                  "the file then plays alpha-beta with it)")
       ->required();
   ex->add_option("OUT", a->out, "the model file to write (not with --single-file)");
-  ex->add_option("--pitch", a->pitch, "pitch the model is for (e.g. 8x10), if not recorded");
-  ex->add_option("--variant", a->variant, "variant the model is for, if not recorded");
+  ex->add_option("--pitch", a->pitch, "pitch the model is for (e.g. 8x10), if not recorded")
+      ->check(pitch_check());
+  ex->add_option("--variant", a->variant, "variant the model is for, if not recorded")
+      ->check(variant_check());
   ex->add_option("--single-file", a->single_file,
                  "write one self-contained C++17 source here instead: rules, search, inference, "
                  "quantised weights, CodinGame protocol (g++ -O2 -std=c++17 OUT.cpp)");
@@ -509,8 +511,9 @@ void register_init_net(CLI::App& app) {
       "init-net", "Write a freshly initialised network checkpoint (random weights, step 0), as "
                   "`run` starts generation 0");
   in->add_option("out", a->out, "checkpoint to write")->required();
-  auto* preset =
-      in->add_option("--preset", a->preset, "network preset: tiny | medium")->capture_default_str();
+  auto* preset = in->add_option("--preset", a->preset, "network preset: tiny | medium")
+                     ->capture_default_str()
+                     ->check(checked_by([](const std::string& s) { (void)nn::NetConfig::preset(s); }));
   in->add_option("--net", a->net, "YAML file of network keys (configs/net-*.yaml) instead of a preset")
       ->excludes(preset);
   in->add_option("--seed", a->seed, "seed of the initial weights (>= 0)")

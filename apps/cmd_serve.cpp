@@ -64,7 +64,7 @@ void register_serve_command(CLI::App& app) {
   c->add_option("--port", o->port, "port (0: any free port)")
       ->capture_default_str()
       ->check(in_range(0, 65535));
-  c->add_option("--device", o->device, "cpu | cuda | cuda:N")->capture_default_str();
+  c->add_option("--device", o->device, "cpu | cuda | cuda:N")->capture_default_str()->check(device_check());
   c->add_option("--runs", o->runs_dir, "folder whose run directories are offered for review")->capture_default_str();
   c->add_option("--max-games", o->max_games, "games kept; the least recently used is dropped beyond")
       ->capture_default_str()->check(integer_at_least(1));

@@ -363,7 +363,12 @@ void register_train_value_command(CLI::App& app) {
       tv->add_option("--hidden", t->cfg.hidden, "hidden layer sizes")->delimiter(',')->capture_default_str();
   tv->add_option("--target", t->cfg.target,
                  "value target: result (game result), root (the search's root value), mix (mean)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(checked_by([](const std::string& s) {
+        ValueTrainConfig c;
+        c.target = s;
+        c.validate();
+      }));
   tv->add_option("--result-within", t->cfg.result_within,
                  "label positions at most this many turns before their game's end by the game "
                  "result alone, whatever --target says (the late game's labels; -1: never; the "

@@ -14,6 +14,7 @@
 
 #include "core/text.h"
 #include "engine/pitch.h"
+#include "nn/net_config.h"
 #include "search/bot_player.h"  // default_model_path
 #include "search/leaf_evals.h"
 
@@ -165,6 +166,54 @@ CLI::Validator in_range(T minimum, T maximum) {
         return "";
       },
       std::string(std::is_integral_v<T> ? "INT" : "FLOAT") + " in " + range.str());
+}
+
+/// CLI11 check that runs `check(value)`: what it throws (a std::exception) is the message, so
+/// a bad value is a usage error (exit 2) that names the option before anything runs. The
+/// checks below are the ones the command would make later, moved to parsing.
+template <class F>
+CLI::Validator checked_by(F check, const std::string& description = "") {
+  return CLI::Validator(
+      [check](std::string& s) -> std::string {
+        try {
+          check(s);
+        } catch (const std::exception& e) {
+          return e.what();
+        }
+        return "";
+      },
+      description);
+}
+
+/// --pitch: WxL or WxLgG of a pitch that exists (parse_pitch_spec, Pitch::get).
+inline CLI::Validator pitch_check() {
+  return checked_by([](const std::string& s) {
+    const PitchChoice c = parse_pitch_spec(s);
+    (void)Pitch::get(c.width, c.length, c.goal);
+  });
+}
+
+/// --variant: standard, single-bounce or no-bounce (parse_variant).
+inline CLI::Validator variant_check() {
+  return checked_by([](const std::string& s) { (void)parse_variant(s); });
+}
+
+/// --device: the form cpu, cuda or cuda:N (nn::is_device_name). Whether the device exists is
+/// checked where the network is loaded (nn/net.h parse_device, which needs LibTorch).
+inline CLI::Validator device_check() {
+  return checked_by([](const std::string& s) {
+    if (!nn::is_device_name(s))
+      throw std::invalid_argument(quoted_text(s) + " is not a device: expected cpu, cuda or cuda:N");
+  });
+}
+
+/// An even integer option (games with colours swapped): CLI11 runs it after integer_at_least.
+inline CLI::Validator even_integer() {
+  return checked_by([](const std::string& s) {
+    if (std::stoll(s) % 2 != 0)
+      throw std::invalid_argument(
+          quoted_text(s) + " is odd: expected an even number (each opening is played with both colours)");
+  });
 }
 
 }  // namespace ps::cmd

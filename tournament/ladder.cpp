@@ -8,6 +8,7 @@
 #include "core/config.h"
 #include "core/plural.h"
 #include "core/stats.h"
+#include "core/text.h"
 #include "search/bot_player.h"
 #include "search/leaf_evals.h"
 #include "tournament/ratings.h"
@@ -68,6 +69,15 @@ PlayerSpec model_player(const std::string& name, const std::string& type, const 
 
 }  // namespace
 
+void check_ladder_opponent(const std::string& name) {
+  for (const char* known :
+       {"random", "greedy", "uct", "alphabeta", "alphabeta-noise", "alphabeta-nnue", "previous"})
+    if (name == known) return;
+  throw std::invalid_argument(
+      "unknown opponent " + quoted_text(name) +
+      " (known: random, greedy, uct, alphabeta, alphabeta-noise, alphabeta-nnue, previous)");
+}
+
 std::vector<PlayerSpec> ladder_players(const LadderSpec& spec) {
   if (spec.model.empty()) throw std::invalid_argument("ladder: no model given");
   if (spec.time_ms < 1) throw std::invalid_argument("ladder: the time per turn must be >= 1 ms");
@@ -88,11 +98,11 @@ std::vector<PlayerSpec> ladder_players(const LadderSpec& spec) {
                                      spec.previous_eval ? spec.previous_eval : spec.endgame_eval));
       continue;
     }
-    if (o != "random" && o != "greedy" && o != "uct" && o != "alphabeta" && o != "alphabeta-nnue" &&
-        o != "alphabeta-noise")
-      throw std::invalid_argument("ladder: unknown opponent '" + o +
-                                  "' (known: random, greedy, uct, alphabeta, alphabeta-noise, "
-                                  "alphabeta-nnue, previous)");
+    try {
+      check_ladder_opponent(o);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(std::string("ladder: ") + e.what());
+    }
     PlayerSpec p;
     p.name = o;
     p.type = o;

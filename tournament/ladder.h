@@ -72,6 +72,10 @@ struct LadderRow {
   int64_t max_turn_ms = 0;                       ///< the model's longest answer
 };
 
+/// Throws std::invalid_argument "unknown opponent 'X' (known: random, ...)" unless `name` is
+/// one of the ladder's opponents (random, greedy, uct, alphabeta, alphabeta-noise,
+/// alphabeta-nnue, previous).
+void check_ladder_opponent(const std::string& name);
 /// The gauntlet's players: the model first, then the opponents in order. Throws
 /// std::invalid_argument for an unknown opponent name, "previous" without a previous model, an
 /// odd game count, a time limit below 1 ms, or an evaluation no `--value-net` name gives.
