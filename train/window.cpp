@@ -9,7 +9,11 @@ namespace ps {
 namespace fs = std::filesystem;
 
 TrainingWindow load_window(const TrainConfig::Window& window, const std::string& data_dir) {
-  if (!fs::is_directory(data_dir))
+  std::error_code ec;
+  if (fs::exists(data_dir, ec) && !fs::is_directory(data_dir, ec))
+    throw std::runtime_error(data_dir + ": not a directory: the training data is the folder of its .psd chunks "
+                             "(give the folder, not a file in it)");
+  if (!fs::is_directory(data_dir, ec))
     throw std::runtime_error(data_dir + ": training data directory does not exist");
   std::vector<std::string> files;
   for (auto& e : fs::directory_iterator(data_dir))
