@@ -235,8 +235,9 @@ void run_selfplay_command(const SelfplayArgs& a) {
   SelfplayConfig cfg = parse_selfplay_config(r);
   finish_top_level(top);
   install_signal_handlers();
-  const auto claim = claim_chunk_folder(a.out, a.prefix);  // one writer per --out and --prefix
+  // The network first: one that does not load leaves no folder behind.
   auto eval = nn::make_net_evaluator(a.net, so);
+  const auto claim = claim_chunk_folder(a.out, a.prefix);  // one writer per --out and --prefix
   ProgressLine line;
   SelfplayStats st = run_selfplay(
       cfg, *eval, a.net, a.out, a.prefix,
