@@ -36,7 +36,14 @@ void run_gatekeeper(const RunConfig& cfg, const std::atomic<bool>* cancel, const
   bool finished = ctx.state.generation >= cfg.generations && !ctx.stopped() && play_verdict(ctx);
   clear_net_evaluators();
   ctx.save_state(ctx.stopped() ? "interrupted" : (finished ? "finished" : "stopped"));
-  if (finished) std::printf("gatekeeper: finished; best model %s\n", ctx.paths.best_model.c_str());
+  if (finished) {
+    try {
+      report::write_report(cfg.dir);  // with the verdict
+    } catch (const std::exception& e) {
+      std::cerr << "warning: report not written: " << e.what() << "\n";
+    }
+    std::printf("gatekeeper: finished; best model %s\n", ctx.paths.best_model.c_str());
+  }
 }
 
 }  // namespace ps

@@ -293,6 +293,19 @@ ReferenceSet read_reference_set(const RunConfig& c) {
 
 namespace {
 
+// The text of the JSONL log at `path` (which must exist), whole lines only: a line cut by a
+// kill would glue the next line appended onto it, so it is dropped from the file too.
+std::string whole_log_lines(const RunContext& ctx, const std::string& path) {
+  std::string text = read_file(path);
+  if (!text.empty() && text.back() != '\n') {
+    const size_t last = text.find_last_of('\n');
+    text.erase(last == std::string::npos ? 0 : last + 1);
+    ctx.verify_claims();
+    write_file_atomic(path, text);
+  }
+  return text;
+}
+
 // The reference games' scores of generations 0..g from logs/reference.jsonl (lines of other
 // games do not count: RunContext::reference_checksum); the generations not scored yet are
 // scored and appended first. Null when the run has no reference games, or (with a warning)
@@ -305,15 +318,7 @@ json reference_scores(const RunContext& ctx, int g) {
   try {
     std::error_code ec;
     if (fs::exists(log, ec)) {
-      std::string text = read_file(log);
-      // A line cut by a kill would glue the next line onto it: drop it (scored again below).
-      if (!text.empty() && text.back() != '\n') {
-        const size_t last = text.find_last_of('\n');
-        text.erase(last == std::string::npos ? 0 : last + 1);
-        ctx.verify_claims();
-        write_file_atomic(log, text);
-      }
-      std::istringstream in(text);
+      std::istringstream in(whole_log_lines(ctx, log));  // a cut line is scored again below
       for (std::string l; std::getline(in, l);) {
         json j = json::parse(l, nullptr, /*allow_exceptions=*/false);
         if (j.is_object() && j.value("games_checksum", "") == ctx.reference_checksum &&
@@ -412,47 +417,73 @@ void promote_and_export(RunContext& ctx, int g) {
   }
 }
 
+namespace {
+
+// Whether logs/verdict.jsonl holds the verdict after generation `last`.
+bool verdict_logged(const RunContext& ctx, const std::string& log, int last) {
+  std::error_code ec;
+  if (!fs::exists(log, ec)) return false;
+  std::istringstream in(whole_log_lines(ctx, log));
+  for (std::string l; std::getline(in, l);) {
+    const json j = json::parse(l, nullptr, /*allow_exceptions=*/false);
+    if (j.is_object() && j.contains("after_generation") && j["after_generation"] == last) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 bool play_verdict(RunContext& ctx) {
   const int last = ctx.state.generation;
+  const std::string log = ctx.paths.logs + "/verdict.jsonl";
+  // Its line in the log is the verdict's last step: a run stopped before it (after the games,
+  // or after outcomes.json) does the steps after the games again.
+  if (verdict_logged(ctx, log, last)) return true;
   const std::string dir = ctx.paths.verdict(last);
   const std::string outcomes_path = dir + "/outcomes.json";
-  if (fs::exists(outcomes_path)) return true;
   const std::string best = ctx.state.best, base = gen_name(0);
-  json j = {{"after_generation", last}, {"network", best}, {"opponent", base}};
-  int wins = 0, games = 0;
-  if (best == base) {
-    std::printf("verdict: no generation was promoted over %s; no games to play\n", base.c_str());
-    j["scores"] = json::object();
-    j["games"] = json::array();
-  } else {
-    ctx.save_state("verdict " + best);
-    const std::vector<tour::PlayerSpec> players{network_player(ctx, best), network_player(ctx, base)};
-    // Seeds past every generation's (evaluate_generation uses seed * 1000003 + g).
-    const tour::TournamentSpec spec = evaluation_spec(
-        ctx, "verdict", ctx.cfg.evaluate.final_games,
-        ctx.cfg.selfplay.seed * 1000003ULL + uint64_t(kMaxGenerations) + 1 + uint64_t(last), dir);
-    ProgressLine line;
-    tour::TournamentResult res = tour::run_tournament(
-        spec, players,
-        [&](const tour::GameResult& game, int done, int total) {
-          if (players[size_t(game.winner)].name == best) ++wins;
-          ++games;
-          line.update("verdict: " + std::to_string(done) + "/" + std::to_string(total) + " games; " + best +
-                      " vs " + base + " " + std::to_string(wins) + "/" + std::to_string(games));
-        },
-        ctx.cancel);
-    line.finish();
-    if (res.cancelled) return false;
-    json list = json::array();
-    for (const tour::GameResult& game : res.games)
-      list.push_back({{"winner", res.players[size_t(game.winner)]},
-                      {"loser", res.players[size_t(game.loser)]},
-                      {"termination", game.termination}});
-    j["scores"] = {{base, {{"wins", wins}, {"games", games}}}};
-    j["games"] = list;
+  if (!fs::exists(outcomes_path)) {
+    json j = {{"after_generation", last}, {"network", best}, {"opponent", base}};
+    if (best == base) {
+      j["scores"] = json::object();
+      j["games"] = json::array();
+    } else {
+      ctx.save_state("verdict " + best);
+      const std::vector<tour::PlayerSpec> players{network_player(ctx, best), network_player(ctx, base)};
+      // Seeds past every generation's (evaluate_generation uses seed * 1000003 + g).
+      const tour::TournamentSpec spec = evaluation_spec(
+          ctx, "verdict", ctx.cfg.evaluate.final_games,
+          ctx.cfg.selfplay.seed * 1000003ULL + uint64_t(kMaxGenerations) + 1 + uint64_t(last), dir);
+      ProgressLine line;
+      int wins = 0, games = 0;
+      tour::TournamentResult res = tour::run_tournament(
+          spec, players,
+          [&](const tour::GameResult& game, int done, int total) {
+            if (players[size_t(game.winner)].name == best) ++wins;
+            ++games;
+            line.update("verdict: " + std::to_string(done) + "/" + std::to_string(total) + " games; " + best +
+                        " vs " + base + " " + std::to_string(wins) + "/" + std::to_string(games));
+          },
+          ctx.cancel);
+      line.finish();
+      if (res.cancelled) return false;
+      json list = json::array();
+      for (const tour::GameResult& game : res.games)
+        list.push_back({{"winner", res.players[size_t(game.winner)]},
+                        {"loser", res.players[size_t(game.loser)]},
+                        {"termination", game.termination}});
+      j["scores"] = {{base, {{"wins", wins}, {"games", games}}}};
+      j["games"] = list;
+    }
+    ctx.verify_claims();
+    write_file_atomic(outcomes_path, j.dump(1) + "\n");
   }
-  ctx.verify_claims();
-  write_file_atomic(outcomes_path, j.dump(1) + "\n");
+  const json outcome = read_json_file(outcomes_path);
+  int wins = 0, games = 0;
+  if (outcome.at("scores").contains(base)) {
+    wins = outcome["scores"][base].at("wins").get<int>();
+    games = outcome["scores"][base].at("games").get<int>();
+  }
   // Its games count in every rating, the best network's in best.model included.
   const Ratings ratings = rate_all(load_outcomes(ctx.paths.eval));
   write_ratings_json(ratings, ctx.paths.ratings);
@@ -466,15 +497,18 @@ bool play_verdict(RunContext& ctx) {
         "± %.0f | peak RSS %.0f MiB\n",
         best.c_str(), last, base.c_str(), wins, games, 100.0 * wins / games, 100 * lo, 100 * hi,
         tour::elo_for_print(elo, 0), ci, peak_rss_mib());
+  } else {
+    std::printf("verdict: no generation was promoted over %s; no games to play\n", base.c_str());
   }
   std::fflush(stdout);
-  append_line(ctx.paths.logs + "/verdict.jsonl", json({{"after_generation", last},
-                                                       {"network", best},
-                                                       {"opponent", base},
-                                                       {"wins", wins},
-                                                       {"games", games},
-                                                       {"seconds", ctx.elapsed()}})
-                                                     .dump());
+  ctx.verify_claims();
+  append_line(log, json({{"after_generation", last},
+                         {"network", best},
+                         {"opponent", base},
+                         {"wins", wins},
+                         {"games", games},
+                         {"seconds", ctx.elapsed()}})
+                       .dump());
   return true;
 }
 

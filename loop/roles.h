@@ -15,7 +15,8 @@
 //     enough new self-play (trainer_ready), else waits. Ends after run.generations candidates.
 //   gatekeeper (`gatekeeper RUNDIR`): evaluates each candidate in order against the best so far
 //     and the baselines, promotes by the gating rule, rewrites ratings.json, exports best.model
-//     and writes state.json. Ends after run.generations generations ("finished").
+//     and writes state.json; after the last generation it plays the run's verdict (the best
+//     network against generation 0, loop/phases.h play_verdict). Ends then ("finished").
 // Every role stops between games or steps when *cancel becomes true (the commands set it on
 // SIGINT and SIGTERM, as Slurm's scancel sends); starting it again resumes.
 // One process per identity: each role first claims `worker-ID`, `trainer` or `gatekeeper` in
@@ -73,7 +74,8 @@ bool trainer_ready(const RunConfig& cfg, int g, int64_t games, int64_t samples);
 /// ClaimTaken when another live process is the run directory's trainer.
 void run_trainer(const RunConfig& cfg, const std::atomic<bool>* cancel, const RoleOptions& options = {});
 
-/// Runs the gatekeeper until generation run.generations is finished or *cancel. Throws
+/// Runs the gatekeeper until generation run.generations and the verdict are finished, or
+/// *cancel. Throws
 /// ClaimTaken when another live process is the run directory's gatekeeper.
 void run_gatekeeper(const RunConfig& cfg, const std::atomic<bool>* cancel, const RoleOptions& options = {});
 

@@ -16,6 +16,9 @@
 //      evaluate.reference, the network's value MSE and policy top-1 on fixed games of a
 //      stronger player (selfplay/reference.h) -> RUNDIR/logs/reference.jsonl;
 //   4. export: the best network with its rating -> RUNDIR/best.model (for `bot`).
+// After the last generation, the run's verdict: the best network against generation 0 over
+// evaluate.final_games games -> RUNDIR/eval/verdict-gen-<g>/, RUNDIR/logs/verdict.jsonl.
+// A config naming a device the machine lacks (cuda without CUDA) is refused first.
 // Self-play and training alternate rather than overlap: on a 2-core machine each phase already
 // uses both cores (game threads + the inference service; two intra-op training threads), and
 // alternation keeps every generation's data from exactly one network, which makes a killed run

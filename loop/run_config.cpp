@@ -116,7 +116,7 @@ void read_run_section(ConfigReader& r, RunConfig& c, const std::string& source) 
     r.fail_key("generations", "must be in [1, " + std::to_string(kMaxGenerations) + "]");
   if (r.has("init") && c.init.empty()) r.fail_key("init", "must be a file name (or leave the key out)");
   if (c.name.empty() || c.name.find('/') != std::string::npos)
-    throw ConfigError(source + ": run.name must be a non-empty name without '/'");
+    r.fail_key("name", "must be a non-empty name without '/'");
   // state.json and the report carry the name as JSON text, which must be UTF-8: a name that is
   // not made the run directory and then failed every resume.
   try {
@@ -131,11 +131,6 @@ void read_run_section(ConfigReader& r, RunConfig& c, const std::string& source) 
 // Values that are valid for the single commands but leave the loop nothing to do, caught
 // before the run directory is made.
 void check_run_config_for_the_loop(const RunConfig& c, const std::string& source) {
-  for (const auto& [key, device] :
-       {std::pair<const char*, const std::string&>{"service.device", c.service.device},
-        {"train.device", c.train.device}})
-    if (!nn::is_device_name(device))
-      throw ConfigError(source + ": " + key + ": '" + device + "' is not a device (cpu, cuda or cuda:N)");
   // Each pair of evaluation games has its own opening (phases.cpp): there must be that many
   // distinct ones of opening_turns turns, checked here rather than at the last generation.
   if (c.evaluate.opening_turns > 0) {

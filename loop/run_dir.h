@@ -14,7 +14,8 @@
 //                                writes it first: seeded); `.partial` while training
 //   models/gen-NNNN.model        candidates as exported by the trainer role
 //   eval/gen-NNNN/outcomes.json  a candidate's evaluation games, scores and promotion
-//   eval/verdict-gen-NNNN/       the run's verdict after generation NNNN, its last: the best
+//   eval/verdict-gen-NNNN/       the run's verdict after generation NNNN, then its last (a run
+//                                resumed with more generations has one more): the best
 //                                network against generation 0 (games, outcomes.json)
 //   ratings.json, best.model, report.html, logs/*.jsonl (one writer per file)
 //   claims/<identity>.claim      which process is each role (loop/role_claim.h)

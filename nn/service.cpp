@@ -13,21 +13,22 @@
 #include <malloc.h>
 #endif
 
+#include "core/field_check.h"
 #include "core/thread_name.h"
 #include "nn/checkpoint.h"
+#include "nn/net_config.h"
 
 namespace ps::nn {
 
 void ServiceOptions::validate() const {
-  auto bad = [](const std::string& field, const std::string& v, const char* why) {
-    throw std::invalid_argument("service options: " + field + " = " + v + ": " + why);
-  };
-  if (max_batch < 1 || max_batch > 65536) bad("max_batch", std::to_string(max_batch), "must be in 1..65536");
-  if (batch_timeout_us < 0) bad("batch_timeout_us", std::to_string(batch_timeout_us), "must be >= 0");
-  if (workers < 1 || workers > 64) bad("workers", std::to_string(workers), "must be in 1..64");
-  if (torch_threads < 0) bad("torch_threads", std::to_string(torch_threads), "must be >= 0");
-  if (cache_entries < 0) bad("cache_entries", std::to_string(cache_entries), "must be >= 0");
-  if (device.empty()) bad("device", "''", "must be cpu, cuda or cuda:N");
+  const FieldCheck check("service.");
+  check(max_batch >= 1 && max_batch <= 65536, "max_batch",
+        "must be in 1..65536, not " + std::to_string(max_batch));
+  check(batch_timeout_us >= 0, "batch_timeout_us", "must be >= 0, not " + std::to_string(batch_timeout_us));
+  check(workers >= 1 && workers <= 64, "workers", "must be in 1..64, not " + std::to_string(workers));
+  check(torch_threads >= 0, "torch_threads", "must be >= 0, not " + std::to_string(torch_threads));
+  check(cache_entries >= 0, "cache_entries", "must be >= 0, not " + std::to_string(cache_entries));
+  check(is_device_name(device), "device", "'" + device + "' is not a device (cpu, cuda or cuda:N)");
 }
 
 ServiceOptions parse_service_options(ConfigReader& r) {
@@ -40,8 +41,8 @@ ServiceOptions parse_service_options(ConfigReader& r) {
   o.cache_entries = r.get<int64_t>("cache_entries", o.cache_entries);
   try {
     o.validate();
-  } catch (const std::invalid_argument& e) {
-    throw ConfigError(r.source() + ": " + e.what());
+  } catch (const FieldError& e) {
+    r.fail_key(e.key(), e.why());  // the key's line; the caller's finish() checks unknown keys
   }
   return o;
 }

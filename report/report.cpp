@@ -216,6 +216,12 @@ std::string pitch_text(const RunData& run) {
   return out;
 }
 
+// The verdict of the run as it stands: none while the generations done have moved past the
+// last one logged (a run resumed with more generations, before its new verdict).
+const Verdict* current_verdict(const RunData& run) {
+  return run.verdict && run.verdict->after_generation == run.generations_done() ? &*run.verdict : nullptr;
+}
+
 std::string header(const RunData& run) {
   std::ostringstream os;
   const int done = run.generations_done();
@@ -245,13 +251,14 @@ std::string header(const RunData& run) {
   };
   kpi("Generations", std::to_string(done) + (planned > 0 ? " <small>/ " + std::to_string(planned) + "</small>" : ""));
   kpi("Best network", best.empty() ? "–" : h(best));
-  if (run.verdict && run.verdict->games > 0) {
-    const Verdict& v = *run.verdict;
+  const Verdict* verdict = current_verdict(run);
+  if (verdict && verdict->games > 0) {
+    const Verdict& v = *verdict;
     const auto [lo, hi] = wilson_interval(v.wins, v.games);
     kpi("Verdict: " + v.network + " vs " + v.opponent,
         percent(double(v.wins) / v.games) + " <small>[" + fixed(100 * lo, 0) + "-" + fixed(100 * hi, 0) +
             "], " + std::to_string(v.wins) + "/" + std::to_string(v.games) + "</small>");
-  } else if (run.verdict) {
+  } else if (verdict) {
     kpi("Verdict", "no generation promoted");
   }
   if (!run.generations.empty() && std::isfinite(run.generations.back().elo))
@@ -360,8 +367,9 @@ std::string generation0_plot(const RunData& run) {
     }
   // The verdict: the best network's own point, at its generation, over evaluate.final_games.
   Series verdict{"", kEloNow};
-  if (run.verdict && run.verdict->games > 0 && generation_of(run.verdict->network) >= 0) {
-    const Verdict& v = *run.verdict;
+  const Verdict* current = current_verdict(run);
+  if (current && current->games > 0 && generation_of(current->network) >= 0) {
+    const Verdict& v = *current;
     const auto [lo, hi] = wilson_interval(v.wins, v.games);
     verdict.name = "verdict: best network, " + std::to_string(v.games) + " games";
     score.name = "each generation's evaluation";

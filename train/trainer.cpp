@@ -48,6 +48,8 @@ void TrainConfig::validate() const {
   check(optimizer.lr > 0 && optimizer.lr <= 10, "optimizer.lr", "must be > 0 and <= 10");
   check(optimizer.weight_decay >= 0 && std::isfinite(optimizer.weight_decay), "optimizer.weight_decay",
         "must be a finite number >= 0");
+  check(optimizer.momentum >= 0 && optimizer.momentum < 1, "optimizer.momentum", "must be in [0, 1)");
+  check(nn::is_device_name(device), "device", "'" + device + "' is not a device (cpu, cuda or cuda:N)");
   check(lr_schedule.type == "constant" || lr_schedule.type == "step" || lr_schedule.type == "cosine",
         "lr_schedule.type", "must be constant, step or cosine, not '" + lr_schedule.type + "'");
   check(lr_schedule.step_every >= 1, "lr_schedule.step_every", "must be >= 1");

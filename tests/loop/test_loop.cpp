@@ -15,9 +15,11 @@
 #include "core/progress.h"
 #include "core/stats.h"
 #include "loop/players.h"
+#include "loop/roles.h"
 #include "loop/run.h"
 #include "nn/checkpoint.h"
 #include "nn/net.h"
+#include "report/report.h"
 #include "report/run_data.h"
 #include "search/baselines.h"
 #include "search/mcts_player.h"
@@ -65,10 +67,19 @@ TEST_CASE("run config errors name the key") {
                       Catch::Contains("r.yaml: selfplay.games (line 1): must be >= 1 in a run"));
   CHECK_THROWS_WITH(parse_run_config("train: {steps: 0}\n", "r.yaml"),
                     Catch::Contains("r.yaml: train.steps (line 1): must be >= 1 in a run"));
+  // Regression: these were named without their line.
   CHECK_THROWS_WITH(parse_run_config("service: {device: tpu}\n", "r.yaml"),
-                    Catch::Contains("r.yaml: service.device: 'tpu' is not a device"));
+                    Catch::Contains("r.yaml: service.device (line 1): 'tpu' is not a device"));
   CHECK_THROWS_WITH(parse_run_config("train: {device: 'cuda:x'}\n", "r.yaml"),
-                    Catch::Contains("train.device"));
+                    Catch::Contains("r.yaml: train.device (line 1): 'cuda:x' is not a device"));
+  CHECK_THROWS_WITH(parse_run_config("run: {name: x}\nservice:\n  max_batch: 0\n", "r.yaml"),
+                    Catch::Contains("r.yaml: service.max_batch (line 3): must be in 1..65536, not 0"));
+  CHECK_THROWS_WITH(parse_run_config("run:\n  name: a/b\n", "r.yaml"),
+                    Catch::Contains("r.yaml: run.name (line 2): must be a non-empty name without '/'"));
+  // Regression: the momentum was not checked (1.5 diverges, -1 is no momentum at all).
+  for (const char* m : {"1.5", "-1", "1"})
+    CHECK_THROWS_WITH(parse_run_config(std::string("train:\n  optimizer: {momentum: ") + m + "}\n", "r.yaml"),
+                      Catch::Contains("r.yaml: train.optimizer.momentum (line 2): must be in [0, 1)"));
   CHECK(parse_run_config("service: {device: 'cuda:1'}\n", "r.yaml").service.device == "cuda:1");
   // Regression: a repeated key was silently ignored (yaml-cpp keeps both, lookups see the first).
   CHECK_THROWS_WITH(parse_run_config("run: {generations: 1}\nrun: {generations: 2}\n", "r.yaml"),
@@ -452,20 +463,42 @@ TEST_CASE("the verdict plays the best network against generation 0 and keeps the
   const fs::path verdict = dir / "eval" / "verdict-gen-0002";
   const fs::path games = verdict / "games.tsv", outcomes = verdict / "outcomes.json";
   const std::string state_path = (dir / "state.json").string();
+  const std::string log = (dir / "logs" / "verdict.jsonl").string();  // written last
   REQUIRE(fs::exists(outcomes));
   // As a run stopped after the verdict's last game, before its outcomes were written.
   const std::string played = read_file(games.string());
   const auto mtime = fs::last_write_time(games);
   const auto before = nlohmann::json::parse(read_file(outcomes.string()));
   fs::remove(outcomes);
+  fs::remove(log);
   write_file_atomic(state_path, R"({"generation": 2, "best": "gen-0002"})");
   run_training_loop(cfg);
   CHECK(read_file(games.string()) == played);
   CHECK(fs::last_write_time(games) == mtime);  // not played again
   CHECK(nlohmann::json::parse(read_file(outcomes.string()))["games"] == before["games"]);
   CHECK(nlohmann::json::parse(read_file(state_path))["phase"] == "finished");
+  // As a run stopped after outcomes.json, before the log line (the verdict's last step): the
+  // steps after the games are done again (the line was never written, and the report had no
+  // verdict). The gatekeeper role finishes a verdict as `run` does, and writes the report.
+  fs::remove(log);
+  fs::remove(dir / "report.html");
+  run_gatekeeper(cfg, nullptr);
+  CHECK(fs::last_write_time(games) == mtime);
+  REQUIRE(fs::exists(log));
+  CHECK(nlohmann::json::parse(read_file(log))["after_generation"] == 2);
+  CHECK_THAT(read_file((dir / "report.html").string()), Catch::Contains("Verdict: gen-0002 vs gen-0000"));
+  // A verdict of an earlier last generation (a run resumed with more generations, before its
+  // new verdict) is not shown as the run's.
+  const std::string logged = read_file(log);
+  write_file_atomic(
+      log, R"({"after_generation": 1, "network": "gen-0001", "opponent": "gen-0000", "wins": 3, "games": 4})"
+           "\n");
+  report::write_report(dir.string());
+  CHECK_THAT(read_file((dir / "report.html").string()), !Catch::Contains("Verdict"));
+  write_file_atomic(log, logged);
   // As a gated run that kept generation 1 over generation 2.
   ps::remove_tree(verdict.string());
+  fs::remove(log);
   write_file_atomic(state_path, R"({"generation": 2, "best": "gen-0001"})");
   run_training_loop(cfg);
   const auto kept = nlohmann::json::parse(read_file(outcomes.string()));
@@ -487,6 +520,7 @@ TEST_CASE("the verdict plays the best network against generation 0 and keeps the
   CHECK(report::load_run(dir.string()).verdict->network == "gen-0001");
   // No generation promoted: nothing to play, and the report says so.
   ps::remove_tree(verdict.string());
+  fs::remove(log);
   write_file_atomic(state_path, R"({"generation": 2, "best": "gen-0000"})");
   run_training_loop(cfg);
   const auto none = nlohmann::json::parse(read_file(outcomes.string()));

@@ -111,11 +111,12 @@ TEST_CASE("a negative cache_entries is an error naming it, from code and from a 
   ServiceOptions opt;
   opt.cache_entries = -1;
   CHECK_THROWS_WITH(make_net_evaluator(net, meta, opt, "net:test"),
-                    Catch::Contains("cache_entries = -1: must be >= 0"));
+                    Catch::Contains("service.cache_entries: must be >= 0, not -1"));
   ps::ConfigReader r = ps::ConfigReader::from_string("cache_entries: -5\n", "s.yaml");
   CHECK_THROWS_AS(parse_service_options(r), ps::ConfigError);
   ps::ConfigReader r2 = ps::ConfigReader::from_string("cache_entries: -5\n", "s.yaml");
-  CHECK_THROWS_WITH(parse_service_options(r2), Catch::Contains("s.yaml") && Catch::Contains("cache_entries"));
+  CHECK_THROWS_WITH(parse_service_options(r2),
+                    Catch::Contains("s.yaml: cache_entries (line 1): must be >= 0, not -5"));
 }
 
 TEST_CASE("service cache, restrictions and errors", "[nn]") {
@@ -153,7 +154,8 @@ TEST_CASE("service cache, restrictions and errors", "[nn]") {
   if (!torch::cuda::is_available())
     CHECK_THROWS_WITH(make_net_evaluator(net, meta, bad), Catch::Contains("CUDA is not available"));
   bad.device = "gpu";
-  CHECK_THROWS_WITH(make_net_evaluator(net, meta, bad), Catch::Contains("bad device"));
+  CHECK_THROWS_WITH(make_net_evaluator(net, meta, bad),
+                    Catch::Contains("service.device: 'gpu' is not a device"));
   auto cfg = ConfigReader::from_string("device: cpu\nmax_batch: 0\n", "svc.yaml");
   CHECK_THROWS_WITH(parse_service_options(cfg), Catch::Contains("max_batch"));
 }
