@@ -230,7 +230,8 @@ void register_bench_search_command(CLI::App& app) {
       ->check(integer_at_least(0));
   cmd->add_option("--nets", o->nets, "network presets to search with (tiny, medium)")
       ->delimiter(',')
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(checked_by([](const std::string& s) { (void)nn::NetConfig::preset(s); }));
   cmd->add_option("--net-visits", o->net_visits, "visits per search with a network")->capture_default_str();
   cmd->add_option("--device", o->device, "device of the networks: cpu, cuda or cuda:N")
       ->capture_default_str()

@@ -367,7 +367,11 @@ void register_train_value_command(CLI::App& app) {
       ->check(checked_by([](const std::string& s) {
         ValueTrainConfig c;
         c.target = s;
-        c.validate();
+        try {
+          c.validate();
+        } catch (const FieldError& e) {
+          throw std::invalid_argument(e.why());  // CLI11 names the flag
+        }
       }));
   tv->add_option("--result-within", t->cfg.result_within,
                  "label positions at most this many turns before their game's end by the game "

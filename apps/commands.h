@@ -161,7 +161,11 @@ CLI::Validator in_range(T minimum, T maximum) {
         // stoll/stold skip leading blanks; CLI11 hands over the text as typed.
         if (used == 0 || used != s.size() || s.empty() || std::isspace((unsigned char)s[0]))
           return quoted_text(s) + " is not " + kind;
-        if (out_of_range || !(v >= (long double)minimum && v <= (long double)maximum))
+        // A floating bound is compared as T reads the text: 0.01 as a long double is below the
+        // double 0.01, which would refuse the bound itself.
+        const bool inside = std::is_integral_v<T> ? v >= (long double)minimum && v <= (long double)maximum
+                                                  : T(v) >= minimum && T(v) <= maximum;
+        if (out_of_range || !inside)
           return quoted_text(s) + " is out of range: expected " + kind + " in " + range;
         return "";
       },

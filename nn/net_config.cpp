@@ -86,6 +86,8 @@ NetConfig parse_net_config(ConfigReader& r) {
 bool is_device_name(const std::string& name) {
   if (name == "cpu" || name == "cuda") return true;
   if (name.rfind("cuda:", 0) != 0 || name.size() == 5 || name.size() > 8) return false;
+  // LibTorch reads no leading zero ("cuda:007" is refused when the device is opened).
+  if (name[5] == '0' && name.size() > 6) return false;
   return name.find_first_not_of("0123456789", 5) == std::string::npos;
 }
 

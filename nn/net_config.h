@@ -67,7 +67,8 @@ struct NetConfig {
 /// Throws ps::ConfigError naming the key.
 NetConfig parse_net_config(ConfigReader& r);
 
-/// True for the device names LibTorch code here accepts: "cpu", "cuda", "cuda:N" (N digits).
+/// True for the device names LibTorch code here accepts: "cpu", "cuda", "cuda:N" (N up to 3
+/// digits, no leading zero).
 /// Only the spelling: whether the device exists is checked when it is opened.
 bool is_device_name(const std::string& name);
 
