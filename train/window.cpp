@@ -11,7 +11,8 @@ namespace fs = std::filesystem;
 TrainingWindow load_window(const TrainConfig::Window& window, const std::string& data_dir) {
   std::error_code ec;
   if (fs::exists(data_dir, ec) && !fs::is_directory(data_dir, ec))
-    throw std::runtime_error(data_dir + ": not a directory: the training data is the folder of its .psd chunks "
+    throw std::runtime_error(data_dir +
+                             ": not a directory: the training data is the folder of its .psd chunks "
                              "(give the folder, not a file in it)");
   if (!fs::is_directory(data_dir, ec))
     throw std::runtime_error(data_dir + ": training data directory does not exist");
