@@ -389,21 +389,27 @@ TEST_CASE("Wilson interval") {
   CHECK(h0 < 0.31);
 }
 
+// A run of two self-play games per generation on 6x8, in `dir`; `evaluate_more` is appended to
+// its evaluate: map (games 2, final_games 4).
+static std::string two_game_run_yaml(const fs::path& dir, int generations, const std::string& evaluate_more) {
+  return "run: {name: tiny, generations: " + std::to_string(generations) +
+         ", pitch: 6x8, dir: " + dir.string() +
+         "}\n"
+         "service: {max_batch: 8, batch_timeout_us: 200}\n"
+         "selfplay: {games: 2, concurrent_games: 2, visits: 4, cheap_visits: 2, games_per_chunk: 2}\n"
+         "train: {net: {preset: tiny}, threads: 1, batch_size: 16, steps: 4, checkpoint_interval: 5, "
+         "log_interval: 5}\n"
+         "evaluate: {games: 2, final_games: 4, visits: 4, opening_turns: 1, concurrency: 2" +
+         evaluate_more + "}\n";
+}
+
 TEST_CASE("a run stopped after its evaluation games keeps them and does not play them again") {
   // Regression: a Ctrl-C during an evaluation threw its finished games away (the tournament
   // was not resumed, and a stop after the last game still counted as unfinished): the next
   // start played all of them again, 212 games in the last generation of quickstart-long.
   ps::test::TempDir tmp("eval_resume");
   const fs::path dir = tmp.path / "run";
-  const RunConfig cfg = parse_run_config(
-      "run: {name: tiny, generations: 1, pitch: 6x8, dir: " + dir.string() +
-          "}\n"
-          "service: {max_batch: 8, batch_timeout_us: 200}\n"
-          "selfplay: {games: 2, concurrent_games: 2, visits: 4, cheap_visits: 2, games_per_chunk: 2}\n"
-          "train: {net: {preset: tiny}, threads: 1, batch_size: 16, steps: 4, checkpoint_interval: 5, "
-          "log_interval: 5}\n"
-          "evaluate: {games: 2, final_games: 4, visits: 4, opening_turns: 1, concurrency: 2}\n",
-      "tiny.yaml");
+  const RunConfig cfg = parse_run_config(two_game_run_yaml(dir, 1, ""), "tiny.yaml");
   run_training_loop(cfg);
   const fs::path games = dir / "eval" / "gen-0001" / "games.tsv";
   const fs::path outcomes = dir / "eval" / "gen-0001" / "outcomes.json";
@@ -449,16 +455,8 @@ TEST_CASE("the verdict plays the best network against generation 0 and keeps the
   // best.model it rates, are of the best (it was the last generation's score).
   ps::test::TempDir tmp("verdict");
   const fs::path dir = tmp.path / "run";
-  const RunConfig cfg = parse_run_config(
-      "run: {name: tiny, generations: 2, pitch: 6x8, dir: " + dir.string() +
-          "}\n"
-          "service: {max_batch: 8, batch_timeout_us: 200}\n"
-          "selfplay: {games: 2, concurrent_games: 2, visits: 4, cheap_visits: 2, games_per_chunk: 2}\n"
-          "train: {net: {preset: tiny}, threads: 1, batch_size: 16, steps: 4, checkpoint_interval: 5, "
-          "log_interval: 5}\n"
-          "evaluate: {games: 2, final_games: 4, visits: 4, opening_turns: 1, concurrency: 2, "
-          "vs_random: false, vs_greedy: false}\n",
-      "tiny.yaml");
+  const RunConfig cfg =
+      parse_run_config(two_game_run_yaml(dir, 2, ", vs_random: false, vs_greedy: false"), "tiny.yaml");
   run_training_loop(cfg);
   const fs::path verdict = dir / "eval" / "verdict-gen-0002";
   const fs::path games = verdict / "games.tsv", outcomes = verdict / "outcomes.json";
