@@ -494,12 +494,16 @@ TEST_CASE("the verdict plays the best network against generation 0 and keeps the
   report::write_report(dir.string());
   CHECK_THAT(read_file((dir / "report.html").string()), !Catch::Contains("Verdict"));
   write_file_atomic(log, logged);
+  // The verdict played again from scratch with `best` as the run's best network.
+  auto verdict_with_best = [&](const std::string& best) {
+    ps::remove_tree(verdict.string());
+    fs::remove(log);
+    write_file_atomic(state_path, R"({"generation": 2, "best": ")" + best + "\"}");
+    run_training_loop(cfg);
+    return nlohmann::json::parse(read_file(outcomes.string()));
+  };
   // As a gated run that kept generation 1 over generation 2.
-  ps::remove_tree(verdict.string());
-  fs::remove(log);
-  write_file_atomic(state_path, R"({"generation": 2, "best": "gen-0001"})");
-  run_training_loop(cfg);
-  const auto kept = nlohmann::json::parse(read_file(outcomes.string()));
+  const auto kept = verdict_with_best("gen-0001");
   CHECK(kept["network"] == "gen-0001");
   CHECK(kept["games"].size() == 4);
   for (const auto& game : kept["games"]) {
@@ -517,11 +521,7 @@ TEST_CASE("the verdict plays the best network against generation 0 and keeps the
   CHECK(rated);
   CHECK(report::load_run(dir.string()).verdict->network == "gen-0001");
   // No generation promoted: nothing to play, and the report says so.
-  ps::remove_tree(verdict.string());
-  fs::remove(log);
-  write_file_atomic(state_path, R"({"generation": 2, "best": "gen-0000"})");
-  run_training_loop(cfg);
-  const auto none = nlohmann::json::parse(read_file(outcomes.string()));
+  const auto none = verdict_with_best("gen-0000");
   CHECK(none["network"] == "gen-0000");
   CHECK(none["games"].empty());
   CHECK_FALSE(fs::exists(games));
