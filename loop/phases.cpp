@@ -156,6 +156,25 @@ bool train_generation(RunContext& ctx, int g, int64_t steps) {
 
 namespace {
 
+// The games of a finished evaluation tournament as outcomes.json lists them.
+json outcome_games(const tour::TournamentResult& res) {
+  json games = json::array();
+  for (const tour::GameResult& game : res.games)
+    games.push_back({{"winner", res.players[size_t(game.winner)]},
+                     {"loser", res.players[size_t(game.loser)]},
+                     {"termination", game.termination}});
+  return games;
+}
+
+// best.model: the best network (ctx.state.best) with its rating in `ratings`, which it returns.
+std::pair<double, double> export_best_model(const RunContext& ctx, const Ratings& ratings) {
+  const auto rating = ratings.elo(ctx.state.best);
+  ctx.verify_claims();
+  export_run_model(ctx.paths.checkpoint_of(ctx.state.best), ctx.paths.best_model, ctx.cfg, rating.first,
+                   rating.second);
+  return rating;
+}
+
 // A gauntlet at the run's evaluation search, its first player against each other one `games`
 // times, each pair of games from its own opening, played once per colour (run_config.h). Games
 // a stopped call left in out_dir are kept.
@@ -242,11 +261,7 @@ bool evaluate_generation(RunContext& ctx, int g) {
       ctx.cancel);
   line.finish();
   if (res.cancelled) return false;  // stopped with games left; a stop after the last game keeps them
-  json games = json::array();
-  for (const tour::GameResult& game : res.games)
-    games.push_back({{"winner", res.players[size_t(game.winner)]},
-                     {"loser", res.players[size_t(game.loser)]},
-                     {"termination", game.termination}});
+  const json games = outcome_games(res);
   // Gating against the best network so far (whatever vs_previous says).
   const EvaluateConfig& e = ctx.cfg.evaluate;
   bool promoted = true;
@@ -405,9 +420,7 @@ void promote_and_export(RunContext& ctx, int g) {
                    {"peak_rss_mib", peak_rss_mib()}};
   if (reference.is_object()) gen_line["reference"] = reference;
   append_line(ctx.paths.logs + "/generations.jsonl", gen_line.dump());
-  const auto [best_elo, best_ci] = ratings.elo(ctx.state.best);
-  ctx.verify_claims();
-  export_run_model(ctx.paths.checkpoint_of(ctx.state.best), ctx.paths.best_model, ctx.cfg, best_elo, best_ci);
+  export_best_model(ctx, ratings);
   ctx.state.generation = g;
   ctx.save_state("generation " + std::to_string(g) + " done");
   try {
@@ -467,13 +480,8 @@ bool play_verdict(RunContext& ctx) {
           ctx.cancel);
       line.finish();
       if (res.cancelled) return false;
-      json list = json::array();
-      for (const tour::GameResult& game : res.games)
-        list.push_back({{"winner", res.players[size_t(game.winner)]},
-                        {"loser", res.players[size_t(game.loser)]},
-                        {"termination", game.termination}});
       j["scores"] = {{base, {{"wins", wins}, {"games", games}}}};
-      j["games"] = list;
+      j["games"] = outcome_games(res);
     }
     ctx.verify_claims();
     write_file_atomic(outcomes_path, j.dump(1) + "\n");
@@ -487,9 +495,7 @@ bool play_verdict(RunContext& ctx) {
   // Its games count in every rating, the best network's in best.model included.
   const Ratings ratings = rate_all(load_outcomes(ctx.paths.eval));
   write_ratings_json(ratings, ctx.paths.ratings);
-  const auto [elo, ci] = ratings.elo(best);
-  ctx.verify_claims();
-  export_run_model(ctx.paths.checkpoint_of(best), ctx.paths.best_model, ctx.cfg, elo, ci);
+  const auto [elo, ci] = export_best_model(ctx, ratings);
   if (games > 0) {
     const auto [lo, hi] = wilson_interval(wins, games);
     std::printf(
