@@ -28,6 +28,14 @@ ConfigReader ConfigReader::from_file(const std::string& path) {
 }
 
 ConfigReader ConfigReader::from_string(const std::string& yaml, const std::string& source) {
+  // A model, checkpoint or value net given where a config belongs read as a YAML syntax error
+  // somewhere in its bytes. UTF-8 YAML holds no NUL byte; UTF-16 and UTF-32 YAML (which
+  // yaml-cpp reads) has one in its first two bytes or starts with a byte order mark.
+  const auto byte = [&](size_t i) { return i < yaml.size() ? (unsigned char)yaml[i] : 0x100u; };
+  const bool wide = byte(0) == 0 || byte(1) == 0 || (byte(0) == 0xFF && byte(1) == 0xFE) ||
+                    (byte(0) == 0xFE && byte(1) == 0xFF);
+  if (!wide && yaml.find('\0') != std::string::npos)
+    throw ConfigError(source + ": a binary file, not a YAML config (a model, checkpoint or value net?)");
   try {
     return ConfigReader(YAML::Load(yaml), source);
   } catch (const YAML::Exception& e) {

@@ -99,6 +99,9 @@ class ConfigReader {
 
  private:
   [[noreturn]] void fail(const std::string& key, const YAML::Node& n, const std::string& why) const;
+  /// n (the key's value, or an item of its list) as T; item prefixes the error's reason.
+  template <class T>
+  T convert(const std::string& key, const YAML::Node& n, const std::string& item);
   std::string where(const std::string& key, const YAML::Node& n) const;
   YAML::Node node_;
   std::string source_, prefix_;
@@ -170,56 +173,90 @@ bool is_number_below(const std::string& s) {
   return std::fabs(v) <= static_cast<long double>(std::numeric_limits<T>::denorm_min()) / 2;
 }
 
+/// Digits after an optional sign, the first of them a 0 followed by more ("010", "-07"): an
+/// integer YAML 1.1 reads as octal (8, -7) and YAML 1.2 as decimal.
+inline bool has_leading_zero(const std::string& s) {
+  const size_t start = !s.empty() && (s[0] == '-' || s[0] == '+') ? 1 : 0;
+  return is_integer_text(s) && s.size() > start + 1 && s[start] == '0';
+}
+
+/// How a node that is not a scalar reads in an error: "a list", "a map", "an empty value".
+inline std::string non_scalar_name(const YAML::Node& n) {
+  return n.IsSequence() ? "a list"
+         : n.IsMap()    ? "a map"
+         : n.IsNull()   ? "an empty value"
+                        : "a non-scalar value";
+}
+
 template <class T>
 T ConfigReader::get(const std::string& key, const T& def) {
   used_.insert(key);
   if (!node_ || !node_.IsMap()) return def;
   YAML::Node n = node_[key];
   if (!n || n.IsNull()) return def;
-  // A quoted scalar ('0.5', "true") or one tagged !!str is a string in YAML, which yaml-cpp
-  // would convert to a number or boolean silently.
-  auto refuse_string = [&](const YAML::Node& item, const std::string& expected) {
-    if (item.IsScalar() && (item.Tag() == "!" || item.Tag() == "tag:yaml.org,2002:str"))
-      fail(key, item,
-           "wrong type: '" + item.Scalar() + "' is quoted, so a string: expected " + expected +
-               " (write it without quotes)");
-  };
+  return convert<T>(key, n, "");
+}
+
+template <class T>
+T ConfigReader::convert(const std::string& key, const YAML::Node& n, const std::string& item) {
+  // A list reads item by item (a list of lists too), so an error names the item ("item 2: ",
+  // "item 1.3: ") and its line.
+  if constexpr (is_std_vector<T>::value) {
+    if (n.IsSequence()) {
+      T out;
+      size_t index = 0;
+      const std::string outer = item.empty() ? "item " : item.substr(0, item.size() - 2) + ".";
+      for (const YAML::Node& element : n)
+        out.push_back(convert<typename T::value_type>(key, element, outer + std::to_string(++index) + ": "));
+      return out;
+    }
+  }
+  const std::string text = n.IsScalar() ? "'" + n.Scalar() + "'" : non_scalar_name(n);
   if constexpr (std::is_arithmetic_v<T>) {
-    refuse_string(n, expected_type_name<T>());
-  } else if constexpr (is_std_vector<T>::value) {
-    if constexpr (std::is_arithmetic_v<typename T::value_type>)
-      if (n.IsSequence())
-        for (const YAML::Node& item : n) refuse_string(item, expected_type_name<typename T::value_type>());
+    // A quoted scalar ('0.5', "true") or one tagged !!str is a string in YAML, which yaml-cpp
+    // would convert to a number or boolean silently.
+    if (n.IsScalar() && (n.Tag() == "!" || n.Tag() == "tag:yaml.org,2002:str"))
+      fail(key, n,
+           item + "wrong type: " + text + " is quoted, so a string: expected " + expected_type_name<T>() +
+               " (write it without quotes)");
+  }
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    // yaml-cpp reads "010" as octal 8 (YAML 1.1), most YAML 1.2 readers as 10: refused, not guessed.
+    if (n.IsScalar() && has_leading_zero(n.Scalar()))
+      fail(key, n,
+           item + "ambiguous integer: " + text +
+               " starts with 0, which YAML reads as octal or decimal by version (write it without "
+               "the leading zero)");
   }
   if constexpr (std::is_floating_point_v<T>) {
     if (n.IsScalar() && is_number_below<T>(n.Scalar())) {
       std::ostringstream smallest;
       smallest << std::numeric_limits<T>::denorm_min();
       fail(key, n,
-           "out of range: the magnitude of '" + n.Scalar() + "' is below the smallest number, " +
+           item + "out of range: the magnitude of " + text + " is below the smallest number, " +
                smallest.str() + ", and would read as 0 (write 0 for zero)");
     }
   }
   try {
     return n.as<T>();
   } catch (const YAML::Exception&) {
-    std::string text = n.IsScalar() ? "'" + n.Scalar() + "'" : std::string("a non-scalar value");
     if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
       // An integer that does not fit T (4294967296 for an int) is no type error.
       if (n.IsScalar() && is_integer_text(n.Scalar()))
         fail(key, n,
-             "out of range: " + text + " is not in [" + std::to_string(std::numeric_limits<T>::min()) + ", " +
-                 std::to_string(std::numeric_limits<T>::max()) + "]");
+             item + "out of range: " + text + " is not in [" + std::to_string(std::numeric_limits<T>::min()) +
+                 ", " + std::to_string(std::numeric_limits<T>::max()) + "]");
     }
     if constexpr (std::is_floating_point_v<T>) {
       if (n.IsScalar() && is_number_beyond<T>(n.Scalar())) {
         std::ostringstream largest;
         largest << std::numeric_limits<T>::max();
         fail(key, n,
-             "out of range: the magnitude of " + text + " is beyond the largest number, " + largest.str());
+             item + "out of range: the magnitude of " + text + " is beyond the largest number, " +
+                 largest.str());
       }
     }
-    fail(key, n, "wrong type: cannot read " + text + ": expected " + expected_type_name<T>());
+    fail(key, n, item + "wrong type: cannot read " + text + ": expected " + expected_type_name<T>());
   }
 }
 

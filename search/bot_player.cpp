@@ -54,6 +54,8 @@ void check_bot_eval(const BotEval& eval, const Pitch& pitch, Variant variant) {
 bool endgame_turned_off(const YAML::Node& search) {
   if (!search || !search.IsMap() || !search["endgame_from_turn"] || !search["endgame_from_turn"].IsScalar())
     return false;
+  // As the config reader reads it: "-01" (octal or decimal by YAML version) is refused there.
+  if (has_leading_zero(search["endgame_from_turn"].Scalar())) return false;
   try {
     return search["endgame_from_turn"].as<int>() < 0;
   } catch (const YAML::Exception&) {

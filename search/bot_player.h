@@ -87,8 +87,8 @@ class BotValueNetError : public std::invalid_argument {
 void check_bot_eval(const BotEval& eval, const Pitch& pitch, Variant variant);
 
 /// Whether a search map turns the alpha-beta endgame off: its endgame_from_turn is an integer
-/// below 0 (-1, also written -01). Not a map, no such key, or not an integer: false (the search's
-/// parser names a bad value).
+/// below 0 (-1). Not a map, no such key, or not an integer as the config reader reads one (core/
+/// config.h: "-01" is refused): false (the search's parser names a bad value).
 bool endgame_turned_off(const YAML::Node& search);
 
 /// The network player's search: the most visited turn (temperature 0, no root noise) and

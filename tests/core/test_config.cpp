@@ -177,11 +177,64 @@ TEST_CASE("read: a field table sets the keys given and leaves the others at thei
   std::vector<int> hidden;
   CHECK_THROWS_WITH(
       ConfigReader::from_string("hidden: [32,\n  '16']\n", "r.yaml").read(field("hidden", hidden)),
-      "r.yaml: hidden (line 2): wrong type: '16' is quoted, so a string: expected an integer (write it "
-      "without quotes)");
+      "r.yaml: hidden (line 2): item 2: wrong type: '16' is quoted, so a string: expected an integer "
+      "(write it without quotes)");
   std::string text;
   ConfigReader::from_string("name: '8'\n", "r.yaml").read(field("name", text));
   CHECK(text == "8");
+  // Regression: `games: 010` read as octal 8, and `games: 08` said "out of range".
+  CHECK_THROWS_WITH(ConfigReader::from_string("games: 010\n", "r.yaml").read(field("games", games)),
+                    "r.yaml: games (line 1): ambiguous integer: '010' starts with 0, which YAML reads as "
+                    "octal or decimal by version (write it without the leading zero)");
+  CHECK_THROWS_WITH(ConfigReader::from_string("games: 08\n", "r.yaml").read(field("games", games)),
+                    Catch::Contains("ambiguous integer: '08'"));
+  CHECK_THROWS_WITH(ConfigReader::from_string("games: -07\n", "r.yaml").read(field("games", games)),
+                    Catch::Contains("ambiguous integer: '-07'"));
+  CHECK_THROWS_WITH(ConfigReader::from_string("hidden: [32, 016]\n", "r.yaml").read(field("hidden", hidden)),
+                    Catch::StartsWith("r.yaml: hidden (line 1): item 2: ambiguous integer: '016'"));
+  ConfigReader::from_string("games: 0\n", "r.yaml").read(field("games", games));
+  CHECK(games == 0);
+  double leading = 0;  // a number with a fraction is decimal in every YAML version
+  ConfigReader::from_string("lr: 00.5\n", "r.yaml").read(field("lr", leading));
+  CHECK(leading == 0.5);
+  std::string zip;
+  ConfigReader::from_string("name: 010\n", "r.yaml").read(field("name", zip));
+  CHECK(zip == "010");
+  CHECK(has_leading_zero("+00"));
+  CHECK_FALSE(has_leading_zero("0"));
+  CHECK_FALSE(has_leading_zero("-0"));
+  CHECK_FALSE(has_leading_zero("0.5"));
+  // Regression: a bad list item said "cannot read a non-scalar value" of the whole list.
+  std::vector<std::string> names;
+  CHECK_THROWS_WITH(
+      ConfigReader::from_string("names:\n  - a\n  - {b: 1}\n", "r.yaml").read(field("names", names)),
+      "r.yaml: names (line 3): item 2: wrong type: cannot read a map: expected a string");
+  CHECK_THROWS_WITH(ConfigReader::from_string("hidden: [32, x]\n", "r.yaml").read(field("hidden", hidden)),
+                    "r.yaml: hidden (line 1): item 2: wrong type: cannot read 'x': expected an integer");
+  CHECK_THROWS_WITH(ConfigReader::from_string("games: {a: 1}\n", "r.yaml").read(field("games", games)),
+                    "r.yaml: games (line 1): wrong type: cannot read a map: expected an integer");
+  std::vector<std::vector<int>> grid;
+  ConfigReader::from_string("grid: [[1, 2], [3]]\n", "r.yaml").read(field("grid", grid));
+  CHECK(grid == std::vector<std::vector<int>>{{1, 2}, {3}});
+  CHECK_THROWS_WITH(
+      ConfigReader::from_string("grid: [[1, 2], [3, 010]]\n", "r.yaml").read(field("grid", grid)),
+      Catch::StartsWith("r.yaml: grid (line 1): item 2.2: ambiguous integer: '010'"));
+  CHECK_THROWS_WITH(ConfigReader::from_string("grid: [[1, '2']]\n", "r.yaml").read(field("grid", grid)),
+                    Catch::StartsWith("r.yaml: grid (line 1): item 1.2: wrong type: '2' is quoted"));
+  CHECK_THROWS_WITH(
+      ConfigReader::from_string("hidden: [1, ~]\n", "r.yaml").read(field("hidden", hidden)),
+      "r.yaml: hidden (line 1): item 2: wrong type: cannot read an empty value: expected an integer");
+  // UTF-16 YAML (with its byte order mark) holds NUL bytes and is no binary file.
+  const std::string utf16{
+      "\xFF\xFE"
+      "a\0:\0 \0"
+      "5\0\n\0",
+      12};
+  int a = 0;
+  ConfigReader::from_string(utf16, "w.yaml").read(field("a", a));
+  CHECK(a == 5);
+  CHECK_THROWS_WITH(ConfigReader::from_string(std::string("PSVN\x02\0\0\0", 8), "m.vnet"),
+                    "m.vnet: a binary file, not a YAML config (a model, checkpoint or value net?)");
   CHECK_FALSE(is_integer_text("+"));
   CHECK_FALSE(is_integer_text("1e3"));
   CHECK(is_integer_text("+12"));
@@ -206,7 +259,7 @@ TEST_CASE("get_parsed, get_parsed_list: the converter's error names file, key an
   // A value of the wrong type is the reader's error, not the converter's, and is said once.
   auto typed = ConfigReader::from_string("one: [1, 2]\nlist: 4\n", "w.yaml");
   CHECK_THROWS_WITH(typed.get_parsed("one", "0", parse_even),
-                    "w.yaml: one (line 1): wrong type: cannot read a non-scalar value: expected a string");
+                    "w.yaml: one (line 1): wrong type: cannot read a list: expected a string");
   CHECK_THROWS_WITH(
       typed.get_parsed_list("list", std::vector<int>{}, parse_even),
       "w.yaml: list (line 2): wrong type: cannot read '4': expected a list (each item a string)");

@@ -214,8 +214,9 @@ TEST_CASE("bot factory: the network player's search map is read over the bot's s
   // Errors name the map's file, key and line; a map that is not a map is refused.
   CHECK_THROWS_WITH(search_of("{bogus: 1}", net), Catch::Contains("s.yaml: search.bogus (line 1): unknown key"));
   CHECK_THROWS_WITH(ConfigReader(YAML::Load("[1, 2]"), "s.yaml", "search"), Catch::Contains("expected a map"));
-  // -1 written -01 turns the endgame off too; a value that is no integer is left to the parser.
-  CHECK(endgame_turned_off(YAML::Load("{endgame_from_turn: -01}")));
+  // A value that is no plain integer is left to the parser, which refuses -01 (octal or decimal).
+  CHECK_FALSE(endgame_turned_off(YAML::Load("{endgame_from_turn: -01}")));
+  CHECK_THROWS_WITH(search_of("{endgame_from_turn: -01}", net), Catch::Contains("ambiguous integer: '-01'"));
   CHECK_FALSE(endgame_turned_off(YAML::Load("{endgame_from_turn: x}")));
   CHECK_FALSE(endgame_turned_off(YAML::Load("[1, 2]")));
 }

@@ -351,9 +351,8 @@ TEST_CASE("bad specs and configs fail with clear messages", "[tournament]") {
   CHECK_THROWS_WITH(load("variant: bouncy\n" + players), Catch::StartsWith("t.yaml: variant (line 1): "));
   // Regression: a variant of the wrong type was said twice ("t.yaml: variant (line 1): t.yaml:
   // variant (line 1): wrong type ..."), the reader's error caught as the converter's.
-  CHECK_THROWS_WITH(
-      load("variant: [standard]\n" + players),
-      "t.yaml: variant (line 1): wrong type: cannot read a non-scalar value: expected a string");
+  CHECK_THROWS_WITH(load("variant: [standard]\n" + players),
+                    "t.yaml: variant (line 1): wrong type: cannot read a list: expected a string");
   CHECK_THROWS_WITH(load("players:\n  - {name: a, type: test-first}\n  - {name: b, type: nope}\n"),
                     Catch::Contains("t.yaml: players[1].type (line 3): unknown player type 'nope'"));
   CHECK_THROWS_WITH(load("players:\n  - {name: a, type: test-first}\n"), Catch::Contains("at least 2"));
