@@ -103,9 +103,15 @@ void check_explicit_rules(const PositionArgs& a, const Game& g, const std::strin
                                 " was given; leave " + option + " out to use " + whose);
   };
   if (given(a.pitch_opt)) {
-    const Pitch& want = pitch_option(a.pitch, p.goal());
-    if (want.width() != p.width() || want.length() != p.length())
-      fail("on pitch " + std::to_string(p.width()) + "x" + std::to_string(p.length()), "--pitch", a.pitch);
+    PitchChoice want;
+    try {
+      want = parse_pitch_spec(a.pitch);  // the size, and a goal only where the spec names one
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(std::string("--pitch: ") + e.what());
+    }
+    if (want.width != p.width() || want.length != p.length() ||
+        (pitch_spec_has_goal(a.pitch) && want.goal != p.goal()))
+      fail("on pitch " + p.name(), "--pitch", a.pitch);
   }
   if (given(a.goal_opt) && a.goal != p.goal())
     fail("played with goal width " + std::to_string(p.goal()), "--goal", std::to_string(a.goal));

@@ -83,19 +83,26 @@ void register_teacher_command(CLI::App& app);  // teacher (apps/cmd_teacher.cpp)
 
 /// The pitch of a `--pitch` option (parse_pitch_spec: WxL, or WxLgG) with goal width `goal`
 /// (the `--goal` option) unless the spec names its own. Throws std::invalid_argument naming the
-/// option for bad text or a spec whose goal differs from a `--goal` other than 2, and
-/// Pitch::get's error for an impossible pitch.
+/// option: --pitch for bad text or an impossible size, both for a spec whose goal differs from
+/// a `--goal` other than 2, --goal for a goal the pitch cannot have.
 inline const Pitch& pitch_option(const std::string& spec, int goal) {
   PitchChoice p;
   try {
-    p = parse_pitch_spec(spec, goal);
+    p = parse_pitch_spec(spec);  // the size and the spec's own goal; goal 2 fits every size
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument(std::string("--pitch: ") + e.what());
   }
-  if (p.goal != goal && goal != 2)
+  if (!pitch_spec_has_goal(spec)) {
+    p.goal = goal;
+  } else if (p.goal != goal && goal != 2) {
     throw std::invalid_argument("--pitch " + quoted_text(spec) + " and --goal " + std::to_string(goal) +
                                 " name different goals");
-  return Pitch::get(p.width, p.length, p.goal);
+  }
+  try {
+    return Pitch::get(p.width, p.length, p.goal);
+  } catch (const std::invalid_argument& e) {  // the goal does not fit the pitch: --goal's fault
+    throw std::invalid_argument("--goal " + std::to_string(goal) + ": " + e.what());
+  }
 }
 
 /// CLI11 check of a file-or-name option: an empty value is refused ("an empty name: give a

@@ -36,17 +36,17 @@ const Pitch& Pitch::get(int width, int length, int goal) {
   auto key = std::make_tuple(width, length, goal);
   auto it = cache.find(key);
   if (it != cache.end()) return *it->second;
-  std::string what = "pitch " + std::to_string(width) + "x" + std::to_string(length) +
-                     " goal " + std::to_string(goal) + ": ";
-  if (width < 4 || width % 2 != 0) throw std::invalid_argument(what + "width must be even and >= 4");
-  if (length < 4 || length % 2 != 0)
-    throw std::invalid_argument(what + "length must be even and >= 4");
-  if (goal < 1 || goal > width - 2) throw std::invalid_argument(what + "goal must be in 1..W-2");
-  if ((width - goal) % 2 != 0) throw std::invalid_argument(what + "W - G must be even");
+  // The goal is named only where it is at fault: `--pitch 7x8` is wrong whatever the goal.
+  const std::string size = "pitch " + std::to_string(width) + "x" + std::to_string(length) + ": ";
+  if (width < 4 || width % 2 != 0) throw std::invalid_argument(size + "width must be even and >= 4");
+  if (length < 4 || length % 2 != 0) throw std::invalid_argument(size + "length must be even and >= 4");
   // In 64 bits: a width or length near INT_MAX (a hostile file's tag) must not overflow.
   if ((int64_t(width) + 1) * (int64_t(length) + 3) > kMaxPoints)
-    throw std::invalid_argument(what + "grid (W+1)*(L+3) exceeds " + std::to_string(kMaxPoints) +
-                                " points");
+    throw std::invalid_argument(size + "grid (W+1)*(L+3) exceeds " + std::to_string(kMaxPoints) + " points");
+  const std::string what = "pitch " + std::to_string(width) + "x" + std::to_string(length) + " goal " +
+                           std::to_string(goal) + ": ";
+  if (goal < 1 || goal > width - 2) throw std::invalid_argument(what + "goal must be in 1..W-2");
+  if ((width - goal) % 2 != 0) throw std::invalid_argument(what + "W - G must be even");
   auto* pitch = new Pitch(width, length, goal);
   cache.emplace(key, std::unique_ptr<Pitch>(pitch));
   return *pitch;

@@ -54,6 +54,10 @@ TEST_CASE("standard pitch geometry: points, goals, posts and the examples of RUL
 
 TEST_CASE("pitch parameters are validated with a clear message") {
   CHECK_THROWS_WITH(Pitch::get(7, 10, 2), Catch::Contains("width must be even"));
+  // Regression: a width or length error named a goal (`--pitch 7x8 --goal 3` said "goal 2").
+  CHECK_THROWS_WITH(Pitch::get(7, 8, 3), "pitch 7x8: width must be even and >= 4");
+  CHECK_THROWS_WITH(Pitch::get(8, 10, 9), "pitch 8x10 goal 9: goal must be in 1..W-2");
+  CHECK_THROWS_WITH(Pitch::get(20, 20, 4), "pitch 20x20: grid (W+1)*(L+3) exceeds 256 points");
   CHECK_THROWS_WITH(Pitch::get(8, 9, 2), Catch::Contains("length must be even"));
   CHECK_THROWS_WITH(Pitch::get(8, 10, 7), Catch::Contains("goal must be in 1..W-2"));
   CHECK_THROWS_WITH(Pitch::get(8, 10, 3), Catch::Contains("W - G must be even"));
