@@ -1,12 +1,10 @@
 // The gatekeeper role (loop/roles.h).
 #include <cstdio>
 #include <filesystem>
-#include <iostream>
 
 #include "loop/phases.h"
 #include "loop/players.h"
 #include "loop/roles.h"
-#include "report/report.h"
 
 namespace ps {
 
@@ -32,18 +30,9 @@ void run_gatekeeper(const RunConfig& cfg, const std::atomic<bool>* cancel, const
     clear_net_evaluators();
     promote_and_export(ctx, g);
   }
-  // The verdict after the last generation (also for a run that finished before it was played).
-  bool finished = ctx.state.generation >= cfg.generations && !ctx.stopped() && play_verdict(ctx);
-  clear_net_evaluators();
-  ctx.save_state(ctx.stopped() ? "interrupted" : (finished ? "finished" : "stopped"));
-  if (finished) {
-    try {
-      report::write_report(cfg.dir);  // with the verdict
-    } catch (const std::exception& e) {
-      std::cerr << "warning: report not written: " << e.what() << "\n";
-    }
-    std::printf("gatekeeper: finished; best model %s\n", ctx.paths.best_model.c_str());
-  }
+  if (!finish_run(ctx)) return;
+  (void)write_report_or_warn(cfg.dir);  // with the verdict
+  std::printf("gatekeeper: finished; best model %s\n", ctx.paths.best_model.c_str());
 }
 
 }  // namespace ps

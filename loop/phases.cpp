@@ -423,10 +423,15 @@ void promote_and_export(RunContext& ctx, int g) {
   export_best_model(ctx, ratings);
   ctx.state.generation = g;
   ctx.save_state("generation " + std::to_string(g) + " done");
+  (void)write_report_or_warn(ctx.cfg.dir);
+}
+
+std::string write_report_or_warn(const std::string& run_dir) {
   try {
-    report::write_report(ctx.cfg.dir);
+    return report::write_report(run_dir);
   } catch (const std::exception& e) {
     std::cerr << "warning: report not written: " << e.what() << "\n";
+    return "";
   }
 }
 
@@ -445,6 +450,17 @@ bool verdict_logged(const RunContext& ctx, const std::string& log, int last) {
 }
 
 }  // namespace
+
+bool finish_run(RunContext& ctx) {
+  const bool finished = ctx.state.generation >= ctx.cfg.generations && !ctx.stopped() && play_verdict(ctx);
+  clear_net_evaluators();
+  ctx.save_state(ctx.stopped() ? "interrupted" : (finished ? "finished" : "stopped"));
+  return finished;
+}
+
+void rewrite_best_model(const RunContext& ctx) {
+  export_best_model(ctx, rate_all(load_outcomes(ctx.paths.eval)));
+}
 
 bool play_verdict(RunContext& ctx) {
   const int last = ctx.state.generation;

@@ -115,4 +115,17 @@ void promote_and_export(RunContext& ctx, int g);
 /// not played again. True when the outcomes exist (false when stopped with games left).
 bool play_verdict(RunContext& ctx);
 
+/// The end of `run` and of the gatekeeper: the verdict once the last generation is done
+/// (play_verdict; also for a run that finished before it was played), then state.json's phase:
+/// finished, stopped (games left) or interrupted. True when the run is finished.
+bool finish_run(RunContext& ctx);
+
+/// report.html written again (report/report.h); a failure is a warning on stderr, not an error:
+/// the run's files stand without it. Its path, or empty when it was not written.
+std::string write_report_or_warn(const std::string& run_dir);
+
+/// best.model written again from the best network's checkpoint (ctx.state.best), rated over
+/// every evaluation game of the run (a finished run's best.model that does not load).
+void rewrite_best_model(const RunContext& ctx);
+
 }  // namespace ps

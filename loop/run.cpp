@@ -2,21 +2,17 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <iostream>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "core/config.h"
 #include "core/plural.h"
-#include "loop/export_model.h"
 #include "loop/phases.h"
 #include "loop/players.h"
 #include "loop/run_init.h"
-#include "loop/run_ratings.h"
 #include "nn/checkpoint.h"
 #include "nn/net.h"
-#include "report/report.h"
 
 namespace ps {
 
@@ -52,8 +48,7 @@ void ensure_best_model(RunContext& ctx) {
     std::printf("best.model does not load (%s): writing it again from %s\n", e.what(),
                 ctx.paths.checkpoint_of(ctx.state.best).c_str());
   }
-  const auto [elo, ci] = rate_all(load_outcomes(ctx.paths.eval)).elo(ctx.state.best);
-  export_run_model(ctx.paths.checkpoint_of(ctx.state.best), ctx.paths.best_model, ctx.cfg, elo, ci);
+  rewrite_best_model(ctx);
   (void)nn::load_checkpoint(ctx.paths.best_model);
 }
 
@@ -63,12 +58,13 @@ void run_training_loop(const RunConfig& cfg, const std::atomic<bool>* cancel) {
   register_builtin_players();
   // A device the machine lacks (train.device: cuda without CUDA) is refused here, before
   // anything is written, not when the first generation's training starts.
-  for (const auto& [key, device] : {std::pair<std::string, std::string>{"service.device", cfg.service.device},
-                                    {"train.device", cfg.train.device}}) {
+  for (const auto& [where, device] :
+       {std::pair<std::string, std::string>{cfg.service_device_where, cfg.service.device},
+        {cfg.train_device_where, cfg.train.device}}) {
     try {
       (void)nn::parse_device(device);
     } catch (const std::exception& e) {
-      throw ConfigError(key + ": " + e.what());
+      throw ConfigError(where + ": " + e.what());
     }
   }
   // Refused before anything is written, the claims included: the reference games, and a new
@@ -103,19 +99,11 @@ void run_training_loop(const RunConfig& cfg, const std::atomic<bool>* cancel) {
     clear_net_evaluators();
     promote_and_export(ctx, g);
   }
-  // The verdict after the last generation (also for a run that finished before it was played).
-  bool finished = ctx.state.generation >= cfg.generations && !ctx.stopped() && play_verdict(ctx);
-  clear_net_evaluators();
-  ctx.save_state(ctx.stopped() ? "interrupted" : (finished ? "finished" : "stopped"));
-  if (finished) ensure_best_model(ctx);
-  if (finished) {
-    try {
-      std::printf("report: %s\nbest model: %s\n", report::write_report(cfg.dir).c_str(),
-                  ctx.paths.best_model.c_str());
-    } catch (const std::exception& e) {
-      std::cerr << "warning: report not written: " << e.what() << "\n";
-    }
-  }
+  if (!finish_run(ctx)) return;
+  ensure_best_model(ctx);
+  const std::string report = write_report_or_warn(cfg.dir);
+  if (!report.empty())
+    std::printf("report: %s\nbest model: %s\n", report.c_str(), ctx.paths.best_model.c_str());
 }
 
 }  // namespace ps

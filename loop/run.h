@@ -9,7 +9,7 @@
 //   3. evaluate: a gauntlet of the new network against the previous one, generation 0 and the
 //      random and greedy baselines (tournament/tournament.h) -> RUNDIR/eval/gen-<g>/; the
 //      ratings of every network and baseline are recomputed over all evaluation games so far
-//      (Bradley-Terry Elo, random = 0) -> RUNDIR/ratings.json; optional gating (KataGo's
+//      (Bradley-Terry Elo, random = 0, else greedy = 0) -> RUNDIR/ratings.json; optional gating (KataGo's
 //      gatekeeper): the new network becomes the best only if it scores at least
 //      gating.threshold against the best network so far, which it then always plays (also
 //      when vs_previous is false; with gating off, vs_previous alone decides); with

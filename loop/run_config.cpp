@@ -162,6 +162,7 @@ RunConfig parse_run_config(const std::string& text, const std::string& source) {
     ConfigReader r = top.child("service");
     c.service = nn::parse_service_options(r);  // ConfigError naming the file and key
     r.finish();
+    c.service_device_where = r.where("device");
   }
   {
     ConfigReader r = top.child("selfplay");
@@ -177,6 +178,7 @@ RunConfig parse_run_config(const std::string& text, const std::string& source) {
     ConfigReader r = top.child("train");
     if (r.has("steps") && r.require<int64_t>("steps") < 1) r.fail_key("steps", "must be >= 1 in a run");
     c.train = parse_train_config(r);
+    c.train_device_where = r.where("device");
   }
   {
     ConfigReader r = top.child("evaluate");

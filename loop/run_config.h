@@ -71,6 +71,9 @@ struct RunConfig {
   TrainConfig train;
   EvaluateConfig evaluate;
   std::string source;           ///< the YAML text the config came from (copied into RUNDIR)
+  /// "<config>: service.device (line N)", "<config>: train.device (line N)" (without the line
+  /// when the key is absent): the prefixes of `run`'s refusal of a device the machine lacks.
+  std::string service_device_where = "service.device", train_device_where = "train.device";
 };
 
 /// Parses a run config. Throws ConfigError naming the file, key and line.

@@ -1,5 +1,6 @@
 // Ratings of a run: Bradley-Terry Elo (tournament/ratings.h) over every evaluation game of the
-// finished generations (RUNDIR/eval/gen-*/outcomes.json), random anchored at 0, written to
+// finished generations (RUNDIR/eval/gen-*/outcomes.json), random anchored at 0 (greedy when
+// random played no game, else generation 0), written to
 // RUNDIR/ratings.json with the cross table. Recomputed from all games after each generation, so
 // `run` and the gatekeeper role rate the same games the same way.
 #pragma once

@@ -429,7 +429,7 @@ TEST_CASE("a run stopped after its evaluation games keeps them and does not play
 
 TEST_CASE("a run on a device the machine lacks is refused before anything is written") {
   // Regression: train.device: cuda on a machine without CUDA failed after generation 1's
-  // self-play, naming no key.
+  // self-play, naming no key; then named the key but not the file and line.
   bool has_cuda = true;
   try {
     (void)nn::parse_device("cuda");
@@ -444,8 +444,9 @@ TEST_CASE("a run on a device the machine lacks is refused before anything is wri
         parse_run_config("run: {name: tiny, generations: 1, pitch: 6x8, dir: " + dir.string() + "}\n" + key +
                              ": {device: cuda}\n",
                          "tiny.yaml");
-    CHECK_THROWS_WITH(run_training_loop(cfg), Catch::StartsWith(std::string(key) + ".device: ") &&
-                                                  Catch::Contains("CUDA is not available"));
+    CHECK_THROWS_WITH(run_training_loop(cfg),
+                      Catch::StartsWith("tiny.yaml: " + std::string(key) + ".device (line 2): ") &&
+                          Catch::Contains("CUDA is not available"));
     CHECK_FALSE(fs::exists(dir));
   }
 }
