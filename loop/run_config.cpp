@@ -115,8 +115,9 @@ void read_run_section(ConfigReader& r, RunConfig& c, const std::string& source) 
   if (c.generations < 1 || c.generations > kMaxGenerations)
     r.fail_key("generations", "must be in [1, " + std::to_string(kMaxGenerations) + "]");
   if (r.has("init") && c.init.empty()) r.fail_key("init", "must be a file name (or leave the key out)");
-  if (c.name.empty() || c.name.find('/') != std::string::npos)
-    r.fail_key("name", "must be a non-empty name without '/'");
+  // "." and ".." put the run's files into runs/ or the working directory; " " made "runs/ ".
+  if (!is_run_directory_name(c.name))
+    r.fail_key("name", "must be a non-empty name without '/', not '.' or '..' or blank");
   // state.json and the report carry the name as JSON text, which must be UTF-8: a name that is
   // not made the run directory and then failed every resume.
   try {

@@ -19,6 +19,11 @@ namespace ps {
 namespace fs = std::filesystem;
 using json = nlohmann::json;
 
+bool is_run_directory_name(const std::string& name) {
+  return !name.empty() && name.find('/') == std::string::npos && name != "." && name != ".." &&
+         name.find_first_not_of(" \t") != std::string::npos;
+}
+
 std::string gen_name(int g) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "gen-%04d", g);

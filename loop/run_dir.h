@@ -33,6 +33,10 @@ namespace ps {
 
 /// "gen-0007" for 7.
 std::string gen_name(int generation);
+/// Whether run.name (of either learner) can be the default run directory's last part,
+/// runs/<name>: not empty, no '/', not "." or ".." (runs/ itself or the working directory),
+/// not blank.
+bool is_run_directory_name(const std::string& name);
 /// UTC time "2026-12-01T10:43:13Z".
 std::string now_iso();
 /// The parsed JSON of a file; std::runtime_error naming the file when it is not JSON.

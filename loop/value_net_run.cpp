@@ -96,11 +96,13 @@ void read_vnet_run_section(ConfigReader& r, VnetRunConfig& c) {
   r.finish();
   if (learner != "value-net") r.fail_key("learner", "must be value-net here");
   if (c.generations < 1 || c.generations > 10000) r.fail_key("generations", "must be in [1, 10000]");
-  if (c.name.empty() || c.name.size() > 200 || c.name.find('/') != std::string::npos ||
+  if (!is_run_directory_name(c.name) || c.name.size() > 200 ||
       c.name.find_first_of("\\:*?\"<>|") != std::string::npos ||
       std::any_of(c.name.begin(), c.name.end(),
                   [](char ch) { return (unsigned char)ch < 32 || (unsigned char)ch > 126; }))
-    r.fail_key("name", "must be 1 to 200 printable ASCII characters without / \\ : * ? \" < > |");
+    r.fail_key(
+        "name",
+        "must be 1 to 200 printable ASCII characters without / \\ : * ? \" < > |, not '.' or '..' or blank");
   if (r.has("init") && c.init.empty()) r.fail_key("init", "must be a .vnet file (or leave the key out)");
   if (!c.init.empty()) try {
       check_value_net_rules(c.init, Pitch::get(c.width, c.length, c.goal), c.variant);

@@ -76,6 +76,12 @@ TEST_CASE("run config errors name the key") {
                     Catch::Contains("r.yaml: service.max_batch (line 3): must be in 1..65536, not 0"));
   CHECK_THROWS_WITH(parse_run_config("run:\n  name: a/b\n", "r.yaml"),
                     Catch::Contains("r.yaml: run.name (line 2): must be a non-empty name without '/'"));
+  // Regression: name .. wrote the run's files into the working directory, . into runs/, and a
+  // blank name made a directory "runs/ ".
+  for (const char* name : {"'..'", "'.'", "' '"})
+    CHECK_THROWS_WITH(
+        parse_run_config(std::string("run:\n  name: ") + name + "\n", "r.yaml"),
+        Catch::Contains("r.yaml: run.name (line 2): must be a non-empty name without '/', not '.'"));
   // Regression: the momentum was not checked (1.5 diverges, -1 is no momentum at all).
   for (const char* m : {"1.5", "-1", "1"})
     CHECK_THROWS_WITH(parse_run_config(std::string("train:\n  optimizer: {momentum: ") + m + "}\n", "r.yaml"),

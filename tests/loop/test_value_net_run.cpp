@@ -104,6 +104,9 @@ TEST_CASE("value-net run config: keys read, errors named by key and line") {
   CHECK_THAT(error("run: {learner: value-net}\ntrain: {threads: 1000000}\n"),
              Catch::Contains("train.threads"));
   CHECK_THAT(error("run: {learner: value-net, name: \"a\\xff\"}\n"), Catch::Contains("run.name"));
+  // Regression: name .. wrote the run into the working directory.
+  CHECK_THAT(error("run: {learner: value-net, name: '..'}\n"),
+             Catch::Contains("run.name (line 1): must be 1 to 200"));
 }
 
 TEST_CASE("SPRT: the log-likelihood ratio and its bounds") {
