@@ -341,9 +341,10 @@ void run_train_command(const TrainArgs& a) {
       },
       &g_cancel);
   line.finish();
-  std::printf("trained steps %lld -> %lld (%.0f samples/s, window %lld of %lld samples)%s\n",
+  std::printf("trained steps %lld -> %lld (%.0f samples/s, window %lld of %lld samples%s)%s\n",
               (long long)res.start_step, (long long)res.end_step, res.samples_per_s,
               (long long)res.window_samples, (long long)res.total_samples,
+              teacher_share_text(cfg, res).c_str(),
               res.end_step < res.start_step + cfg.steps ? "; interrupted, run again to resume" : "");
 }
 

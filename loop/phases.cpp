@@ -147,9 +147,10 @@ bool train_generation(RunContext& ctx, int g, int64_t steps) {
       ctx.cancel);
   line.finish();
   if (ctx.stopped() || !fs::exists(ctx.paths.checkpoint(g))) return false;
-  std::printf("gen %d trained: steps %lld -> %lld, %.0f samples/s, window %lld of %lld samples\n", g,
+  std::printf("gen %d trained: steps %lld -> %lld, %.0f samples/s, window %lld of %lld samples%s\n", g,
               (long long)tr.start_step, (long long)tr.end_step, tr.samples_per_s,
-              (long long)tr.window_samples, (long long)tr.total_samples);
+              (long long)tr.window_samples, (long long)tr.total_samples,
+              teacher_share_text(tcfg, tr).c_str());
   std::fflush(stdout);
   return true;
 }

@@ -13,6 +13,7 @@
 #include "loop/run_init.h"
 #include "nn/checkpoint.h"
 #include "nn/net.h"
+#include "train/window.h"
 
 namespace ps {
 
@@ -70,6 +71,7 @@ void run_training_loop(const RunConfig& cfg, const std::atomic<bool>* cancel) {
   // Refused before anything is written, the claims included: the reference games, and a new
   // run's run.init (open_run_directory reads it again and makes generation 0 from it).
   ReferenceSet reference = read_reference_set(cfg);
+  if (!cfg.train.teacher.data.empty()) (void)load_teacher_games(cfg.train.teacher);
   if (!std::filesystem::exists(RunPaths(cfg.dir).checkpoint(0))) (void)load_run_init(cfg);
   // One `run` per directory, and no trainer or gatekeeper role beside it (loop/role_claim.h);
   // claimed before anything is written (open_run_directory clears temporaries).

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/fileutil.h"
+#include "core/plural.h"
 #include "nn/checkpoint.h"
 #include "nn/encoder.h"
 #include "nn/net.h"
@@ -67,6 +68,7 @@ void TrainConfig::validate() const {
                                {"loss.moves_left", loss.moves_left},
                                {"loss.cheap_value_weight", loss.cheap_value_weight}})
     check(w >= 0 && std::isfinite(w), key, "must be a finite number >= 0");
+  check(teacher.fraction >= 0 && teacher.fraction <= 1, "teacher.fraction", "must be in [0, 1]");
   check(checkpoint_interval >= 1, "checkpoint_interval", "must be >= 1");
   check(log_interval >= 1, "log_interval", "must be >= 1");
 }
@@ -110,9 +112,32 @@ TrainConfig parse_train_config(ConfigReader& r) {
            field("search_value_weight", c.loss.search_value_weight), field("value_loss", c.loss.value_loss));
     l.finish();
   }
+  {
+    ConfigReader t = r.child("teacher");
+    t.read(field("data", c.teacher.data), field("fraction", c.teacher.fraction));
+    t.finish();
+  }
   r.read(field("mirror", c.mirror), field("deterministic", c.deterministic),
          field("checkpoint_interval", c.checkpoint_interval), field("log_interval", c.log_interval));
   return r.finish_validated(c);
+}
+
+TrainingWindow load_teacher_games(const TrainConfig::Teacher& teacher) {
+  try {
+    return load_window({INT64_MAX, INT64_MAX, 1.0, 1.0}, teacher.data);
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(std::string("train.teacher.data: ") + e.what());
+  }
+}
+
+int TrainConfig::Teacher::batch_share(int batch_size) const {
+  return data.empty() ? 0 : int(std::lround(fraction * batch_size));
+}
+
+std::string teacher_share_text(const TrainConfig& cfg, const TrainResult& r) {
+  if (cfg.teacher.data.empty()) return "";
+  return "; " + std::to_string(cfg.teacher.batch_share(cfg.batch_size)) + " of each batch of " +
+         std::to_string(cfg.batch_size) + " from " + counted(r.teacher_samples, "teacher sample");
 }
 
 namespace {
@@ -411,14 +436,18 @@ void window_rules(const TrainingWindow& window, std::vector<std::string>& pitche
 }
 
 // The batch of a step, grouped by pitch: a function of the seed and the step only, so a resumed
-// call draws the same batches.
+// call draws the same batches. Its first train.teacher.batch_share samples come from the
+// teacher's games (`teacher`, empty without them), the rest from the window.
 std::map<const Pitch*, std::vector<BatchItem>> draw_batch(const TrainConfig& cfg,
-                                                          const TrainingWindow& window, int64_t step) {
+                                                          const TrainingWindow& window,
+                                                          const TrainingWindow& teacher, int64_t step) {
   std::mt19937_64 rng(cfg.seed * 0x9E3779B97F4A7C15ULL + uint64_t(step) * 0xBF58476D1CE4E5B9ULL);
   std::map<const Pitch*, std::vector<BatchItem>> groups;
+  const int from_teacher = teacher.samples.empty() ? 0 : cfg.teacher.batch_share(cfg.batch_size);
   for (int b = 0; b < cfg.batch_size; ++b) {
-    const SampleRef& ref = window.samples[rng() % window.samples.size()];
-    const GameData& g = window.games[ref.game];
+    const TrainingWindow& source = b < from_teacher ? teacher : window;
+    const SampleRef& ref = source.samples[rng() % source.samples.size()];
+    const GameData& g = source.games[ref.game];
     const TrainingSample& s = g.samples[ref.sample];
     Position pos = sample_position(g, s);
     const bool mirrored = cfg.mirror && (rng() & 1);
@@ -495,6 +524,13 @@ TrainResult train_network(const TrainConfig& cfg, const std::string& data_dir,
   result.total_samples = window.total;
   std::vector<std::string> pitches, variants;
   window_rules(window, pitches, variants);
+  // The teacher's games, every sample of them (a folder written once, not a growing window).
+  TrainingWindow teacher;
+  if (!cfg.teacher.data.empty()) {
+    teacher = load_teacher_games(cfg.teacher);
+    result.teacher_samples = int64_t(teacher.samples.size());
+    window_rules(teacher, pitches, variants);
+  }
   const std::string base_note = note.empty() ? sp.meta.note : note;
   auto meta_at = [&](int64_t step, int64_t partial_call_start) {
     return make_meta(net->config(), step, base_note, pitches, variants, partial_call_start);
@@ -507,7 +543,7 @@ TrainResult train_network(const TrainConfig& cfg, const std::string& data_dir,
   LossAccumulator acc;
   for (int64_t step = start_step; step < target; ++step) {
     if (cancel && cancel->load()) break;
-    const auto groups = draw_batch(cfg, window, step);
+    const auto groups = draw_batch(cfg, window, teacher, step);
     const double lr = learning_rate(cfg, step, call_start, target);
     set_lr(*sp.opt, lr);
     const bool log_now = (step + 1) % cfg.log_interval == 0 || step + 1 == target;

@@ -35,6 +35,13 @@
 //              search_value_weight w (0..1) [0] makes the value target (1 - w) * game result +
 //              w * the search's root value: 1 is Descent's target (Cohen-Solal 2020: learn the
 //              values the search backed up), 0 AlphaZero's
+//   teacher: {data: "", fraction: 0.25}
+//              training from a stronger player's games beside the window (expert iteration,
+//              Anthony et al. 2017; AlphaGo's supervised stage): `data` is a folder of .psd
+//              chunks of `teacher` games (selfplay/teacher.h: the teacher's turn as a one-hot
+//              policy target, its search score as the root value), all of whose samples are
+//              held; round(fraction * batch_size) samples of every batch are drawn from them,
+//              the rest from the window. Empty data: none (every batch from the window)
 //   mirror: true             left-right mirror augmentation
 //   deterministic: false     deterministic kernels (at::globalContext().setDeterministicAlgorithms
 //                            and cuDNN's deterministic mode; sets CUBLAS_WORKSPACE_CONFIG if
@@ -84,6 +91,12 @@ struct TrainConfig {
     double search_value_weight = 0.0;  ///< value target: (1 - w) * result + w * root value
     std::string value_loss = "mse";
   } loss;
+  struct Teacher {
+    std::string data;        ///< folder of teacher .psd chunks; empty: none
+    double fraction = 0.25;  ///< share of each batch drawn from them, in [0, 1]
+    /// Samples of each batch of `batch_size` drawn from the teacher's games (0 without data).
+    int batch_share(int batch_size) const;
+  } teacher;
   bool mirror = true;
   bool deterministic = false;
   int64_t checkpoint_interval = 200;
@@ -120,11 +133,16 @@ std::string policy_accuracy_text(const TrainMetrics& m);
 struct TrainResult {
   int64_t start_step = 0, end_step = 0;
   int64_t window_samples = 0, total_samples = 0;
+  int64_t teacher_samples = 0;          ///< samples of train.teacher.data (0: none)
   bool resumed = false;                 ///< continued from a partial checkpoint
   std::vector<TrainMetrics> metrics;    ///< every logged line of this call
   double seconds = 0;
   double samples_per_s = 0;
 };
+
+/// "; 32 of each batch of 128 from 5,000 teacher samples" for a call with train.teacher.data,
+/// "" without.
+std::string teacher_share_text(const TrainConfig& config, const TrainResult& result);
 
 using TrainProgress = std::function<void(const TrainMetrics& m, int64_t target_step)>;
 

@@ -30,4 +30,8 @@ struct TrainingWindow {
 /// or holds no sample.
 TrainingWindow load_window(const TrainConfig::Window& window, const std::string& data_dir);
 
+/// Every sample of the teacher's games (train.teacher.data). Throws std::runtime_error as
+/// load_window does, its message starting "train.teacher.data: ".
+TrainingWindow load_teacher_games(const TrainConfig::Teacher& teacher);
+
 }  // namespace ps

@@ -33,8 +33,9 @@ using namespace ps;
 namespace fs = std::filesystem;
 
 TEST_CASE("every shipped run config parses, the built-in quickstart is configs/quickstart.yaml") {
-  for (const char* name : {"quickstart.yaml", "quickstart-long.yaml", "standard-8x10.yaml", "long-8x12.yaml",
-                           "single-bounce-8x10.yaml", "ship-8x10.yaml"}) {
+  for (const char* name :
+       {"quickstart.yaml", "quickstart-long.yaml", "long-teacher-8x10.yaml", "standard-8x10.yaml",
+        "long-8x12.yaml", "single-bounce-8x10.yaml", "ship-8x10.yaml"}) {
     INFO(name);
     RunConfig c = load_run_config(std::string(PS_CONFIGS_DIR) + "/" + name);
     CHECK(c.generations >= 1);
@@ -44,6 +45,9 @@ TEST_CASE("every shipped run config parses, the built-in quickstart is configs/q
   RunConfig q = parse_run_config(quickstart_config_text(), "quickstart");
   CHECK(q.dir == "runs/quickstart");
   CHECK(q.selfplay.pitches[0].length == 10);
+  RunConfig t = load_run_config(std::string(PS_CONFIGS_DIR) + "/long-teacher-8x10.yaml");
+  CHECK(t.train.teacher.data == "runs/teacher-games-8x10");
+  CHECK(t.train.teacher.batch_share(t.train.batch_size) == 32);
   RunConfig l = load_run_config(std::string(PS_CONFIGS_DIR) + "/long-8x12.yaml");
   CHECK(l.length == 12);
   CHECK(l.selfplay.pitches[0].length == 12);
@@ -455,6 +459,18 @@ TEST_CASE("a run on a device the machine lacks is refused before anything is wri
                           Catch::Contains("CUDA is not available"));
     CHECK_FALSE(fs::exists(dir));
   }
+}
+
+TEST_CASE("a run whose teacher games are missing is refused before anything is written") {
+  ps::test::TempDir tmp("no_teacher");
+  const fs::path dir = tmp.path / "run", missing = tmp.path / "teacher-games";
+  const RunConfig cfg =
+      parse_run_config("run: {name: tiny, generations: 1, pitch: 6x8, dir: " + dir.string() +
+                           "}\ntrain: {teacher: {data: " + missing.string() + "}}\n",
+                       "tiny.yaml");
+  CHECK_THROWS_WITH(run_training_loop(cfg),
+                    "train.teacher.data: " + missing.string() + ": training data directory does not exist");
+  CHECK_FALSE(fs::exists(dir));
 }
 
 TEST_CASE("the verdict plays the best network against generation 0 and keeps the games of a stopped one") {

@@ -289,6 +289,62 @@ TEST_CASE("no data is a clear error") {
                     Catch::Contains("does not exist"));
 }
 
+namespace {
+
+// The weights of a checkpoint, flattened into one tensor.
+torch::Tensor flat_weights(const std::string& ckpt) {
+  std::vector<torch::Tensor> parts;
+  for (const auto& p : nn::load_checkpoint(ckpt).net->parameters()) parts.push_back(p.flatten());
+  return torch::cat(parts);
+}
+
+}  // namespace
+
+TEST_CASE("train.teacher: its share of each batch comes from the teacher's games") {
+  auto r = ConfigReader::from_string("teacher: {data: games/teacher, fraction: 0.5}\n", "t.yaml");
+  TrainConfig parsed = parse_train_config(r);
+  CHECK(parsed.teacher.data == "games/teacher");
+  CHECK(parsed.teacher.batch_share(64) == 32);
+  CHECK(TrainConfig{}.teacher.batch_share(128) == 0);  // no data: every sample from the window
+  auto bad = ConfigReader::from_string("teacher: {data: t, fraction: 1.5}\n", "t.yaml");
+  CHECK_THROWS_WITH(parse_train_config(bad), "t.yaml: teacher.fraction (line 1): must be in [0, 1]");
+
+  TempDir dir("teacher");
+  const fs::path a = dir.path / "a", b = dir.path / "b", teacher = dir.path / "teacher";
+  for (const fs::path& d : {a, b, teacher}) fs::create_directories(d);
+  write_dataset(a.string(), 6, 21);
+  write_dataset(b.string(), 6, 22);
+  write_dataset(teacher.string(), 4, 23, /*one_hot=*/true);
+  int64_t teacher_samples = 0;
+  for (const GameData& g : read_chunk((teacher / "data-000000.psd").string()))
+    teacher_samples += int64_t(g.samples.size());
+  TrainConfig cfg = small_config();
+  cfg.steps = 12;
+  cfg.teacher.data = teacher.string();
+  auto train = [&](const fs::path& window, double fraction, const std::string& out) {
+    TrainConfig c = cfg;
+    c.teacher.fraction = fraction;
+    TrainResult res = train_network(c, window.string(), "", (dir.path / out).string(), "");
+    CHECK(res.teacher_samples == teacher_samples);
+    CHECK(teacher_share_text(c, res) == "; " + std::to_string(c.teacher.batch_share(32)) +
+                                            " of each batch of 32 from " + std::to_string(teacher_samples) +
+                                            " teacher samples");
+    return flat_weights((dir.path / out).string());
+  };
+  // Every sample from the teacher: the window's games do not matter; half: they do.
+  CHECK(torch::equal(train(a, 1.0, "a1.ckpt"), train(b, 1.0, "b1.ckpt")));
+  CHECK_FALSE(torch::equal(train(a, 0.5, "a5.ckpt"), train(b, 0.5, "b5.ckpt")));
+  // None from the teacher: the batches of a run without train.teacher.
+  TrainConfig none = cfg;
+  none.teacher.data.clear();
+  train_network(none, a.string(), "", (dir.path / "none.ckpt").string(), "");
+  CHECK(torch::equal(train(a, 0.0, "a0.ckpt"), flat_weights((dir.path / "none.ckpt").string())));
+  // A missing folder is named with its key.
+  cfg.teacher.data = (dir.path / "nope").string();
+  CHECK_THROWS_WITH(train_network(cfg, a.string(), "", (dir.path / "x.ckpt").string(), ""),
+                    Catch::StartsWith("train.teacher.data: ") && Catch::Contains("does not exist"));
+}
+
 // Hidden on machines without a GPU (tag [.]): tools/device_check.sh runs `test_train "[cuda]"`.
 namespace {
 
