@@ -61,7 +61,8 @@ EvaluateConfig parse_evaluate(ConfigReader& r) {
   // "<file>: evaluate.<key> (line N): must ..."
   if (e.games < 2 || e.games % 2) r.fail_key("games", "must be even and >= 2");
   if (e.final_games < 2 || e.final_games % 2) r.fail_key("final_games", "must be even and >= 2");
-  if (e.visits < 1) r.fail_key("visits", "must be >= 1");
+  if (e.visits < 1 || e.visits > kMaxTurnVisits)
+    r.fail_key("visits", "must be in [1, " + std::to_string(kMaxTurnVisits) + "]");
   if (e.opening_turns < 0) r.fail_key("opening_turns", "must be >= 0");
   if (e.concurrency < 1) r.fail_key("concurrency", "must be >= 1");
   // The proof step (search/mcts_player.h) runs on timed turns only; evaluation's are visits.

@@ -28,7 +28,7 @@ struct EvaluateConfig {
   /// Games of the run's verdict (even): after the last generation, the best network against
   /// generation 0 (loop/phases.h play_verdict), more games than the per-generation check.
   int final_games = 40;
-  int64_t visits = 32;      ///< search visits per turn of network players
+  int64_t visits = 32;  ///< search visits per turn of network players, 1..kMaxTurnVisits
   /// Random turns per opening. Each pair of games against an opponent has its own opening,
   /// played once with each colour (games / 2 distinct openings): a network player searching a
   /// visit budget is deterministic, so an opening played twice with the same colours repeats

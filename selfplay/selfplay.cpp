@@ -37,8 +37,10 @@ void SelfplayConfig::validate() const {
   check(concurrent_games >= 1, "concurrent_games", "must be >= 1");
   check(!pitches.empty(), "pitches", "must list at least one pitch");
   check(!variants.empty(), "variants", "must list at least one variant");
-  check(visits >= 1, "visits", "must be >= 1");
-  check(cheap_visits >= 1, "cheap_visits", "must be >= 1");
+  // A bound: 4294967297 visits searched one turn for minutes into gigabytes.
+  const std::string visit_range = "must be in [1, " + std::to_string(kMaxTurnVisits) + "]";
+  check(visits >= 1 && visits <= kMaxTurnVisits, "visits", visit_range);
+  check(cheap_visits >= 1 && cheap_visits <= kMaxTurnVisits, "cheap_visits", visit_range);
   check(full_search_prob >= 0 && full_search_prob <= 1, "full_search_prob", "must be in [0, 1]");
   check(max_turns >= 1, "max_turns", "must be >= 1");
   check(games_per_chunk >= 1, "games_per_chunk", "must be >= 1");
@@ -183,7 +185,8 @@ GameData new_game_data(const SelfplayConfig& cfg, std::mt19937_64& rng, const st
 }
 
 GameData play_selfplay_game(const SelfplayConfig& cfg, Evaluator& evaluator, uint64_t game_id,
-                            const std::string& network, SelfplayStats* stats) {
+                            const std::string& network, SelfplayStats* stats,
+                            const std::atomic<bool>* cancel) {
   std::mt19937_64 rng(mix(cfg.seed, game_id));
   GameData data = new_game_data(cfg, rng, network);
   data.game_id = game_id;
@@ -204,6 +207,7 @@ GameData play_selfplay_game(const SelfplayConfig& cfg, Evaluator& evaluator, uin
   int64_t searches = 0, root_turns = 0, visits = 0, evaluations = 0;
 
   while (!game.position().game_over() && game.num_complete_turns() < cfg.max_turns) {
+    if (cancel && cancel->load()) throw GameCancelled();
     const Position& pos = game.position();
     const int turn_index = game.num_complete_turns();
     const bool is_full = std::uniform_real_distribution<double>(0, 1)(rng) < cfg.full_search_prob;
@@ -402,6 +406,8 @@ SelfplayStats run_games(int64_t games, int concurrent_games, int games_per_chunk
         stats.add_counts(local);
         stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         if (progress) progress(stats, todo);
+      } catch (const GameCancelled&) {
+        break;  // not stored: played again when the run resumes
       } catch (...) {
         std::lock_guard<std::mutex> lock(mu);
         if (!error) error = std::current_exception();
@@ -425,7 +431,7 @@ SelfplayStats run_selfplay(const SelfplayConfig& cfg, Evaluator& evaluator, cons
   return run_games(
       cfg.games, cfg.concurrent_games, cfg.games_per_chunk, out_dir, prefix,
       [&](uint64_t game_seed, SelfplayStats* stats) {
-        return play_selfplay_game(cfg, evaluator, game_seed, network, stats);
+        return play_selfplay_game(cfg, evaluator, game_seed, network, stats, cancel);
       },
       progress, cancel);
 }

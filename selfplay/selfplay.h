@@ -8,7 +8,7 @@
 //   concurrent_games: 16     games in flight (one thread each), all feeding one evaluator
 //   pitches: [8x10]          pitch mix: "WxL" (goal 2) or "WxLgG"; one is drawn per game
 //   variants: [standard]     variant mix: standard | single-bounce | no-bounce
-//   visits: 100              visits of a full search
+//   visits: 100              visits of a full search, at most kMaxTurnVisits
 //   cheap_visits: 25         visits of a cheap search (playout cap randomization, KataGo:
 //                            cheap searches have no root noise, pick their best turn and are
 //                            kept as value-only samples, not policy targets)
@@ -31,6 +31,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <random>
 #include <string>
@@ -42,6 +43,10 @@
 #include "selfplay/data.h"
 
 namespace ps {
+
+/// The most visits of one search of a turn in self-play (selfplay.visits, cheap_visits) and in
+/// a run's evaluation games (evaluate.visits).
+constexpr int64_t kMaxTurnVisits = 100000;
 
 struct ResignOptions {
   bool enabled = false;
@@ -108,8 +113,8 @@ using SelfplayProgress = std::function<void(const SelfplayStats& stats, int64_t 
 /// Plays config.games games (minus those already in out_dir with this file prefix, so an
 /// interrupted call resumes) with `evaluator`, writing chunks `<out_dir>/<prefix>-NNNNNN.psd`
 /// and their records `<out_dir>/<prefix>-NNNNNN.tsv` (test-vector form: W L G variant record
-/// winner reason kicks). network names the net in the data. Stops early (between games) when
-/// *cancel becomes true. Evaluator errors stop all games and are rethrown.
+/// winner reason kicks). network names the net in the data. Stops when *cancel becomes true:
+/// the games in progress end before their next turn's search and are not stored. Evaluator errors stop all games and are rethrown.
 SelfplayStats run_selfplay(const SelfplayConfig& config, Evaluator& evaluator,
                            const std::string& network, const std::string& out_dir,
                            const std::string& prefix, const SelfplayProgress& progress = {},
@@ -125,8 +130,9 @@ using GamePlayer = std::function<GameData(uint64_t game_seed, SelfplayStats* sta
 /// at a time, calling play for each; writes the chunks `<out_dir>/<prefix>-NNNNNN.psd` (each
 /// rewritten atomically after every game, games_per_chunk games each) and their records
 /// `<out_dir>/<prefix>-NNNNNN.tsv` (test-vector form: W L G variant record winner reason kicks).
-/// Stops early (between games) when *cancel becomes true. An exception of play stops all games
-/// and is rethrown. play is called from several threads at once.
+/// Stops early (between games) when *cancel becomes true; a game that play gives up by throwing
+/// GameCancelled is not stored. Any other exception of play stops all games and is rethrown.
+/// play is called from several threads at once.
 SelfplayStats run_games(int64_t games, int concurrent_games, int games_per_chunk, const std::string& out_dir,
                         const std::string& prefix, const GamePlayer& play,
                         const SelfplayProgress& progress = {}, const std::atomic<bool>* cancel = nullptr);
@@ -143,8 +149,16 @@ void count_game(const GameData& data, const Position& end, int total_turns, int 
                 SelfplayStats& stats);
 
 /// Plays one self-play game (exposed for tests): returns its data (samples with results).
+/// Throws GameCancelled before a turn's search once *cancel is true.
 GameData play_selfplay_game(const SelfplayConfig& config, Evaluator& evaluator, uint64_t game_id,
-                            const std::string& network, SelfplayStats* stats = nullptr);
+                            const std::string& network, SelfplayStats* stats = nullptr,
+                            const std::atomic<bool>* cancel = nullptr);
+
+/// A game left unfinished because its run is stopping (SIGINT/SIGTERM): run_games drops it
+/// (it is played again when the run resumes) and stops.
+struct GameCancelled : std::exception {
+  const char* what() const noexcept override { return "game cancelled: the run is stopping"; }
+};
 
 /// Games already stored in out_dir under prefix (reads the chunks; unreadable ones are skipped
 /// with a warning on stderr).

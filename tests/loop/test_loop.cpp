@@ -60,6 +60,9 @@ TEST_CASE("run config errors name the key") {
                     Catch::Contains("evaluate.games"));
   CHECK_THROWS_WITH(parse_run_config("selfplay: {visits: -1}\n", "r.yaml"),
                     Catch::Contains("visits"));
+  // Regression: unbounded, 4294967297 searched one turn for minutes into gigabytes.
+  CHECK_THROWS_WITH(parse_run_config("evaluate: {visits: 4294967297}\n", "r.yaml"),
+                    "r.yaml: evaluate.visits (line 1): must be in [1, 100000]");
   CHECK_THROWS_WITH(parse_run_config("trainn: {}\n", "r.yaml"),
                     Catch::Contains("trainn") && Catch::Contains("unknown key"));
   CHECK_THROWS_WITH(load_run_config("/nonexistent/x.yaml"), Catch::Contains("cannot open"));

@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <filesystem>
 #include <set>
@@ -140,6 +141,60 @@ TEST_CASE("self-play config: keys parse, bad keys and values are named") {
   const SelfplayConfig defaults = parse_selfplay_config(empty);
   CHECK((defaults.pitches.size() == 1 && defaults.pitches[0].length == 10));
   CHECK((defaults.variants.size() == 1 && defaults.variants[0] == Variant::kStandard));
+}
+
+namespace {
+
+// The uniform evaluator that sets *stop at its `after`-th evaluation (a SIGTERM mid-game).
+class StoppingEvaluator final : public Evaluator {
+ public:
+  StoppingEvaluator(std::atomic<bool>* stop, int64_t after) : stop_(stop), after_(after) {}
+  void evaluate(const Position& pos, Evaluation& out) override {
+    if (++calls == after_) *stop_ = true;
+    uniform_.evaluate(pos, out);
+  }
+  std::string name() const override { return "uniform"; }
+  std::atomic<int64_t> calls{0};
+
+ private:
+  UniformEvaluator uniform_;
+  std::atomic<bool>* stop_;
+  int64_t after_;
+};
+
+}  // namespace
+
+// Regression: after a SIGTERM ("stopping after the current game or step") the self-play games
+// in progress played on to their end, for minutes or hours at a large visit budget.
+TEST_CASE("a stop ends the games in progress before their next turn, and they are played on resume") {
+  fs::path dir = fs::temp_directory_path() / ("ps_selfplay_stop_" + std::to_string(::getpid()));
+  ps::remove_tree(dir.string());
+  std::atomic<bool> stop{false};
+  StoppingEvaluator eval(&stop, 200);
+  SelfplayConfig cfg = small_config();
+  cfg.full_search_prob = 1.0;
+  const SelfplayStats st = run_selfplay(cfg, eval, "uniform", dir.string(), "gen0000", {}, &stop);
+  CHECK(st.games == 0);  // each game needs far more than 200 evaluations
+  CHECK(count_stored_games(dir.string(), "gen0000") == 0);
+  // At most the turn each of the 3 games was searching went on: 24 visits of up to 1 + 48
+  // evaluations each (the search's leaf replies).
+  CHECK(eval.calls.load() <= 200 + 3 * 24 * 49);
+  UniformEvaluator uniform;
+  CHECK(run_selfplay(cfg, uniform, "uniform", dir.string(), "gen0000").games == 6);
+  CHECK(count_stored_games(dir.string(), "gen0000") == 6);
+  ps::remove_tree(dir.string());
+}
+
+TEST_CASE("self-play and evaluation visits are bounded") {
+  // Regression: 4294967297 visits were accepted and searched one turn for minutes into
+  // gigabytes.
+  for (const char* key : {"visits", "cheap_visits"}) {
+    auto r = ConfigReader::from_string(std::string(key) + ": 4294967297\n", "sp.yaml");
+    CHECK_THROWS_WITH(parse_selfplay_config(r),
+                      "sp.yaml: " + std::string(key) + " (line 1): must be in [1, 100000]");
+  }
+  auto most = ConfigReader::from_string("visits: 100000\ncheap_visits: 100000\n", "sp.yaml");
+  CHECK(parse_selfplay_config(most).visits == kMaxTurnVisits);
 }
 
 TEST_CASE("self-play refuses a proof_fraction: its turns have visit budgets, the proof step never ran") {
