@@ -103,12 +103,8 @@ void check_explicit_rules(const PositionArgs& a, const Game& g, const std::strin
                                 " was given; leave " + option + " out to use " + whose);
   };
   if (given(a.pitch_opt)) {
-    PitchChoice want;
-    try {
-      want = parse_pitch_spec(a.pitch);  // the size, and a goal only where the spec names one
-    } catch (const std::invalid_argument& e) {
-      throw std::invalid_argument(std::string("--pitch: ") + e.what());
-    }
+    const PitchChoice want =
+        pitch_option_spec(a.pitch);  // the size, and a goal only where the spec names one
     if (want.width != p.width() || want.length != p.length() ||
         (pitch_spec_has_goal(a.pitch) && want.goal != p.goal()))
       fail("on pitch " + p.name(), "--pitch", a.pitch);

@@ -81,17 +81,22 @@ inline std::string rules_choice(const std::string& option, const std::vector<std
 void register_serve_command(CLI::App& app);  // serve
 void register_teacher_command(CLI::App& app);  // teacher (apps/cmd_teacher.cpp)
 
+/// The size and goal of a `--pitch` spec (parse_pitch_spec: WxL, or WxLgG; goal 2 where the spec
+/// names none). Throws std::invalid_argument starting "--pitch: " for bad text.
+inline PitchChoice pitch_option_spec(const std::string& spec) {
+  try {
+    return parse_pitch_spec(spec);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(std::string("--pitch: ") + e.what());
+  }
+}
+
 /// The pitch of a `--pitch` option (parse_pitch_spec: WxL, or WxLgG) with goal width `goal`
 /// (the `--goal` option) unless the spec names its own. Throws std::invalid_argument naming the
 /// option: --pitch for bad text or an impossible size, both for a spec whose goal differs from
 /// a `--goal` other than 2, --goal for a goal the pitch cannot have.
 inline const Pitch& pitch_option(const std::string& spec, int goal) {
-  PitchChoice p;
-  try {
-    p = parse_pitch_spec(spec);  // the size and the spec's own goal; goal 2 fits every size
-  } catch (const std::invalid_argument& e) {
-    throw std::invalid_argument(std::string("--pitch: ") + e.what());
-  }
+  PitchChoice p = pitch_option_spec(spec);  // the size and the spec's own goal; goal 2 fits every size
   if (!pitch_spec_has_goal(spec)) {
     p.goal = goal;
   } else if (p.goal != goal && goal != 2) {
