@@ -38,10 +38,7 @@ std::atomic<int> g_signal{SIGINT};  // the first stop signal: the exit status is
 void on_signal(int sig) {
   if (g_cancel.exchange(true)) std::_Exit(128 + sig);  // second Ctrl-C: leave at once
   g_signal = sig;
-  const char msg[] =
-      "\nstopping: self-play after its current turns (those games are played again on resume), "
-      "evaluation after its current games, training after its current step; Ctrl-C again to quit "
-      "now\n";
+  const char msg[] = "\nstopping after the current turn, game or step; Ctrl-C again to quit now\n";
   ssize_t ignored = ::write(2, msg, sizeof msg - 1);
   (void)ignored;
 }

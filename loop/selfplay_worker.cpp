@@ -132,7 +132,7 @@ int64_t play_stretch(const RunConfig& cfg, const RunState& st, const std::string
             append_line(log, selfplay_log_line(st.generation + 1, st.best, session, false, s).dump());
           if (ahead.ahead()) pause = true;
         },
-        &pause);
+        &pause, /*cancel_ends_games=*/false);  // a pause lets the games in flight end and stores them
   } catch (...) {
     done = true;
     watcher.join();

@@ -426,12 +426,14 @@ SelfplayStats run_games(int64_t games, int concurrent_games, int games_per_chunk
 
 SelfplayStats run_selfplay(const SelfplayConfig& cfg, Evaluator& evaluator, const std::string& network,
                            const std::string& out_dir, const std::string& prefix,
-                           const SelfplayProgress& progress, const std::atomic<bool>* cancel) {
+                           const SelfplayProgress& progress, const std::atomic<bool>* cancel,
+                           bool cancel_ends_games) {
   cfg.validate();
   return run_games(
       cfg.games, cfg.concurrent_games, cfg.games_per_chunk, out_dir, prefix,
       [&](uint64_t game_seed, SelfplayStats* stats) {
-        return play_selfplay_game(cfg, evaluator, game_seed, network, stats, cancel);
+        return play_selfplay_game(cfg, evaluator, game_seed, network, stats,
+                                  cancel_ends_games ? cancel : nullptr);
       },
       progress, cancel);
 }

@@ -114,11 +114,14 @@ using SelfplayProgress = std::function<void(const SelfplayStats& stats, int64_t 
 /// interrupted call resumes) with `evaluator`, writing chunks `<out_dir>/<prefix>-NNNNNN.psd`
 /// and their records `<out_dir>/<prefix>-NNNNNN.tsv` (test-vector form: W L G variant record
 /// winner reason kicks). network names the net in the data. Stops when *cancel becomes true:
-/// the games in progress end before their next turn's search and are not stored. Evaluator errors stop all games and are rethrown.
-SelfplayStats run_selfplay(const SelfplayConfig& config, Evaluator& evaluator,
-                           const std::string& network, const std::string& out_dir,
-                           const std::string& prefix, const SelfplayProgress& progress = {},
-                           const std::atomic<bool>* cancel = nullptr);
+/// with cancel_ends_games (a stop signal) the games in progress end before their next turn's
+/// search and are not stored (they are played again on resume); without it (a worker's pause,
+/// loop/selfplay_worker.cpp) they are played to their end and stored. Evaluator errors stop all
+/// games and are rethrown.
+SelfplayStats run_selfplay(const SelfplayConfig& config, Evaluator& evaluator, const std::string& network,
+                           const std::string& out_dir, const std::string& prefix,
+                           const SelfplayProgress& progress = {}, const std::atomic<bool>* cancel = nullptr,
+                           bool cancel_ends_games = true);
 
 /// Plays one game of a run and returns its data; adds its counts to *stats when not null.
 /// game_seed: the game's seed (from the run's file prefix and the game's id).

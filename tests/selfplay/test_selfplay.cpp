@@ -183,6 +183,19 @@ TEST_CASE("a stop ends the games in progress before their next turn, and they ar
   CHECK(run_selfplay(cfg, uniform, "uniform", dir.string(), "gen0000").games == 6);
   CHECK(count_stored_games(dir.string(), "gen0000") == 6);
   ps::remove_tree(dir.string());
+  // A worker's pause (loop/selfplay_worker.cpp: a new generation, --max-ahead) lets the games in
+  // flight end and stores them; they were dropped, and never played again under the next
+  // generation's prefix.
+  std::atomic<bool> pause{false};
+  StoppingEvaluator paused(&pause, 200);
+  const SelfplayStats p = run_selfplay(cfg, paused, "uniform", dir.string(), "gen0000", {}, &pause,
+                                       /*cancel_ends_games=*/false);
+  // The games started before the pause (1 to 3: the threads start at their own pace), each
+  // played to its end; none after it.
+  CHECK(p.games >= 1);
+  CHECK(p.games <= 3);
+  CHECK(count_stored_games(dir.string(), "gen0000") == p.games);
+  ps::remove_tree(dir.string());
 }
 
 TEST_CASE("self-play and evaluation visits are bounded") {
