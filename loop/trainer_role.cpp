@@ -8,6 +8,7 @@
 #include "loop/export_model.h"
 #include "loop/phases.h"
 #include "loop/roles.h"
+#include "train/window.h"
 
 namespace ps {
 
@@ -71,6 +72,9 @@ class DataTally {
 }  // namespace
 
 void run_trainer(const RunConfig& cfg, const std::atomic<bool>* cancel, const RoleOptions& opt) {
+  // Refused at the start, not when the first generation's self-play has arrived (hours later
+  // on a cluster): a teacher folder missing from this job's working directory.
+  if (!cfg.train.teacher.data.empty()) (void)load_teacher_games(cfg.train.teacher);
   RoleClaims claims;
   if (!claims.add(cfg.dir, "trainer", opt.claim, cancel)) return;
   open_run_directory(cfg, /*single_process=*/false, 0);
