@@ -23,8 +23,10 @@
 // at once, when one of those is found in 32 tries (else the teacher's turn is played).
 //
 // Config keys: the `selfplay:` map of selfplay/selfplay.h gives games, concurrent_games (games
-// in parallel, one thread each), pitches, variants, max_turns, games_per_chunk and seed (its
-// search keys are not used); the teacher's own keys are the map `selfplay.teacher` (defaults
+// in parallel, one thread each), pitches, variants, max_turns and games_per_chunk (its search
+// keys and seed are not used: a game's seed comes from its file prefix and number, so one prefix
+// gives the same games whatever the seed, and another --prefix gives others; the shipped value
+// net's recipe and the reference games depend on it); the teacher's own keys are the map `selfplay.teacher` (defaults
 // in brackets):
 //   player: alphabeta        the teacher (the only one: it reports a root score)
 //   nodes: 40000             node budget per turn (alphabeta reads TurnBudget visits as
