@@ -464,15 +464,19 @@ TEST_CASE("a run on a device the machine lacks is refused before anything is wri
   }
 }
 
-TEST_CASE("a run whose teacher games are missing is refused before anything is written") {
+// Regression (the trainer role): it waited for self-play and failed only when its first
+// generation's games had arrived, hours later on a cluster.
+TEST_CASE("a run or trainer role whose teacher games are missing is refused before anything is written") {
   ps::test::TempDir tmp("no_teacher");
   const fs::path dir = tmp.path / "run", missing = tmp.path / "teacher-games";
   const RunConfig cfg =
       parse_run_config("run: {name: tiny, generations: 1, pitch: 6x8, dir: " + dir.string() +
                            "}\ntrain: {teacher: {data: " + missing.string() + "}}\n",
                        "tiny.yaml");
-  CHECK_THROWS_WITH(run_training_loop(cfg),
-                    "train.teacher.data: " + missing.string() + ": training data directory does not exist");
+  const std::string error =
+      "train.teacher.data: " + missing.string() + ": training data directory does not exist";
+  CHECK_THROWS_WITH(run_training_loop(cfg), error);
+  CHECK_THROWS_WITH(run_trainer(cfg, nullptr), error);
   CHECK_FALSE(fs::exists(dir));
 }
 

@@ -11,7 +11,6 @@
 #include "core/fileutil.h"
 #include "loop/roles.h"
 #include "loop/run_dir.h"
-#include "tests/common/temp_dir.h"
 
 using namespace ps;
 namespace fs = std::filesystem;
@@ -223,18 +222,4 @@ TEST_CASE("a restarted trainer exports the model of a checkpoint it was stopped 
   CHECK(fs::exists(dir + "/models/gen-0001.model"));
   CHECK(fs::file_size(dir + "/models/gen-0001.model") > 1000);
   remove_tree(dir);
-}
-
-// Regression: the trainer role with a missing train.teacher.data waited for self-play and failed
-// only when its first generation's games had arrived (hours later on a cluster).
-TEST_CASE("the trainer role refuses a missing teacher folder at its start") {
-  ps::test::TempDir tmp("trainer_no_teacher");
-  const fs::path dir = tmp.path / "run", missing = tmp.path / "teacher-games";
-  const RunConfig cfg =
-      parse_run_config("run: {name: tiny, generations: 1, pitch: 6x8, dir: " + dir.string() +
-                           "}\ntrain: {teacher: {data: " + missing.string() + "}}\n",
-                       "tiny.yaml");
-  CHECK_THROWS_WITH(run_trainer(cfg, nullptr),
-                    "train.teacher.data: " + missing.string() + ": training data directory does not exist");
-  CHECK_FALSE(fs::exists(dir));
 }
